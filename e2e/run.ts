@@ -1,0 +1,46 @@
+/**
+ * `npm run e2e`: makes sure Debian's Chromium is there (installing it with apt when we may),
+ * builds the console, starts the product and runs the Playwright specs against it.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { buildConsole, consoleIsStale } from '../server/build-console.ts';
+import { startServer } from './support/server.ts';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function ensureChromium() {
+  if (existsSync(chromium)) return;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root) {
+    console.error(`Chromium is missing at ${chromium}. Install Debian's package: sudo apt-get install -y chromium`);
+    process.exit(1);
+  }
+  console.log('Installing Debian Chromium for the browser tests (apt-get install chromium)…');
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+ensureChromium();
+if (consoleIsStale()) await buildConsole();
+
+// Rate limits stay on but far above what the specs do, except where a spec lowers one on purpose.
+const server = await startServer({
+  RATE_LIMIT_LOGIN_ACCOUNT: '200/1m',
+  RATE_LIMIT_LOGIN_ADDRESS: '1000/1m',
+  RATE_LIMIT_RESET_ACCOUNT: '200/1m',
+  RATE_LIMIT_RESET_ADDRESS: '1000/1m',
+  RATE_LIMIT_SIGNUP_ADDRESS: '1000/1m',
+});
+let status = 1;
+try {
+  const result = spawnSync(
+    process.execPath,
+    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)],
+    { stdio: 'inherit', env: { ...process.env, E2E_BASE_URL: server.url } },
+  );
+  status = result.status ?? 1;
+} finally {
+  await server.stop();
+}
+process.exit(status);

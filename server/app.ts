@@ -1,0 +1,84 @@
+/**
+ * Builds the Fastify application: every service is a plugin under its own prefix. `start.ts`
+ * opens the database and listens; tests call `buildApp` with their own database and `inject`.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import type { Database } from './db/index.ts';
+import { loadServerKeys } from './auth/keys.ts';
+import { TokenService } from './auth/tokens.ts';
+import { authRoutes } from './auth/routes.ts';
+import { registerAuthentication } from './auth/authenticate.ts';
+import { registerErrorHandling } from './lib/errors.ts';
+import { ProblemSchema } from './lib/schemas.ts';
+import { registerValidation } from './lib/validation.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { devMailboxRoutes } from './mail/dev-mailbox-routes.ts';
+import { mainRoutes } from './main/routes.ts';
+import { UserService } from './main/users.ts';
+import { consoleRoutes } from './console.ts';
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  tokens: TokenService;
+  mailer: Mailer;
+  users: UserService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export type App = FastifyInstance;
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  /** Replaces the mailer (tests use the outbox or a capturing one). */
+  mailer?: Mailer;
+}
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const keys = await loadServerKeys(database.db);
+  const tokens = new TokenService(database.db, config, keys);
+  const mailer = options.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  const users = new UserService(database.db, config, mailer, tokens);
+  app.decorate('ctx', { config, database, tokens, mailer, users });
+
+  registerErrorHandling(app);
+  app.addSchema(ProblemSchema);
+  registerValidation(app, [ProblemSchema]);
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Larder API', version: '0.1.0', description: 'Main API, auth service and the services beside them.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });
+  registerAuthentication(app);
+
+  await app.register(authRoutes, { prefix: '/auth' });
+  await app.register(mainRoutes, { prefix: '/api' });
+  if (config.devMailbox && mailer.transport === 'outbox') await app.register(devMailboxRoutes, { prefix: '/api/dev/mailbox' });
+  if (config.serveConsole) await app.register(consoleRoutes);
+  return app;
+}

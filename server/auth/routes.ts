@@ -1,0 +1,187 @@
+/**
+ * The auth service (`/auth`): the console's sign-in. Token grants follow OAuth 2 (form-encoded),
+ * errors are problem details whose `code` is the OAuth error where one fits.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { resetPasswordEmailSchema, resetPasswordSchema } from '../../definitions/schemas/account.ts';
+import type { RateLimitRule } from '../config.ts';
+import { AppError, badRequest } from '../lib/errors.ts';
+import { Empty, Ok, responses } from '../lib/schemas.ts';
+import { bearerToken } from './authenticate.ts';
+import { createThirdPartyVerifier } from './third-party.ts';
+
+const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  refresh_token: Type.String(),
+  expires_in: Type.Integer(),
+  token_type: Type.Literal('Bearer'),
+});
+
+const short = (max = 512) => Type.Optional(Type.String({ maxLength: max }));
+
+const TokenParams = Type.Object(
+  {
+    grant_type: short(64),
+    username: short(254),
+    password: short(256),
+    client_id: short(128),
+    client_secret: short(256),
+    refresh_token: short(128),
+  },
+  { additionalProperties: true },
+);
+type TokenParams = Static<typeof TokenParams>;
+
+type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number }>;
+
+async function enforce(limiter: Limiter, request: FastifyRequest) {
+  const result = await limiter(request);
+  // `isAllowed` only marks the allow-list; `isExceeded` is the verdict.
+  if (!result.isAllowed && result.isExceeded) {
+    const wait = result.ttlInSeconds ?? 60;
+    throw new AppError(429, 'rate_limited', `Too many attempts. Try again in ${wait} seconds.`, { headers: { 'retry-after': String(wait) } });
+  }
+}
+
+export async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { config, users, tokens } = app.ctx;
+  const limiter = (rule: RateLimitRule, name: string, key: (request: FastifyRequest) => string) =>
+    app.createRateLimit({ max: rule.max, timeWindow: rule.windowMs, keyGenerator: (request) => `${name}:${key(request)}` }) as Limiter;
+  const field = (request: FastifyRequest, name: string) => {
+    const value = (request.body as Record<string, unknown> | undefined)?.[name];
+    return typeof value === 'string' ? value.trim().toLowerCase() : '';
+  };
+  const loginByAddress = limiter(config.rateLimits.loginAddress, 'login-ip', (r) => r.ip);
+  const loginByAccount = limiter(config.rateLimits.loginAccount, 'login-account', (r) => field(r, 'username'));
+  const resetByAddress = limiter(config.rateLimits.resetAddress, 'reset-ip', (r) => r.ip);
+  const resetByAccount = limiter(config.rateLimits.resetAccount, 'reset-account', (r) => field(r, 'email'));
+  const verifyThirdParty = createThirdPartyVerifier(config.google);
+
+  const clientOf = (params: TokenParams) => {
+    const { id, secret } = config.consoleClient;
+    if (params.client_id !== id || params.client_secret !== secret) {
+      throw badRequest('invalid_client', 'Unknown client or wrong client secret.');
+    }
+    return id;
+  };
+
+  app.post(
+    '/token',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        summary: 'Get tokens: password grant (form-encoded) or refresh grant (query or form)',
+        tags: ['auth'],
+        querystring: Type.Object({ grant_type: short(64), refresh_token: short(128) }, { additionalProperties: true }),
+        body: Type.Optional(TokenParams),
+        response: responses({ 200: TokenResponse }),
+      },
+    },
+    async (request, reply) => {
+      const params: TokenParams = { ...request.query, ...(request.body ?? {}) };
+      reply.header('cache-control', 'no-store');
+      switch (params.grant_type) {
+        case 'password': {
+          const clientId = clientOf(params);
+          if (!params.username || !params.password) throw badRequest('invalid_request', 'Username and password are required.');
+          await enforce(loginByAddress, request);
+          await enforce(loginByAccount, request);
+          return users.signIn(params.username, params.password, clientId);
+        }
+        case 'refresh_token': {
+          if (!params.refresh_token) throw badRequest('invalid_request', 'The refresh_token parameter is required.');
+          return tokens.refresh(params.refresh_token);
+        }
+        case undefined:
+        case '':
+          throw badRequest('invalid_request', 'The grant_type parameter is required.');
+        default:
+          throw badRequest('unsupported_grant_type', `The grant type "${params.grant_type}" is not supported.`);
+      }
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        summary: 'End the session of the bearer token and/or of a refresh token',
+        tags: ['auth'],
+        body: Type.Optional(Type.Object({ refresh_token: short(128) })),
+        response: responses({ 204: Empty }),
+      },
+    },
+    async (request, reply) => {
+      const access = bearerToken(request);
+      if (access) {
+        const claims = await tokens.verifyAccess(access);
+        await tokens.revokeSession(claims.sessionId, 'logout');
+      }
+      const refresh = request.body?.refresh_token;
+      if (refresh) await tokens.revokeByRefreshToken(refresh, 'logout');
+      if (!access && !refresh) throw badRequest('invalid_request', 'Send the bearer token or a refresh_token to sign out.');
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/resetPasswordEmail',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        summary: 'Mail a password reset link (answers alike for known and unknown addresses)',
+        tags: ['auth'],
+        body: Type.Unsafe<{ email: string }>(resetPasswordEmailSchema),
+        response: responses({ 200: Ok }),
+      },
+    },
+    async (request) => {
+      await enforce(resetByAddress, request);
+      await enforce(resetByAccount, request);
+      await users.requestPasswordReset(request.body.email);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/resetPassword',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        summary: 'Set a new password with a reset token; ends every session of the user',
+        tags: ['auth'],
+        body: Type.Unsafe<{ password: string; token: string }>(resetPasswordSchema),
+        response: responses({ 200: Ok }),
+      },
+    },
+    async (request) => {
+      await users.resetPassword(request.body.token, request.body.password);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/googleToken',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        summary: 'Sign in (or, with ?signup, sign up) with a third-party ID token',
+        tags: ['auth'],
+        querystring: Type.Object({ signup: Type.Optional(Type.String({ maxLength: 10 })) }),
+        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }) }, { additionalProperties: false }),
+        response: responses({ 200: TokenResponse }),
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      await enforce(loginByAddress, request);
+      const identity = await verifyThirdParty(request.body.token);
+      const signup = request.query.signup !== undefined && request.query.signup !== 'false';
+      return users.thirdPartySignIn(identity, signup, config.consoleClient.id);
+    },
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * Access and refresh tokens.
+ *
+ * Access tokens are short-lived EdDSA JWTs naming the user (`sub`) and the session (`sid`); every
+ * request also checks that the session is alive, so a logout or a password reset ends it at once.
+ * Refresh tokens are opaque and rotated on every use. The successor of a token is derived from it
+ * with an HMAC, and the successor's access-token claims are stored, so a token presented again
+ * within the grace window (two tabs refreshing at once) yields the very same pair without keeping
+ * any token in clear. Presented again later, it revokes its whole session.
+ */
+import { createHmac } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { refreshTokens, sessions } from '../db/schema.ts';
+import { unauthorized } from '../lib/errors.ts';
+import { hashSecret, newId, newSecret } from '../lib/ids.ts';
+import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  token_type: 'Bearer';
+}
+
+export interface AccessClaims {
+  userId: string;
+  sessionId: string;
+}
+
+const ISSUER = 'larder';
+const AUDIENCE = 'larder';
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+export class TokenService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly keys: ServerKeys,
+  ) {}
+
+  private successorOf(raw: string) {
+    return createHmac('sha256', this.keys.refreshSecret).update(`refresh:${raw}`).digest('base64url');
+  }
+
+  private async signAccess(userId: string, sessionId: string, issuedAt: number, jti: string) {
+    return new SignJWT({ sid: sessionId })
+      .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: this.keys.kid, typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + this.config.accessTokenTtlS)
+      .setJti(jti)
+      .sign(this.keys.privateKey);
+  }
+
+  private async pair(userId: string, sessionId: string, refreshRaw: string, issuedAt: number, jti: string): Promise<TokenPair> {
+    const access = await this.signAccess(userId, sessionId, issuedAt, jti);
+    return {
+      access_token: access,
+      refresh_token: refreshRaw,
+      expires_in: Math.max(0, issuedAt + this.config.accessTokenTtlS - nowS()),
+      token_type: 'Bearer',
+    };
+  }
+
+  /** Starts a new session for a user who has just proved who they are. */
+  async startSession(userId: string, clientId: string): Promise<TokenPair> {
+    const sessionId = newId();
+    const raw = newSecret();
+    const issuedAt = nowS();
+    const jti = newId();
+    await this.db.transaction(async (tx) => {
+      await tx.insert(sessions).values({ id: sessionId, userId, clientId });
+      await tx.insert(refreshTokens).values({
+        tokenHash: hashSecret(raw),
+        sessionId,
+        issuedAt,
+        jti,
+        expiresAt: new Date(Date.now() + this.config.refreshTokenTtlS * 1000),
+      });
+    });
+    return this.pair(userId, sessionId, raw, issuedAt, jti);
+  }
+
+  /** Rotates a refresh token. Any refusal is a 401, which the console answers by signing out. */
+  async refresh(raw: string): Promise<TokenPair> {
+    const refused = () => unauthorized('invalid_refresh_token', 'The refresh token is invalid, expired or revoked. Sign in again.');
+    const outcome = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ token: refreshTokens, session: sessions })
+        .from(refreshTokens)
+        .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+        .where(eq(refreshTokens.tokenHash, hashSecret(raw)))
+        .for('update');
+      if (!row || row.session.revokedAt) return { error: true as const };
+      const { token, session } = row;
+      const now = new Date();
+
+      if (token.usedAt) {
+        const withinGrace = now.getTime() - token.usedAt.getTime() <= this.config.refreshReuseGraceS * 1000;
+        const successorRaw = this.successorOf(raw);
+        if (withinGrace && token.successorHash === hashSecret(successorRaw)) {
+          const [successor] = await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, token.successorHash));
+          if (successor) {
+            return { userId: session.userId, sessionId: session.id, raw: successorRaw, issuedAt: successor.issuedAt, jti: successor.jti };
+          }
+        }
+        // A used token presented again after the grace window: treat the family as stolen.
+        await tx
+          .update(sessions)
+          .set({ revokedAt: now, revokedReason: 'refresh_token_reuse' })
+          .where(eq(sessions.id, session.id));
+        return { error: true as const, commit: true };
+      }
+      if (token.expiresAt.getTime() <= now.getTime()) return { error: true as const };
+
+      const successorRaw = this.successorOf(raw);
+      const successorHash = hashSecret(successorRaw);
+      const issuedAt = nowS();
+      const jti = newId();
+      await tx.insert(refreshTokens).values({
+        tokenHash: successorHash,
+        sessionId: session.id,
+        issuedAt,
+        jti,
+        expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlS * 1000),
+      });
+      await tx.update(refreshTokens).set({ usedAt: now, successorHash }).where(eq(refreshTokens.tokenHash, token.tokenHash));
+      await tx.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, session.id));
+      return { userId: session.userId, sessionId: session.id, raw: successorRaw, issuedAt, jti };
+    });
+    if ('error' in outcome) throw refused();
+    return this.pair(outcome.userId, outcome.sessionId, outcome.raw, outcome.issuedAt, outcome.jti);
+  }
+
+  /** Verifies a bearer access token and that its session is still alive. */
+  async verifyAccess(token: string): Promise<AccessClaims> {
+    let userId: string;
+    let sessionId: string;
+    try {
+      const { payload } = await jwtVerify(token, this.keys.publicKey, {
+        algorithms: [ACCESS_TOKEN_ALG],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
+      userId = payload.sub;
+      sessionId = payload.sid;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'The access token has expired.');
+      throw unauthorized('invalid_token', 'The access token is invalid.');
+    }
+    const [alive] = await this.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    if (!alive) throw unauthorized('session_revoked', 'This session has ended. Sign in again.');
+    return { userId, sessionId };
+  }
+
+  /** Ends the session a refresh token belongs to; unknown tokens are ignored. */
+  async revokeByRefreshToken(raw: string, reason: string) {
+    const [row] = await this.db
+      .select({ sessionId: refreshTokens.sessionId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, hashSecret(raw)));
+    if (row) await this.revokeSession(row.sessionId, reason);
+  }
+
+  async revokeSession(sessionId: string, reason: string) {
+    await this.db
+      .update(sessions)
+      .set({ revokedAt: new Date(), revokedReason: reason })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  }
+
+  async revokeAllForUser(userId: string, reason: string, db: Db = this.db) {
+    await db
+      .update(sessions)
+      .set({ revokedAt: new Date(), revokedReason: reason })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  }
+}

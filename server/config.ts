@@ -1,0 +1,100 @@
+/**
+ * Configuration from the environment, read once at start. Every variable is documented in the README.
+ */
+import path from 'node:path';
+
+export interface RateLimitRule {
+  max: number;
+  windowMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  devMailbox: boolean;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  adminUsername: string;
+  refreshReuseGraceS: number;
+  accessTokenTtlS: number;
+  refreshTokenTtlS: number;
+  resetTokenTtlS: number;
+  confirmationTtlS: number;
+  consoleClient: { id: string; secret: string };
+  google: { clientId: string; jwksUrl: string; issuer: string } | undefined;
+  rateLimits: {
+    loginAccount: RateLimitRule;
+    loginAddress: RateLimitRule;
+    resetAccount: RateLimitRule;
+    resetAddress: RateLimitRule;
+    signupAddress: RateLimitRule;
+  };
+  serveConsole: boolean;
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses a rule written as `max/window`, e.g. `10/15m`. */
+export function parseRateLimit(value: string, name: string): RateLimitRule {
+  const match = /^(\d+)\s*\/\s*(\d+)?\s*([smhd])$/.exec(value.trim());
+  if (!match) throw new Error(`${name} must look like 10/15m (max per window), got "${value}"`);
+  const windowMs = Number(match[2] ?? 1) * units[match[3]!]!;
+  return { max: Number(match[1]), windowMs };
+}
+
+function integer(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080);
+  const rule = (name: string, fallback: string) => parseRateLimit(env[name] || fallback, name);
+  const googleClientId = env.GOOGLE_CLIENT_ID;
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Larder <no-reply@larder.local>',
+    devMailbox: env.DEV_MAILBOX !== '0',
+    adminEmail: env.ADMIN_EMAIL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    adminUsername: env.ADMIN_USERNAME || 'admin',
+    refreshReuseGraceS: integer(env, 'REFRESH_REUSE_GRACE_S', 10),
+    accessTokenTtlS: integer(env, 'ACCESS_TOKEN_TTL_S', 900),
+    refreshTokenTtlS: integer(env, 'REFRESH_TOKEN_TTL_S', 30 * 86_400),
+    resetTokenTtlS: integer(env, 'RESET_TOKEN_TTL_S', 3600),
+    confirmationTtlS: integer(env, 'CONFIRMATION_TTL_S', 7 * 86_400),
+    consoleClient: { id: env.CONSOLE_CLIENT_ID || 'larder-console', secret: env.CONSOLE_CLIENT_SECRET || 'larder-console' },
+    google: googleClientId
+      ? {
+          clientId: googleClientId,
+          jwksUrl: env.GOOGLE_JWKS_URL || 'https://www.googleapis.com/oauth2/v3/certs',
+          issuer: env.GOOGLE_ISSUER || 'https://accounts.google.com',
+        }
+      : undefined,
+    rateLimits: {
+      loginAccount: rule('RATE_LIMIT_LOGIN_ACCOUNT', '10/15m'),
+      loginAddress: rule('RATE_LIMIT_LOGIN_ADDRESS', '50/15m'),
+      resetAccount: rule('RATE_LIMIT_RESET_ACCOUNT', '5/1h'),
+      resetAddress: rule('RATE_LIMIT_RESET_ADDRESS', '20/1h'),
+      signupAddress: rule('RATE_LIMIT_SIGNUP_ADDRESS', '20/1h'),
+    },
+    serveConsole: env.SERVE_CONSOLE !== '0',
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

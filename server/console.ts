@@ -1,0 +1,64 @@
+/**
+ * Serves the built console (dist/console) with a strict Content-Security-Policy, and its
+ * index.html for every other GET outside the service prefixes (client-side routes).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { notFound } from './lib/errors.ts';
+
+export const consoleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/console');
+
+/** No inline or eval'd script; styles may be inline (the toast and dialog libraries inject them). */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "media-src 'self' blob:",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const servicePrefixes = ['/api', '/auth', '/billing', '/integrations', '/functions'];
+
+export async function consoleRoutes(app: FastifyInstance) {
+  const indexFile = path.join(consoleDir, 'index.html');
+  if (!existsSync(indexFile)) {
+    app.log.warn(`No built console in ${consoleDir}: run "npm run build" (npm start does it for you).`);
+    return;
+  }
+  const indexHtml = readFileSync(indexFile, 'utf8');
+  const securityHeaders = {
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+  };
+
+  await app.register(fastifyStatic, {
+    root: consoleDir,
+    wildcard: false,
+    index: false,
+    setHeaders: (reply, filePath) => {
+      reply.headers(securityHeaders);
+      // Hashed bundle files never change; everything else is revalidated.
+      reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (servicePrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))) {
+      throw notFound('not_found', `No route for GET ${pathname}.`);
+    }
+    return reply.headers({ ...securityHeaders, 'cache-control': 'no-cache' }).type('text/html; charset=utf-8').send(indexHtml);
+  });
+}

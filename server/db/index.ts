@@ -1,0 +1,104 @@
+/**
+ * Opens the database: embedded PGlite in a data directory by default, a PostgreSQL server when a
+ * connection string is given. Both are reached through one drizzle type, and migrations in
+ * ./drizzle are applied on open.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+import { lockDataDirectory } from './lock.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Round-trip check for the health endpoint. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export interface OpenOptions {
+  /** PostgreSQL connection string; when absent PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** Directory for PGlite's files; absent means in memory (tests only). */
+  dataDir?: string | undefined;
+  /** A migrated data directory dump to start from (tests clone one template). */
+  loadDataDir?: Blob | undefined;
+  /** Skip migrations (the caller already applied them). */
+  skipMigrations?: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
+  return openPglite(options);
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  pool.on('error', () => {
+    /* an idle client lost its connection; the pool replaces it on next use */
+  });
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  if (!options.skipMigrations) await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder });
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => (await pool.query('select 1 as ok')).rows[0]?.ok === 1,
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(options: OpenOptions): Promise<Database> {
+  let release: (() => Promise<void>) | undefined;
+  let dataDir: string | undefined;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    release = await lockDataDirectory(options.dataDir);
+    dataDir = path.join(options.dataDir, 'pglite');
+  }
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      // Every commit reaches the disk before it is acknowledged.
+      relaxedDurability: false,
+    });
+  } catch (error) {
+    await release?.();
+    throw error;
+  }
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  if (!options.skipMigrations) await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => (await client.query<{ ok: number }>('select 1 as ok')).rows[0]?.ok === 1,
+    close: async () => {
+      if (!client.closed) await client.close();
+      await release?.();
+    },
+  };
+}
+
+/** The raw PGlite client behind a Database, for test templates. */
+export async function createPgliteTemplate(): Promise<Blob> {
+  const client = await PGlite.create();
+  await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+  const dump = await client.dumpDataDir('none');
+  await client.close();
+  return dump;
+}

@@ -1,0 +1,148 @@
+/**
+ * Platform tables. Ids are 24-character hex strings (the shape BagelDB clients expect for `_id`).
+ * Secrets (refresh tokens, reset tokens, confirmation ids) are stored only as SHA-256 hashes.
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const created = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Server-wide settings kept in the database so every process agrees: signing keys, secrets. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  createdAt: created(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    verified: boolean('verified').notNull().default(false),
+    superAdmin: boolean('super_admin').notNull().default(false),
+    googleSubject: text('google_subject'),
+    questionnaire: jsonb('questionnaire'),
+    questionnaireAt: ts('questionnaire_at'),
+    createdAt: created(),
+    lastLoggedIn: ts('last_logged_in'),
+    passwordChangedAt: ts('password_changed_at'),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower').on(sql`lower(${t.email})`),
+    uniqueIndex('users_username_lower').on(sql`lower(${t.username})`),
+    uniqueIndex('users_google_subject').on(t.googleSubject),
+  ],
+);
+
+/** E-mail confirmation: the id in the mail is secret; only its hash is kept. */
+export const emailConfirmations = pgTable(
+  'email_confirmations',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    createdAt: created(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('email_confirmations_user').on(t.userId)],
+);
+
+/** A sign-in session: one family of rotating refresh tokens. Revoking it kills every token of the family. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    createdAt: created(),
+    lastUsedAt: ts('last_used_at').notNull().defaultNow(),
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+);
+
+/**
+ * One refresh token of a session. `issuedAt`/`jti` are the claims of the access token handed out
+ * with it, so that a grace-window replay re-signs the very same JWT (Ed25519 is deterministic).
+ */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    sessionId: text('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    issuedAt: integer('issued_at').notNull(),
+    jti: text('jti').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    successorHash: text('successor_hash'),
+    createdAt: created(),
+  },
+  (t) => [index('refresh_tokens_session').on(t.sessionId)],
+);
+
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('password_resets_user').on(t.userId)],
+);
+
+/** Mail kept by the outbox transport (the default when no SMTP_URL is configured). */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: text('id').primaryKey(),
+    to: text('to').notNull(),
+    from: text('from').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    link: text('link'),
+    kind: text('kind').notNull(),
+    createdAt: created(),
+  },
+  (t) => [index('outbox_created').on(t.createdAt)],
+);
+
+export const organizations = pgTable('organizations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: created(),
+});
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    permissions: jsonb('permissions').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('memberships_user').on(t.userId)],
+);
+
+/** An invitation to an organization; its id is the link in the invite mail. */
+export const invites = pgTable(
+  'invites',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    permissions: jsonb('permissions').notNull(),
+    createdAt: created(),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+  },
+  (t) => [index('invites_email_lower').on(sql`lower(${t.email})`)],
+);

@@ -1,0 +1,55 @@
+/** The main API (`/api`): health, public configuration and the user calls. Later issues add their resources here. */
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { responses } from '../lib/schemas.ts';
+import { userRoutes } from './user-routes.ts';
+
+export async function mainRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, config, mailer } = app.ctx;
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Liveness and database reachability',
+        tags: ['system'],
+        response: responses({
+          200: Type.Object({ status: Type.Literal('ok'), db: Type.String() }),
+          503: Type.Object({ status: Type.Literal('degraded'), db: Type.String() }),
+        }),
+      },
+    },
+    async (_request, reply) => {
+      const up = await database.ping().catch(() => false);
+      if (!up) return reply.code(503).send({ status: 'degraded' as const, db: 'unreachable' });
+      return { status: 'ok' as const, db: database.kind };
+    },
+  );
+
+  app.get(
+    '/config',
+    {
+      schema: {
+        summary: 'What the console needs to know before sign-in',
+        tags: ['system'],
+        response: responses({
+          200: Type.Object({
+            consoleClient: Type.Object({ id: Type.String(), secret: Type.String() }),
+            googleClientId: Type.Union([Type.String(), Type.Null()]),
+            devMailbox: Type.Boolean(),
+          }),
+        }),
+      },
+    },
+    async () => ({
+      // The console is a public client: its "secret" identifies it, it protects nothing.
+      consoleClient: config.consoleClient,
+      googleClientId: config.google?.clientId ?? null,
+      devMailbox: config.devMailbox && mailer.transport === 'outbox',
+    }),
+  );
+
+  await app.register(userRoutes, { prefix: '/user' });
+}
