@@ -40,6 +40,11 @@ CREATE TABLE "outbox" (
 	"html" text,
 	"link" text,
 	"kind" text NOT NULL,
+	"status" text DEFAULT 'kept' NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone,
+	"sent_at" timestamp with time zone,
+	"last_error" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -104,6 +109,7 @@ CREATE INDEX "email_confirmations_user" ON "email_confirmations" USING btree ("u
 CREATE INDEX "invites_email_lower" ON "invites" USING btree (lower("email"));--> statement-breakpoint
 CREATE INDEX "memberships_user" ON "memberships" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "outbox_created" ON "outbox" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "outbox_due" ON "outbox" USING btree ("status","next_attempt_at");--> statement-breakpoint
 CREATE INDEX "password_resets_user" ON "password_resets" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "refresh_tokens_session" ON "refresh_tokens" USING btree ("session_id");--> statement-breakpoint
 CREATE INDEX "sessions_user" ON "sessions" USING btree ("user_id");--> statement-breakpoint

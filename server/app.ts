@@ -60,6 +60,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const mailer = options.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const users = new UserService(database.db, config, mailer, tokens);
   app.decorate('ctx', { config, database, tokens, mailer, users });
+  app.addHook('onClose', () => mailer.close());
 
   registerErrorHandling(app);
   app.addSchema(ProblemSchema);

@@ -98,7 +98,11 @@ export const passwordResets = pgTable(
   (t) => [index('password_resets_user').on(t.userId)],
 );
 
-/** Mail kept by the outbox transport (the default when no SMTP_URL is configured). */
+/**
+ * Every mail the product sends. With the outbox transport (no SMTP_URL) a mail is only kept here
+ * (`kept`) for the Dev mailbox; with SMTP it is `pending` until the delivery worker has handed it
+ * to the server (`sent`) or given up (`failed`), so a mail survives a restart or an SMTP outage.
+ */
 export const outbox = pgTable(
   'outbox',
   {
@@ -110,9 +114,14 @@ export const outbox = pgTable(
     html: text('html'),
     link: text('link'),
     kind: text('kind').notNull(),
+    status: text('status', { enum: ['kept', 'pending', 'sent', 'failed'] }).notNull().default('kept'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    sentAt: ts('sent_at'),
+    lastError: text('last_error'),
     createdAt: created(),
   },
-  (t) => [index('outbox_created').on(t.createdAt)],
+  (t) => [index('outbox_created').on(t.createdAt), index('outbox_due').on(t.status, t.nextAttemptAt)],
 );
 
 export const organizations = pgTable('organizations', {
