@@ -17,6 +17,7 @@ import { registerAuthentication } from './auth/authenticate.ts';
 import { registerErrorHandling } from './lib/errors.ts';
 import { ProblemSchema } from './lib/schemas.ts';
 import { registerValidation } from './lib/validation.ts';
+import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes.ts';
 import { mainRoutes } from './main/routes.ts';
@@ -66,7 +67,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addSchema(ProblemSchema);
   registerValidation(app, [ProblemSchema]);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Larder API', version: '0.1.0', description: 'Main API, auth service and the services beside them.' },

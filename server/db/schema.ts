@@ -155,3 +155,14 @@ export const invites = pgTable(
   },
   (t) => [index('invites_email_lower').on(sql`lower(${t.email})`)],
 );
+
+/** Fixed-window rate-limit counters, shared by every process of a deployment. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: ts('reset_at').notNull(),
+  },
+  (t) => [index('rate_limits_reset').on(t.resetAt)],
+);
