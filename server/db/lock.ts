@@ -1,8 +1,11 @@
 /**
  * An exclusive lock on the PGlite data directory: PGlite is a single-process database, so a
- * second process opening the same files would corrupt them. The lock is refreshed while we run
- * and considered stale (taken over) only when its holder stopped refreshing it.
+ * second process opening the same files would corrupt them. The lock is refreshed while we run.
+ * After a crash the lock is left behind: when the process that held it (recorded beside it) is
+ * gone from this machine, it is taken over at once instead of waiting for it to go stale.
  */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 
@@ -13,21 +16,52 @@ export class DataDirectoryLockedError extends Error {
   }
 }
 
-export async function lockDataDirectory(dir: string): Promise<() => Promise<void>> {
+const LOCK = 'larder.lock';
+const OWNER = 'larder.lock.owner';
+
+function ownerIsGone(dir: string): boolean {
   try {
-    return await lockfile.lock(dir, {
-      lockfilePath: path.join(dir, 'larder.lock'),
-      stale: 15_000,
-      update: 5_000,
-      realpath: false,
-      onCompromised: (error) => {
-        // Another process took the directory over: continuing would corrupt it.
-        console.error(`Lost the lock on ${dir}: ${error.message}. Exiting.`);
-        process.exit(70);
-      },
-    });
+    const [host, pid] = readFileSync(path.join(dir, OWNER), 'utf8').trim().split(' ');
+    if (host !== os.hostname() || !pid) return false;
+    process.kill(Number(pid), 0);
+    return false;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirectoryLockedError(dir);
-    throw error;
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+async function acquire(dir: string) {
+  return lockfile.lock(dir, {
+    lockfilePath: path.join(dir, LOCK),
+    stale: 15_000,
+    update: 5_000,
+    realpath: false,
+    onCompromised: (error) => {
+      // Another process took the directory over: continuing would corrupt it.
+      console.error(`Lost the lock on ${dir}: ${error.message}. Exiting.`);
+      process.exit(70);
+    },
+  });
+}
+
+export async function lockDataDirectory(dir: string): Promise<() => Promise<void>> {
+  let release: () => Promise<void>;
+  try {
+    release = await acquire(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    if (!ownerIsGone(dir)) throw new DataDirectoryLockedError(dir);
+    rmSync(path.join(dir, LOCK), { recursive: true, force: true });
+    try {
+      release = await acquire(dir);
+    } catch (retryError) {
+      if ((retryError as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirectoryLockedError(dir);
+      throw retryError;
+    }
+  }
+  writeFileSync(path.join(dir, OWNER), `${os.hostname()} ${process.pid}\n`);
+  return async () => {
+    rmSync(path.join(dir, OWNER), { force: true });
+    await release();
+  };
 }
