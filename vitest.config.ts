@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two workers for two cores; PGlite instances are large, so not more.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -11,8 +13,6 @@ export default defineConfig({
           globalSetup: ['tests/server/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // PGlite instances are large; two workers fit two cores.
-          maxWorkers: 2,
         },
       },
       {

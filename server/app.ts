@@ -10,7 +10,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
-import { loadServerKeys } from './auth/keys.ts';
+import { loadServerKeys, type ServerKeys } from './auth/keys.ts';
+import { platform } from '../definitions/platform.ts';
+import { AccessService } from './main/access.ts';
+import { OrganizationService } from './main/organizations.ts';
+import { ProjectService } from './main/projects.ts';
+import { ApiTokenService } from './main/api-tokens.ts';
+import { billingRoutes } from './billing/routes.ts';
+import { publicRoutes } from './public/routes.ts';
 import { TokenService } from './auth/tokens.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerAuthentication } from './auth/authenticate.ts';
@@ -30,6 +37,11 @@ export interface AppContext {
   tokens: TokenService;
   mailer: Mailer;
   users: UserService;
+  keys: ServerKeys;
+  access: AccessService;
+  organizations: OrganizationService;
+  projects: ProjectService;
+  apiTokens: ApiTokenService;
 }
 
 declare module 'fastify' {
@@ -60,7 +72,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const tokens = new TokenService(database.db, config, keys);
   const mailer = options.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const users = new UserService(database.db, config, mailer, tokens);
-  app.decorate('ctx', { config, database, tokens, mailer, users });
+  const superAdmins = new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
+  app.decorate('ctx', {
+    config,
+    database,
+    tokens,
+    mailer,
+    users,
+    keys,
+    access: new AccessService(database.db, superAdmins),
+    organizations: new OrganizationService(database.db, config, mailer),
+    projects: new ProjectService(database.db),
+    apiTokens: new ApiTokenService(database.db, keys),
+  });
   app.addHook('onClose', () => mailer.close());
 
   registerErrorHandling(app);
@@ -80,6 +104,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(mainRoutes, { prefix: '/api' });
+  await app.register(billingRoutes, { prefix: '/billing' });
+  await app.register(publicRoutes, { prefix: '/api/public' });
   if (config.devMailbox && mailer.transport === 'outbox') await app.register(devMailboxRoutes, { prefix: '/api/dev/mailbox' });
   if (config.serveConsole) await app.register(consoleRoutes);
   return app;

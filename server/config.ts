@@ -20,6 +20,8 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   adminUsername: string;
+  /** Usernames that count as admin in every organization, besides definitions/platform.ts. */
+  superAdminUsernames: string[];
   refreshReuseGraceS: number;
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
@@ -74,6 +76,10 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     adminUsername: env.ADMIN_USERNAME || 'admin',
+    superAdminUsernames: (env.SUPER_ADMIN_USERNAMES || '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     refreshReuseGraceS: integer(env, 'REFRESH_REUSE_GRACE_S', 10),
     accessTokenTtlS: integer(env, 'ACCESS_TOKEN_TTL_S', 900),
     refreshTokenTtlS: integer(env, 'REFRESH_TOKEN_TTL_S', 30 * 86_400),

@@ -32,6 +32,20 @@ export const signupSchema = {
   properties: { username: usernameSchema, password: passwordSchema, email: emailSchema },
 } as const;
 
+/**
+ * The console's sign-in form: an account name (username or e-mail) and a password. No length rule
+ * beyond the token endpoint's bounds, so accounts made under older rules can still sign in.
+ */
+export const loginSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['username', 'password'],
+  properties: {
+    username: { type: 'string', minLength: 1, maxLength: accountLimits.emailMax },
+    password: { type: 'string', minLength: 1, maxLength: accountLimits.passwordMax },
+  },
+} as const;
+
 export const resetPasswordEmailSchema = {
   type: 'object',
   additionalProperties: false,

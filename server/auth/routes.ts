@@ -3,8 +3,9 @@
  * errors are problem details whose `code` is the OAuth error where one fits.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { normalizeIP } from '@fastify/rate-limit';
 import { resetPasswordEmailSchema, resetPasswordSchema } from '../../definitions/schemas/account.ts';
 import type { RateLimitRule } from '../config.ts';
 import { AppError, badRequest } from '../lib/errors.ts';
@@ -34,6 +35,12 @@ const TokenParams = Type.Object(
 );
 type TokenParams = Static<typeof TokenParams>;
 
+/**
+ * Fastify validates a request without a body as `null`, so a route whose body may be left out
+ * (the refresh grant in the query, a logout with the bearer token only) must admit it.
+ */
+const optionalBody = <T extends TObject>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, nullable: true }));
+
 type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number }>;
 
 async function enforce(limiter: Limiter, request: FastifyRequest) {
@@ -50,13 +57,19 @@ export async function authRoutes(fastify: FastifyInstance) {
   const { config, users, tokens } = app.ctx;
   const limiter = (rule: RateLimitRule, name: string, key: (request: FastifyRequest) => string) =>
     app.createRateLimit({ max: rule.max, timeWindow: rule.windowMs, keyGenerator: (request) => `${name}:${key(request)}` }) as Limiter;
+  // The account a request names, read where the handler reads it: the body, else the query
+  // (the token route merges both), so moving a field into the URL does not escape the limit.
   const field = (request: FastifyRequest, name: string) => {
-    const value = (request.body as Record<string, unknown> | undefined)?.[name];
+    const body = request.body as Record<string, unknown> | null | undefined;
+    const query = request.query as Record<string, unknown> | null | undefined;
+    const value = body?.[name] ?? query?.[name];
     return typeof value === 'string' ? value.trim().toLowerCase() : '';
   };
-  const loginByAddress = limiter(config.rateLimits.loginAddress, 'login-ip', (r) => r.ip);
+  // IPv6 clients own whole /64 networks: count the network, not each of its addresses.
+  const address = (request: FastifyRequest) => normalizeIP(request.ip);
+  const loginByAddress = limiter(config.rateLimits.loginAddress, 'login-ip', address);
   const loginByAccount = limiter(config.rateLimits.loginAccount, 'login-account', (r) => field(r, 'username'));
-  const resetByAddress = limiter(config.rateLimits.resetAddress, 'reset-ip', (r) => r.ip);
+  const resetByAddress = limiter(config.rateLimits.resetAddress, 'reset-ip', address);
   const resetByAccount = limiter(config.rateLimits.resetAccount, 'reset-account', (r) => field(r, 'email'));
   const verifyThirdParty = createThirdPartyVerifier(config.google);
 
@@ -75,8 +88,9 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         summary: 'Get tokens: password grant (form-encoded) or refresh grant (query or form)',
         tags: ['auth'],
-        querystring: Type.Object({ grant_type: short(64), refresh_token: short(128) }, { additionalProperties: true }),
-        body: Type.Optional(TokenParams),
+        // The query is merged into the parameters, so it is held to the same limits as the form.
+        querystring: TokenParams,
+        body: optionalBody(TokenParams),
         response: responses({ 200: TokenResponse }),
       },
     },
@@ -111,19 +125,21 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         summary: 'End the session of the bearer token and/or of a refresh token',
         tags: ['auth'],
-        body: Type.Optional(Type.Object({ refresh_token: short(128) })),
+        body: optionalBody(Type.Object({ refresh_token: short(128) })),
         response: responses({ 204: Empty }),
       },
     },
     async (request, reply) => {
       const access = bearerToken(request);
+      const refresh = request.body?.refresh_token;
+      if (!access && !refresh) throw badRequest('invalid_request', 'Send the bearer token or a refresh_token to sign out.');
+      // The refresh token first: an access token that has expired meanwhile (a 401 below) must
+      // not leave the session it came with alive.
+      if (refresh) await tokens.revokeByRefreshToken(refresh, 'logout');
       if (access) {
         const claims = await tokens.verifyAccess(access);
         await tokens.revokeSession(claims.sessionId, 'logout');
       }
-      const refresh = request.body?.refresh_token;
-      if (refresh) await tokens.revokeByRefreshToken(refresh, 'logout');
-      if (!access && !refresh) throw badRequest('invalid_request', 'Send the bearer token or a refresh_token to sign out.');
       return reply.code(204).send(null);
     },
   );

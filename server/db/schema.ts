@@ -166,3 +166,50 @@ export const rateLimits = pgTable(
   },
   (t) => [index('rate_limits_reset').on(t.resetAt)],
 );
+
+/** The organization's billing record; the billing issue adds plan, address and amounts. */
+export const billingAccounts = pgTable('billing_accounts', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  seats: integer('seats').notNull(),
+  createdAt: created(),
+});
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** Project settings, e.g. `restrictedView`: collections only some users see (spec's special case as data). */
+    settings: jsonb('settings').notNull().default({}),
+    createdAt: created(),
+  },
+  (t) => [index('projects_organization').on(t.organizationId)],
+);
+
+/** API tokens of a project. The token itself (a JWT shown once) is kept only as a hash. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    userAdmin: boolean('user_admin').notNull().default(false),
+    userGroupId: text('user_group_id'),
+    powerCreate: boolean('power_create').notNull().default(false),
+    powerRead: boolean('power_read').notNull().default(false),
+    powerUpdate: boolean('power_update').notNull().default(false),
+    powerDelete: boolean('power_delete').notNull().default(false),
+    powerWrite: boolean('power_write').notNull().default(false),
+    roles: jsonb('roles').notNull().default([]),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('api_tokens_project').on(t.projectId), uniqueIndex('api_tokens_hash').on(t.tokenHash)],
+);

@@ -4,6 +4,8 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { responses } from '../lib/schemas.ts';
 import { userRoutes } from './user-routes.ts';
+import { inviteRoutes, organizationRoutes } from './organization-routes.ts';
+import { apiTokenRoutes } from './api-token-routes.ts';
 
 export async function mainRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -52,4 +54,7 @@ export async function mainRoutes(fastify: FastifyInstance) {
   );
 
   await app.register(userRoutes, { prefix: '/user' });
+  await app.register(inviteRoutes);
+  await app.register(organizationRoutes);
+  await app.register(apiTokenRoutes, { prefix: '/apiTokens' });
 }

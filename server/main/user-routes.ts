@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { normalizeIP } from '@fastify/rate-limit';
 import { questionnaireSchema, signupSchema, type QuestionnairePayload, type SignupPayload } from '../../definitions/schemas/account.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { AppError } from '../lib/errors.ts';
@@ -36,7 +37,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       onRequest: app.rateLimit({
         max: config.rateLimits.signupAddress.max,
         timeWindow: config.rateLimits.signupAddress.windowMs,
-        keyGenerator: (request) => `signup-ip:${request.ip}`,
+        keyGenerator: (request) => `signup-ip:${normalizeIP(request.ip)}`,
         errorResponseBuilder: (_request, context) =>
           new AppError(429, 'rate_limited', `Too many sign-ups from this address. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`, {
             headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) },

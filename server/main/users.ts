@@ -69,11 +69,14 @@ export class UserService {
     const email = normaliseEmail(payload.email);
     const username = payload.username.trim();
     const passwordHash = await hashPassword(payload.password);
-    const existing = await this.findByEmail(email);
-    if (existing) return this.mailExistingAccount(existing);
-
+    // The username is checked first: its answer (409) depends only on the name, which is public.
+    // Checked after the e-mail, a taken name would answer 409 for a new e-mail and 201 for a
+    // registered one, telling the two apart.
     const [taken] = await this.db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
     if (taken) throw conflict('username_taken', 'This username is taken. Choose another one.');
+
+    const existing = await this.findByEmail(email);
+    if (existing) return this.mailExistingAccount(existing);
 
     const invited = inviteId ? await this.validInviteFor(inviteId, email) : false;
     const id = newId();
@@ -109,7 +112,7 @@ export class UserService {
       .from(invites)
       .where(
         and(
-          eq(invites.id, inviteId),
+          eq(invites.id, hashSecret(inviteId)),
           sql`lower(${invites.email}) = ${email}`,
           isNull(invites.acceptedAt),
           gt(invites.expiresAt, new Date()),

@@ -1,0 +1,14 @@
+/** `npm run bench -- <name>`: runs one benchmark. */
+export {};
+const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<number> }>> = {
+  bundle: () => import('./bundle.ts'),
+};
+
+const [name, ...args] = process.argv.slice(2);
+const load = name ? benchmarks[name] : undefined;
+if (!load) {
+  console.error(`Usage: npm run bench -- <${Object.keys(benchmarks).join('|')}>`);
+  process.exit(2);
+}
+const status = await (await load()).run(args);
+process.exit(status);

@@ -1,0 +1,202 @@
+/**
+ * The console's route table (platform §2, content §2). The router is built from this table by
+ * `renderers/router`; screens, layouts and guards are named here and looked up in registries, so
+ * adding a route is a row here plus, for a real screen, one entry in the screen registry.
+ *
+ * Paths are written as in the specification: relative to the parent, `{param}` for a parameter,
+ * no path for the parent's index, `*` for the catch-all.
+ */
+import type { MessageKey } from './messages/format.ts';
+
+/** Guards run before a route is shown, from the outermost route inward, in the order listed. */
+export const guardNames = [
+  /** A token is required; without one the user goes to login with returnUrl. */
+  'signedIn',
+  /** Login while signed in goes to `/`. */
+  'signedOut',
+  /** `/` goes to the last used organization, else the first; with none it stays. */
+  'home',
+  /** Signed in: confirm and go home. Otherwise: go to login with confirmID. */
+  'confirmUserEmail',
+  /** A requested organization that is not one of the user's goes to the user's first. */
+  'organizationMember',
+  /** Reads the invite and accepts it, or sends the user to login or signup with inviteID. */
+  'joinOrganization',
+  /** Billing status BLOCK, NO_CLIENT or GRACE diverts to organizationSettings. */
+  'billingStatus',
+  /** The platform admin area is for platform super-admins (the spec leaves the rule open). */
+  'platformAdmin',
+] as const;
+export type GuardName = (typeof guardNames)[number];
+
+/** Screens built so far; every other route renders the placeholder and says so with `placeholder`. */
+export const screenNames = [
+  'login',
+  'signup',
+  'forgotPassword',
+  'resetPassword',
+  'questionnaire',
+  'docs',
+  'devMailbox',
+  'notFound',
+] as const;
+export type ScreenName = (typeof screenNames)[number];
+
+/**
+ * The frames a top-level route is drawn in: `auth` (the sign-in card), `console` (the signed-in
+ * shell) and `standalone` (pages reachable signed in or out, such as the Dev mailbox).
+ */
+export const layoutNames = ['auth', 'console', 'standalone'] as const;
+export type LayoutName = (typeof layoutNames)[number];
+
+interface RouteBase {
+  name: string;
+  /** Relative path in spec notation; omitted for the parent's index route. */
+  path?: string;
+  /** Page title (and the placeholder's heading). */
+  title: MessageKey;
+  guards?: readonly GuardName[];
+  /** Only on top-level routes. */
+  layout?: LayoutName;
+  /** Query parameters the route reads (documentation; the screens read them). */
+  query?: readonly string[];
+  /** Other route names this route answers to (two spec names that share one path). */
+  aliases?: readonly string[];
+  children?: readonly RouteDefinition[];
+}
+
+/** A route with a screen, or a placeholder for a screen a later issue builds. */
+export type RouteDefinition = RouteBase & ({ screen: ScreenName; placeholder?: never } | { placeholder: true; screen?: never });
+
+/** Parameter values a route can never take. `new` is createCollection's path, so no collection is called that. */
+export const reservedParamValues: Readonly<Record<string, readonly string[]>> = {
+  collectionID: ['new'],
+};
+
+const signedIn = ['signedIn', 'billingStatus'] as const;
+
+/** Children of viewProject: the project shell (platform §2) and the content screens (content §2). */
+const projectChildren: readonly RouteDefinition[] = [
+  { name: 'noCollectionSelected', title: 'route.viewProject.title', placeholder: true },
+  { name: 'viewProjectSettings', path: 'settings', title: 'route.viewProjectSettings.title', placeholder: true },
+  { name: 'newAPIKey', path: 'newAPIKey', title: 'route.newAPIKey.title', placeholder: true },
+  { name: 'viewWebhooks', path: 'webhooks', title: 'route.viewWebhooks.title', placeholder: true },
+  { name: 'viewWebhook', path: 'webhooks/{webhookID}', title: 'route.viewWebhook.title', placeholder: true },
+  { name: 'viewBagelStudio', path: 'bagelstudio', title: 'route.viewBagelStudio.title', placeholder: true },
+  { name: 'viewMail', path: 'mail', title: 'route.viewMail.title', placeholder: true },
+  {
+    // The spec names this parent without a path; `auth` matches its section name.
+    name: 'auth',
+    path: 'auth',
+    title: 'route.auth.title',
+    placeholder: true,
+    children: [
+      { name: 'viewUsers', path: 'users', title: 'route.viewUsers.title', placeholder: true },
+      { name: 'viewRoles', path: 'viewRoles', title: 'route.viewRoles.title', placeholder: true },
+    ],
+  },
+  {
+    // The spec names this parent without a path; `collection` keeps content URLs readable.
+    name: 'collection',
+    path: 'collection',
+    title: 'route.collection.title',
+    placeholder: true,
+    children: [
+      // A static segment outranks `{collectionID}`, and reservedParamValues forbids the id `new`.
+      { name: 'createCollection', path: 'new', title: 'route.createCollection.title', placeholder: true },
+      {
+        // One route for both spec names: the screen shows the list or the single item by the collection's type.
+        name: 'viewCollection',
+        aliases: ['viewSingleItem'],
+        path: '{collectionID}',
+        title: 'route.viewCollection.title',
+        query: ['layout'],
+        placeholder: true,
+        children: [
+          { name: 'addItemToCollection', path: 'item', title: 'route.addItemToCollection.title', placeholder: true },
+          { name: 'viewItem', path: 'item/{itemID}', title: 'route.viewItem.title', placeholder: true },
+        ],
+      },
+      {
+        name: 'viewNestedCollection',
+        path: '{collectionID}/item/{itemID}/nestedID/{nestedID}',
+        title: 'route.viewNestedCollection.title',
+        placeholder: true,
+        children: [
+          // The spec gives no path: the item open in the innermost nested collection, by its id.
+          { name: 'nestedItem', path: 'item/{collectionNestedID}', title: 'route.nestedItem.title', placeholder: true },
+        ],
+      },
+      { name: 'editCollection', path: '{collectionID}/edit', title: 'route.editCollection.title', placeholder: true },
+    ],
+  },
+  { name: 'viewIntegration', path: 'integration/{integrationID}', title: 'route.viewIntegration.title', placeholder: true },
+];
+
+export const routes: readonly RouteDefinition[] = [
+  { name: 'home', path: '/', layout: 'console', title: 'route.home.title', guards: [...signedIn, 'home'], placeholder: true },
+  { name: 'dovs', path: '/dovs', layout: 'console', title: 'route.dovs.title', guards: signedIn, screen: 'docs' },
+  {
+    name: 'admin',
+    path: '/admin',
+    layout: 'console',
+    title: 'route.admin.title',
+    guards: [...signedIn, 'platformAdmin'],
+    placeholder: true,
+    children: [
+      { name: 'metrics', path: 'metrics', title: 'route.metrics.title', placeholder: true },
+      {
+        name: 'billingAdmin',
+        path: 'billing',
+        title: 'route.billingAdmin.title',
+        placeholder: true,
+        children: [
+          { name: 'adminOrgSettings', path: 'organization/{organizationID}/settings', title: 'route.adminOrgSettings.title', placeholder: true },
+        ],
+      },
+      { name: 'userAdmin', path: 'users', title: 'route.userAdmin.title', placeholder: true },
+    ],
+  },
+  { name: 'questionnaire', path: '/questionnaire', layout: 'auth', title: 'route.questionnaire.title', guards: signedIn, screen: 'questionnaire' },
+  { name: 'joinOrganization', path: '/join/{id}', layout: 'auth', title: 'route.joinOrganization.title', guards: ['joinOrganization'], placeholder: true },
+  { name: 'confirmUserEmail', path: '/confirm/{id}', layout: 'auth', title: 'route.confirmUserEmail.title', guards: ['confirmUserEmail'], placeholder: true },
+  { name: 'newOrganization', path: '/newOrganization', layout: 'console', title: 'route.newOrganization.title', guards: signedIn, placeholder: true },
+  {
+    name: 'organization',
+    path: '/organization/{organizationID}',
+    layout: 'console',
+    title: 'route.organization.title',
+    // Billing problems divert to organizationSettings, so these two routes stay reachable.
+    guards: ['signedIn', 'organizationMember'],
+    query: ['billingComplete'],
+    placeholder: true,
+  },
+  {
+    name: 'organizationSettings',
+    path: '/organization/{organizationID}/settings',
+    layout: 'console',
+    title: 'route.organizationSettings.title',
+    guards: ['signedIn', 'organizationMember'],
+    query: ['view', 'setupCreditCard'],
+    placeholder: true,
+  },
+  { name: 'creditCardBillingComplete', path: '/billingComplete', layout: 'console', title: 'route.creditCardBillingComplete.title', guards: signedIn, placeholder: true },
+  {
+    name: 'viewProject',
+    path: '/organization/{organizationID}/project/{projectID}',
+    layout: 'console',
+    title: 'route.viewProject.title',
+    guards: ['signedIn', 'organizationMember', 'billingStatus'],
+    placeholder: true,
+    children: projectChildren,
+  },
+  { name: 'bagel-auth-reset-password', path: '/bagel-auth-reset-password/{resetID}', layout: 'auth', title: 'route.bagelAuthResetPassword.title', placeholder: true },
+  { name: 'login', path: '/login', layout: 'auth', title: 'route.login.title', guards: ['signedOut'], query: ['inviteID', 'confirmID', 'returnUrl'], screen: 'login' },
+  { name: 'forgotPassword', path: '/forgotPassword', layout: 'auth', title: 'route.forgotPassword.title', screen: 'forgotPassword' },
+  { name: 'resetPassword', path: '/resetPassword/{token}', layout: 'auth', title: 'route.resetPassword.title', screen: 'resetPassword' },
+  { name: 'signup', path: '/signup', layout: 'auth', title: 'route.signup.title', query: ['inviteID'], screen: 'signup' },
+  // Not in the spec: the outbox reader of local installs. Public, because a new user reads the
+  // confirmation mail before being able to sign in.
+  { name: 'devMailbox', path: '/dev/mailbox', layout: 'standalone', title: 'route.devMailbox.title', screen: 'devMailbox' },
+  { name: 'notFound', path: '*', layout: 'standalone', title: 'route.notFound.title', screen: 'notFound' },
+];

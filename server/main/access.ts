@@ -1,0 +1,59 @@
+/**
+ * The server's half of "who may do what": a member's flags in an organization, super-admins,
+ * and the checks every organization-scoped call makes before it touches anything.
+ */
+import { and, eq } from 'drizzle-orm';
+import { allowedActions, normalisePermissions, ownerPermissions, type Action, type MemberPermissions } from '../../definitions/permissions.ts';
+import type { Db } from '../db/index.ts';
+import { memberships, organizations, users } from '../db/schema.ts';
+import { forbidden, notFound } from '../lib/errors.ts';
+
+export interface OrganizationAccess {
+  organizationId: string;
+  userId: string;
+  permissions: MemberPermissions;
+  /** A member of the organization (a super-admin who is not is still allowed everything). */
+  member: boolean;
+}
+
+const denials: Record<Action, string> = {
+  read: 'You are not a member of this organization.',
+  create: 'Your permissions in this organization do not allow creating.',
+  update: 'Your permissions in this organization do not allow changes.',
+  delete: 'Your permissions in this organization do not allow deleting.',
+  admin: 'Only an administrator of this organization may do this.',
+};
+
+export class AccessService {
+  constructor(
+    private readonly db: Db,
+    private readonly superAdminUsernames: ReadonlySet<string>,
+  ) {}
+
+  async isSuperAdmin(userId: string): Promise<boolean> {
+    const [user] = await this.db.select({ superAdmin: users.superAdmin, username: users.username }).from(users).where(eq(users.id, userId));
+    return Boolean(user && (user.superAdmin || this.superAdminUsernames.has(user.username.toLowerCase())));
+  }
+
+  /** The caller's standing in an organization; 404 when it does not exist, 403 when not a member. */
+  async organization(userId: string, organizationId: string): Promise<OrganizationAccess> {
+    const [row] = await this.db
+      .select({ id: organizations.id, permissions: memberships.permissions })
+      .from(organizations)
+      .leftJoin(memberships, and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, userId)))
+      .where(eq(organizations.id, organizationId));
+    if (!row) throw notFound('organization_not_found', 'There is no such organization.');
+    if (await this.isSuperAdmin(userId)) {
+      return { organizationId, userId, permissions: ownerPermissions, member: row.permissions !== null };
+    }
+    if (row.permissions === null) throw forbidden('not_a_member', denials.read);
+    return { organizationId, userId, permissions: normalisePermissions(row.permissions as Record<string, unknown>), member: true };
+  }
+
+  /** Checks the caller may do `action` in the organization, and returns their standing. */
+  async require(userId: string, organizationId: string, action: Action): Promise<OrganizationAccess> {
+    const access = await this.organization(userId, organizationId);
+    if (!allowedActions(access.permissions)[action]) throw forbidden('insufficient_permissions', denials[action]);
+    return access;
+  }
+}

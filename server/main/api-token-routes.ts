@@ -1,0 +1,164 @@
+/**
+ * `/api/apiTokens`: a project's API tokens. Listing needs read, minting create, editing update,
+ * deleting delete; and a token never carries a right its minter (or editor) does not hold.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { rightsBeyond } from '../../definitions/permissions.ts';
+import { platform } from '../../definitions/platform.ts';
+import { currentUser } from '../auth/authenticate.ts';
+import { forbidden } from '../lib/errors.ts';
+import { Empty, responses } from '../lib/schemas.ts';
+import type { TokenInput } from './api-tokens.ts';
+
+const Id = Type.String({ pattern: '^[0-9a-f]{24}$' });
+const Role = Type.Object(
+  {
+    collection: Type.String({ minLength: 1, maxLength: 200 }),
+    create: Type.Optional(Type.Boolean()),
+    read: Type.Optional(Type.Boolean()),
+    update: Type.Optional(Type.Boolean()),
+    delete: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+const rightsFields = {
+  name: Type.String({ minLength: 1, maxLength: platform.limits.tokenNameMax, pattern: '\\S' }),
+  userAdmin: Type.Optional(Type.Boolean()),
+  userGroupID: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  powerCreate: Type.Optional(Type.Boolean()),
+  powerRead: Type.Optional(Type.Boolean()),
+  powerUpdate: Type.Optional(Type.Boolean()),
+  powerDelete: Type.Optional(Type.Boolean()),
+  powerWrite: Type.Optional(Type.Boolean()),
+  roles: Type.Optional(Type.Array(Role, { maxItems: 1000 })),
+};
+const CreateBody = Type.Object({ ...rightsFields, projectID: Id, organizationID: Id }, { additionalProperties: false });
+// The saved-token view sends the token back as it read it: ids and dates are accepted and ignored.
+const UpdateBody = Type.Object(
+  {
+    ...rightsFields,
+    id: Type.Optional(Type.String()),
+    projectID: Type.Optional(Type.String()),
+    organizationID: Type.Optional(Type.String()),
+    createdDate: Type.Optional(Type.String()),
+    updatedDate: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+const Token = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  projectID: Type.String(),
+  organizationID: Type.String(),
+  userAdmin: Type.Boolean(),
+  userGroupID: Type.Union([Type.String(), Type.Null()]),
+  powerCreate: Type.Boolean(),
+  powerRead: Type.Boolean(),
+  powerUpdate: Type.Boolean(),
+  powerDelete: Type.Boolean(),
+  powerWrite: Type.Boolean(),
+  roles: Type.Array(Type.Object({ collection: Type.String(), create: Type.Boolean(), read: Type.Boolean(), update: Type.Boolean(), delete: Type.Boolean() })),
+  createdDate: Type.String(),
+  updatedDate: Type.String(),
+});
+
+function toInput(body: Static<typeof CreateBody> | Static<typeof UpdateBody>): TokenInput {
+  return {
+    name: body.name,
+    userAdmin: body.userAdmin ?? false,
+    userGroupID: body.userGroupID ?? null,
+    powerCreate: body.powerCreate ?? false,
+    powerRead: body.powerRead ?? false,
+    powerUpdate: body.powerUpdate ?? false,
+    powerDelete: body.powerDelete ?? false,
+    powerWrite: body.powerWrite ?? false,
+    roles: (body.roles ?? []).map((r) => ({
+      collection: r.collection,
+      create: r.create ?? false,
+      read: r.read ?? false,
+      update: r.update ?? false,
+      delete: r.delete ?? false,
+    })),
+  };
+}
+
+export async function apiTokenRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { access, projects, apiTokens } = app.ctx;
+  const tags = ['api tokens'];
+  const security = [{ bearer: [] as string[] }];
+  app.addHook('onRequest', app.requireUser);
+
+  const refuseBeyond = (permissions: Parameters<typeof rightsBeyond>[0], input: TokenInput) => {
+    const missing = rightsBeyond(permissions, input);
+    if (missing.length) throw forbidden('token_exceeds_permissions', `A token cannot carry rights you do not hold: ${missing.join(', ')}.`);
+  };
+
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: 'The API tokens of a project (read)',
+        tags,
+        security,
+        querystring: Type.Object({ projectID: Id, organizationID: Id }),
+        response: responses({ 200: Type.Array(Token) }),
+      },
+    },
+    async (request) => {
+      const { projectID, organizationID } = request.query;
+      await access.require(currentUser(request).userId, organizationID, 'read');
+      await projects.row(organizationID, projectID);
+      return apiTokens.list(projectID);
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        summary: 'Mint an API token (create). The jwtToken is shown only in this answer.',
+        tags,
+        security,
+        body: CreateBody,
+        response: responses({ 201: Type.Composite([Token, Type.Object({ jwtToken: Type.String() })]) }),
+      },
+    },
+    async (request, reply) => {
+      const { userId } = currentUser(request);
+      const { organizationID, projectID } = request.body;
+      const standing = await access.require(userId, organizationID, 'create');
+      await projects.row(organizationID, projectID);
+      const input = toInput(request.body);
+      refuseBeyond(standing.permissions, input);
+      return reply.code(201).send(await apiTokens.create(organizationID, projectID, userId, input));
+    },
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: { summary: 'Change an API token’s name and rights (update)', tags, security, params: Type.Object({ id: Id }), body: UpdateBody, response: responses({ 200: Token }) },
+    },
+    async (request) => {
+      const token = await apiTokens.row(request.params.id);
+      const standing = await access.require(currentUser(request).userId, token.organizationId, 'update');
+      const input = toInput(request.body);
+      refuseBeyond(standing.permissions, input);
+      return apiTokens.update(token.id, input);
+    },
+  );
+
+  app.delete(
+    '/:id',
+    { schema: { summary: 'Delete an API token; it stops working at once (delete)', tags, security, params: Type.Object({ id: Id }), response: responses({ 204: Empty }) } },
+    async (request, reply) => {
+      const token = await apiTokens.row(request.params.id);
+      await access.require(currentUser(request).userId, token.organizationId, 'delete');
+      await apiTokens.delete(token.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,17 @@
+/**
+ * The screen registry: the route table names a screen, the router loads it from here on first use.
+ * Each import is its own bundle chunk, so the sign-in page loads only the sign-in screen.
+ */
+import type { ScreenName } from '../../definitions/routes.ts';
+import type { ScreenLoader } from '../../renderers/router/types.ts';
+
+export const screens: Readonly<Record<ScreenName, ScreenLoader>> = {
+  login: () => import('./LoginScreen.tsx'),
+  signup: () => import('./SignupScreen.tsx'),
+  forgotPassword: () => import('./ForgotPasswordScreen.tsx'),
+  resetPassword: () => import('./ResetPasswordScreen.tsx'),
+  questionnaire: () => import('./QuestionnaireScreen.tsx'),
+  docs: () => import('./DocsScreen.tsx'),
+  devMailbox: () => import('./DevMailboxScreen.tsx'),
+  notFound: () => import('./NotFoundScreen.tsx'),
+};

@@ -1,0 +1,7 @@
+import { useNavigation } from 'react-router';
+
+/** A thin bar at the top while a route's guards or screen load (platform §9: 0.5vh high). */
+export function LoadingBar() {
+  const navigation = useNavigation();
+  return <div className="loading-bar" aria-hidden="true" data-active={navigation.state !== 'idle' || undefined} />;
+}
