@@ -13,7 +13,6 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import addErrors from 'ajv-errors';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { tsImport } from 'tsx/esm/api';
 import { formAjvOptions } from './definitions/forms/ajv-options.ts';
 import { validationSchema } from './definitions/forms/validation-schema.ts';
 import type { FormDefinition } from './definitions/forms/types.ts';
@@ -59,6 +58,8 @@ export function formValidators(): Plugin {
       if (!id.startsWith(PREFIX)) return null;
       const file = id.slice(PREFIX.length);
       this.addWatchFile(file);
+      // Loaded here, not at the top: tsx brings esbuild, which tests that use only the compiler avoid.
+      const { tsImport } = await import('tsx/esm/api');
       // A fresh import each time, so a changed definition gives a changed validator.
       const module = (await tsImport(`${pathToFileURL(file).href}?t=${Date.now()}`, import.meta.url)) as { default?: FormDefinition };
       const definition = module.default;

@@ -35,6 +35,7 @@ test.beforeAll(async ({ request }) => {
 for (const colorScheme of ['light', 'dark'] as const) {
   for (const width of [1280, 900]) {
     test(`every screen passes axe (${colorScheme}, ${width} px)`, async ({ browser }) => {
+      test.setTimeout(150_000);
       const context = await browser.newContext({ colorScheme, viewport: { width, height: 900 } });
       const page = await context.newPage();
       for (const screen of publicScreens) {

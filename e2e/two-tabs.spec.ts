@@ -1,11 +1,12 @@
 /**
  * Two tabs whose access token expired refresh at the same moment with the same refresh token: the
- * server's reuse grace gives both the same new pair, so both stay signed in. Needs short-lived
+ * server's reuse grace gives both the same new pair, so both stay signed in; signing out in one
+ * signs out the other. Needs short-lived
  * access tokens, so this spec starts its own server with ACCESS_TOKEN_TTL_S=2.
  */
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
 import { createVerifiedAccount } from './support/accounts.ts';
-import { expectSignedIn } from './support/console.ts';
+import { expectSignedIn, signOut } from './support/console.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 
 const TTL_S = 2;
@@ -59,6 +60,12 @@ test('two tabs refreshing at once both stay signed in', async ({ browser }) => {
   expect(refreshes.length).toBeGreaterThan(0);
   expect(refreshes.every((status) => status === '200')).toBe(true);
   expect(await first.evaluate(() => localStorage.getItem('larder.tokens'))).not.toBeNull();
+
+  // Signing out in one tab signs the other out too.
+  await second.goto('/dovs');
+  await expectSignedIn(second);
+  await signOut(first);
+  await expect(second).toHaveURL(/\/login\?returnUrl=%2Fdovs$/);
   await context.close();
   await api.dispose();
 });

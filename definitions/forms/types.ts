@@ -30,7 +30,7 @@ export interface FieldDefinition {
   rows?: number;
 }
 
-/** Messages for a failed schema keyword, per field: `{ password: { minLength: 'form.error.passwordTooShort' } }`. */
+/** Messages for a failed schema keyword, per field: `{ username: { pattern: 'form.error.usernamePattern' } }`. */
 export type FieldErrorMessages = Readonly<Record<string, Readonly<Partial<Record<string, MessageKey>>>>>;
 
 export interface JsonSchemaObject {

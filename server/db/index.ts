@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -76,6 +77,8 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       // Every commit reaches the disk before it is acknowledged.
       relaxedDurability: false,
+      // Content text search uses trigram indexes (migration 0004); PGlite loads extensions here.
+      extensions: { pg_trgm },
     });
   } catch (error) {
     await release?.();
@@ -96,7 +99,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
 
 /** The raw PGlite client behind a Database, for test templates. */
 export async function createPgliteTemplate(): Promise<Blob> {
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: { pg_trgm } });
   await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
   const dump = await client.dumpDataDir('none');
   await client.close();

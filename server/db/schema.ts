@@ -3,7 +3,7 @@
  * Secrets (refresh tokens, reset tokens, confirmation ids) are stored only as SHA-256 hashes.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const created = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -212,4 +212,30 @@ export const apiTokens = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [index('api_tokens_project').on(t.projectId), uniqueIndex('api_tokens_hash').on(t.tokenHash)],
+);
+
+/**
+ * A collection of a project (content spec §3). `slug` is the collection ID people see; `id` names
+ * its storage: items live in their own table `content_<id>`, each nested-collection field in a
+ * child table `content_<fieldId>` (server/content/storage.ts). `storageTables` lists them all so
+ * that deleting the row (directly or by a project's or organization's cascade) drops them, by
+ * trigger. `itemCount` is kept in the same transaction as every insert and delete, so the
+ * unfiltered total is one row read.
+ */
+export const contentCollections = pgTable(
+  'content_collections',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    singleItem: boolean('single_item').notNull().default(false),
+    rtlDirection: boolean('rtl_direction').notNull().default(false),
+    schema: jsonb('schema').notNull(),
+    storageTables: text('storage_tables').array().notNull(),
+    itemCount: bigint('item_count', { mode: 'number' }).notNull().default(0),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('content_collections_project_slug').on(t.projectId, t.slug)],
 );

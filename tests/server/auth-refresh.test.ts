@@ -29,7 +29,7 @@ describe.each(databaseKinds)('refresh token rotation on %s (default grace window
     t = await createTestApp(kind);
     ({ account } = await verifiedUser(t.app, 'rot'));
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('rotates on every use: each refresh gives a new pair in the same session', async () => {
     const start = await signIn(t.app, account.username, account.password);
@@ -101,7 +101,7 @@ describe.each(databaseKinds)('refresh token reuse after the grace window on %s',
     t = await createTestApp(kind, { REFRESH_REUSE_GRACE_S: '1' });
     ({ account } = await verifiedUser(t.app, 'reuse'));
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('refuses a used token after the window with 401 and revokes its whole family, and only it', async () => {
     const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) });

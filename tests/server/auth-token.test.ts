@@ -38,7 +38,7 @@ describe.each(databaseKinds)('auth token endpoint on %s', (kind) => {
     userId = (await userByEmail(t.database.db, user.account.email))!.id;
     keys = await loadServerKeys(t.database.db);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe('password grant', () => {
     it('signs in with the username and answers the OAuth token shape, not cached', async () => {

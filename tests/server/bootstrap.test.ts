@@ -21,7 +21,7 @@ describe.each(databaseKinds)('super-admin bootstrap on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind, { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('creates a verified super-admin once, who can sign in by e-mail or by the name admin', async () => {
     expect(await t.app.ctx.users.bootstrapAdmin()).toBe('created');

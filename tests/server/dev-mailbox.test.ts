@@ -22,7 +22,7 @@ describe.each(databaseKinds)('Dev mailbox on %s', (kind) => {
     account = newAccount('Mailbox');
     await signUp(t.app, account);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('keeps mail in the outbox table', async () => {
     const rows = await t.database.db.select().from(outbox).where(eq(outbox.to, account.email.toLowerCase()));
@@ -84,8 +84,8 @@ describe.each(databaseKinds)('Dev mailbox switched off on %s', (kind) => {
     ]);
   });
   afterAll(async () => {
-    await off.close();
-    await smtp.close();
+    await off?.close();
+    await smtp?.close();
   });
 
   it('is not served at all with DEV_MAILBOX=0, though mail is still kept', async () => {

@@ -59,7 +59,7 @@ describe.each(databaseKinds)('no account enumeration on %s', (kind) => {
     hash.mockClear();
     verify.mockClear();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('sign-up: a registered e-mail answers byte for byte like a new one, after the same password hash', async () => {
     const fresh = newAccount('fresh');

@@ -45,7 +45,7 @@ describe.each(databaseKinds)('rate limits on %s', (kind) => {
     registered = newAccount('limited');
     expect((await t.app.inject({ method: 'POST', url: '/api/user', payload: registered, remoteAddress: '203.0.113.250' })).statusCode).toBe(201);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('limits sign-in attempts per account name, across addresses, in any case and from the query too', async () => {
     const { username, password } = registered;

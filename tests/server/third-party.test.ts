@@ -25,8 +25,8 @@ describe.each(databaseKinds)('third-party sign-in on %s', (kind) => {
     t = await createTestApp(kind, { GOOGLE_CLIENT_ID: AUDIENCE, GOOGLE_JWKS_URL: issuer.jwksUrl, GOOGLE_ISSUER: ISSUER });
   });
   afterAll(async () => {
-    await t.close();
-    await issuer.close();
+    await t?.close();
+    await issuer?.close();
   });
 
   it('announces the client id to the console', async () => {
@@ -148,7 +148,7 @@ describe.each(databaseKinds)('third-party sign-in with the provider unreachable 
     // The issuer's port is closed now: key fetches fail.
     t = await createTestApp(kind, { GOOGLE_CLIENT_ID: AUDIENCE, GOOGLE_JWKS_URL: issuer.jwksUrl, GOOGLE_ISSUER: ISSUER });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('answers 503 when the JWKS cannot be fetched, and signs nobody in', async () => {
     const token = await issuer.sign(issuer.claims('unreachable@example.com'));

@@ -35,7 +35,7 @@ describe.each(databaseKinds)('users on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe('sign-up', () => {
     it('creates an unverified user, hashes the password and mails a confirmation link built from PUBLIC_URL', async () => {

@@ -38,6 +38,8 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<Database> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
+  // A test database is thrown away at the end: commits need not wait for the disk.
+  await admin.query(`alter database ${name} set synchronous_commit = off`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -1,0 +1,96 @@
+/**
+ * Content constants shared by the server and the console (content spec §3, §5, §9): collection ids,
+ * reserved names, the metadata entry every schema carries, nested-id chains and size limits.
+ */
+
+/** Item keys the server owns; no field may take these slugs and writes never set them. */
+export const systemKeys = ['_id', '_createdDate', '_lastUpdatedDate', '_order', '_rank'] as const;
+export type SystemKey = (typeof systemKeys)[number];
+
+/** The schema entry standing for the item's metadata (contract §6); it is in every schema and never edited. */
+export const metadataField = { id: '_metadata', name: 'Metadata', slug: '_metadata', type: 100 } as const;
+
+/** Collection ids a collection can never have: `new` is the create-collection route. */
+export const reservedCollectionIds: readonly string[] = ['new'];
+
+/** Field slugs a field can never have. */
+export const reservedSlugs: readonly string[] = [...systemKeys, metadataField.slug];
+
+/** Bounds of what people define and write. Exceeding one is a 400 naming the offending field. */
+export const contentLimits = {
+  collectionIdMax: 64,
+  collectionNameMax: 100,
+  fieldNameMax: 100,
+  slugMax: 64,
+  helpTextMax: 1000,
+  /** Fields in one schema level (the metadata entry included). */
+  fieldsPerSchema: 100,
+  /** Nested collections inside nested collections: the top level is depth 0. */
+  nestingDepth: 5,
+  optionsPerField: 500,
+  optionValueMax: 256,
+  customCssMax: 100_000,
+  urlMax: 2048,
+  plainTextMax: 10_000,
+  richTextMax: 500_000,
+  linkMax: 256,
+  phoneDigitsMax: 32,
+  jsonBytesMax: 100_000,
+  itemRefsMax: 1000,
+  imageSetMax: 100,
+  /** The stored form of one item, every field together, as JSON. */
+  itemBytesMax: 1_000_000,
+  /** Collections a project may hold. */
+  collectionsPerProject: 500,
+} as const;
+
+const slugCharacters = /^[A-Za-z0-9-]+$/;
+
+/**
+ * The collection id derived from what a person typed (spec §5): whitespace removed by joining the
+ * words in camelCase, first letter lowercase, and only letters, digits and hyphens kept.
+ * `slugify('My blog posts!')` is `myBlogPosts`.
+ */
+export function slugify(text: string): string {
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .map((word) => word.replace(/[^A-Za-z0-9-]/g, ''))
+    .filter(Boolean);
+  const joined = words.map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('');
+  return joined.charAt(0).toLowerCase() + joined.slice(1);
+}
+
+/** Why a collection id cannot be used, or undefined when it can. */
+export function collectionIdProblem(id: string): string | undefined {
+  if (!id) return 'The collection ID must not be empty.';
+  if (id.length > contentLimits.collectionIdMax) return `The collection ID must be at most ${contentLimits.collectionIdMax} characters.`;
+  if (!slugCharacters.test(id)) return 'The collection ID may contain only letters, digits and hyphens.';
+  if (slugify(id) !== id) return `The collection ID must start with a lowercase letter or digit (try "${slugify(id)}").`;
+  if (reservedCollectionIds.includes(id)) return `"${id}" is reserved.`;
+  return undefined;
+}
+
+/** Why a field slug cannot be used, or undefined when it can. Slugs are the keys of item values. */
+export function fieldSlugProblem(slug: string): string | undefined {
+  if (!slug) return 'The slug must not be empty.';
+  if (slug.length > contentLimits.slugMax) return `The slug must be at most ${contentLimits.slugMax} characters.`;
+  if (reservedSlugs.includes(slug)) return `"${slug}" is reserved.`;
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) return 'The slug must start with a letter and contain only letters, digits, "_" and "-".';
+  return undefined;
+}
+
+/** One step of a nested-id chain: a nested collection's slug, or an item id inside it. */
+export type NestedStep = { kind: 'collection'; slug: string } | { kind: 'item'; id: string };
+
+/**
+ * Parses a nestedID (contract §5): the dot-joined chain after the top item that alternates a
+ * nested collection's slug and an item id, `chapters.2.paragraphs.3`. A chain ending in a slug
+ * addresses that nested list, one ending in an id addresses that nested item.
+ */
+export function parseNestedId(nestedID: string): NestedStep[] | undefined {
+  if (nestedID === '') return [];
+  const parts = nestedID.split('.');
+  if (parts.some((part) => part === '')) return undefined;
+  return parts.map((part, i) => (i % 2 === 0 ? { kind: 'collection', slug: part } : { kind: 'item', id: part }));
+}

@@ -1,0 +1,37 @@
+/** Bool (8): true or false. Never "empty" for required, and may declare the value new items get. */
+import { fail, ok } from '../support.ts';
+import type { FieldType } from '../types.ts';
+
+export const bool: FieldType = {
+  code: 8,
+  name: 'Bool',
+  labelKey: 'fieldType.bool',
+  valueSchema: { type: ['boolean', 'null'] },
+  capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: true },
+  settings: ['defaultValue'],
+  filterOperators: ['=', '!='],
+  defaultOperator: '=',
+  storage: { kind: 'column', column: 'boolean', indexes: [{ kind: 'btree', on: { of: 'value' } }], sortKey: { of: 'value' } },
+  validate: (value) => (typeof value === 'boolean' ? ok(value) : fail('must be true or false')),
+  // Spec §5: required fields must be non-empty "except Bool" (an unset switch means false).
+  isEmpty: () => false,
+  checkSettings(field) {
+    const problems =
+      field.defaultValue === undefined || field.defaultValue === null || typeof field.defaultValue === 'boolean'
+        ? []
+        : [{ path: 'defaultValue', message: 'must be true, false or null' }];
+    return { field, problems };
+  },
+  defaultFor: (field) => (typeof field.defaultValue === 'boolean' ? field.defaultValue : undefined),
+  csv: {
+    toCell: (value) => (typeof value === 'boolean' ? String(value) : ''),
+    fromCell(cell) {
+      const text = cell.trim().toLowerCase();
+      if (text === '') return ok(null);
+      if (text === 'true') return ok(true);
+      if (text === 'false') return ok(false);
+      return fail('must be true or false');
+    },
+  },
+  display: (value) => (typeof value === 'boolean' ? String(value) : ''),
+};

@@ -1,0 +1,44 @@
+/** GeoPoint (13): a map location `{lat, lng}` in degrees. */
+import { extraKeys, fail, isPlainObject, ok } from '../support.ts';
+import type { FieldType } from '../types.ts';
+
+export const geoPoint: FieldType = {
+  code: 13,
+  name: 'GeoPoint',
+  labelKey: 'fieldType.geoPoint',
+  valueSchema: {
+    anyOf: [
+      {
+        type: 'object',
+        properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
+        required: ['lat', 'lng'],
+        additionalProperties: false,
+      },
+      { type: 'null' },
+    ],
+  },
+  capabilities: { creatable: true, primary: false, required: true, unique: false, sortable: false },
+  settings: [],
+  filterOperators: ['within'],
+  defaultOperator: 'within',
+  storage: { kind: 'column', column: 'jsonb', indexes: [] },
+  validate(value) {
+    if (!isPlainObject(value)) return fail('must be an object {lat, lng}');
+    if (extraKeys(value, ['lat', 'lng']).length) return fail('must hold only lat and lng');
+    const { lat, lng } = value;
+    if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) return fail('lat must be a number from -90 to 90');
+    if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180) return fail('lng must be a number from -180 to 180');
+    return ok({ lat: lat === 0 ? 0 : lat, lng: lng === 0 ? 0 : lng });
+  },
+  isEmpty: (value) => value === null || value === undefined,
+  csv: {
+    toCell: (value) => (isPlainObject(value) ? `${String(value.lat)},${String(value.lng)}` : ''),
+    fromCell(cell) {
+      if (cell.trim() === '') return ok(null);
+      const parts = cell.split(',').map((part) => part.trim());
+      if (parts.length !== 2 || parts.some((part) => part === '' || Number.isNaN(Number(part)))) return fail('must be "lat,lng"');
+      return ok({ lat: Number(parts[0]), lng: Number(parts[1]) });
+    },
+  },
+  display: (value) => (isPlainObject(value) ? `${String(value.lat)},${String(value.lng)}` : ''),
+};

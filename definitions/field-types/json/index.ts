@@ -1,0 +1,31 @@
+/**
+ * JSON (14): any JSON value from the JSON editor. The spec names the type (JSONType) without a
+ * code; 14 is the first free one after the client's 1–13.
+ */
+import { contentLimits } from '../../content.ts';
+import { fail, jsonCsv, ok, unstorableJson } from '../support.ts';
+import type { FieldType } from '../types.ts';
+
+const utf8Length = (text: string) => new TextEncoder().encode(text).length;
+
+export const json: FieldType = {
+  code: 14,
+  name: 'JSON',
+  labelKey: 'fieldType.json',
+  valueSchema: {},
+  capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false },
+  settings: [],
+  filterOperators: [],
+  storage: { kind: 'column', column: 'jsonb', indexes: [] },
+  validate(value) {
+    const problem = unstorableJson(value);
+    if (problem) return fail(problem);
+    const text = JSON.stringify(value);
+    if (text === undefined) return fail('must be a JSON value');
+    if (utf8Length(text) > contentLimits.jsonBytesMax) return fail(`must be at most ${contentLimits.jsonBytesMax} bytes as JSON`);
+    return ok(JSON.parse(text) as unknown);
+  },
+  isEmpty: (value) => value === null || value === undefined || value === '',
+  csv: jsonCsv,
+  display: (value) => (value === null || value === undefined ? '' : JSON.stringify(value)),
+};

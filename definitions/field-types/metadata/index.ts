@@ -1,0 +1,20 @@
+/** Metadata (100): the schema's stand-in for the item's own `_id` and dates; never written, never created. */
+import { fail } from '../support.ts';
+import type { FieldType } from '../types.ts';
+
+export const metadata: FieldType = {
+  code: 100,
+  name: 'Metadata',
+  labelKey: 'fieldType.metadata',
+  valueSchema: {
+    type: 'object',
+    properties: { _id: { type: 'string' }, _createdDate: { type: 'string' }, _lastUpdatedDate: { type: 'string' } },
+  },
+  capabilities: { creatable: false, primary: false, required: false, unique: false, sortable: false },
+  settings: [],
+  filterOperators: [],
+  storage: { kind: 'none' },
+  validate: () => fail('is kept by the server'),
+  isEmpty: () => false,
+  display: () => '',
+};

@@ -1,0 +1,72 @@
+/**
+ * Option (7): one choice from the field's list. Written as `{_id}` and stored as `{_id, value}`
+ * with the choice's current text (contract §10).
+ */
+import { contentLimits } from '../../content.ts';
+import { fail, isPlainObject, ok, unstorableText } from '../support.ts';
+import type { FieldType, OptionChoice, SettingProblem } from '../types.ts';
+
+const optionId = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const option: FieldType = {
+  code: 7,
+  name: 'Option',
+  labelKey: 'fieldType.option',
+  valueSchema: {
+    anyOf: [
+      { type: 'object', properties: { _id: { type: 'string' }, value: { type: 'string' } }, required: ['_id', 'value'], additionalProperties: false },
+      { type: 'null' },
+    ],
+  },
+  writeSchema: {
+    anyOf: [{ type: 'object', properties: { _id: { type: 'string' }, value: { type: 'string' } }, required: ['_id'], additionalProperties: false }, { type: 'null' }],
+  },
+  capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false },
+  settings: ['options'],
+  filterOperators: ['=', '!='],
+  defaultOperator: '=',
+  storage: { kind: 'column', column: 'jsonb', indexes: [{ kind: 'btree', on: { of: 'member', member: '_id' } }] },
+  validate(value, field) {
+    if (!isPlainObject(value) || typeof value._id !== 'string') return fail('must be one of the options, written as {"_id": "…"}');
+    if (Object.keys(value).some((key) => key !== '_id' && key !== 'value')) return fail('must hold only _id (and value)');
+    const choice = (field.options ?? []).find((candidate) => candidate._id === value._id);
+    if (!choice) return fail(`has no option with _id "${value._id}"`);
+    return ok({ _id: choice._id, value: choice.value });
+  },
+  isEmpty: (value) => value === null || value === undefined,
+  checkSettings(field, context) {
+    const problems: SettingProblem[] = [];
+    const given = field.options;
+    if (!Array.isArray(given) || given.length === 0) {
+      return { field, problems: [{ path: 'options', message: 'needs at least one option' }] };
+    }
+    if (given.length > contentLimits.optionsPerField) problems.push({ path: 'options', message: `may hold at most ${contentLimits.optionsPerField} options` });
+    const seen = new Set<string>();
+    const options: OptionChoice[] = [];
+    given.forEach((entry: unknown, i) => {
+      if (!isPlainObject(entry)) return problems.push({ path: `options.${i}`, message: 'must be {"value": "…"}' });
+      const text = typeof entry.value === 'string' ? entry.value.trim() : undefined;
+      if (!text) return problems.push({ path: `options.${i}.value`, message: 'must not be empty' });
+      const bad = unstorableText(text);
+      if (bad) return problems.push({ path: `options.${i}.value`, message: bad });
+      if (text.length > contentLimits.optionValueMax) return problems.push({ path: `options.${i}.value`, message: `must be at most ${contentLimits.optionValueMax} characters` });
+      const id = entry._id === undefined || entry._id === '' ? context.newId() : entry._id;
+      if (typeof id !== 'string' || !optionId.test(id)) return problems.push({ path: `options.${i}._id`, message: 'must be letters, digits, "_" or "-"' });
+      if (seen.has(id)) return problems.push({ path: `options.${i}._id`, message: 'is used by another option' });
+      seen.add(id);
+      options.push({ _id: id, value: text });
+      return undefined;
+    });
+    return { field: { ...field, options }, problems };
+  },
+  csv: {
+    toCell: (value) => (isPlainObject(value) && typeof value.value === 'string' ? value.value : ''),
+    fromCell(cell, field) {
+      const text = cell.trim();
+      if (text === '') return ok(null);
+      const choice = (field.options ?? []).find((candidate) => candidate.value === text) ?? (field.options ?? []).find((candidate) => candidate._id === text);
+      return choice ? ok({ _id: choice._id }) : fail(`"${text}" is not one of the options`);
+    },
+  },
+  display: (value) => (isPlainObject(value) && typeof value.value === 'string' ? value.value : ''),
+};

@@ -1,0 +1,36 @@
+/** Phone (4): a phone number kept as its digits only (content spec §5). */
+import { contentLimits } from '../../content.ts';
+import { fail, isBlank, ok, textCsv } from '../support.ts';
+import type { FieldType } from '../types.ts';
+
+export const phone: FieldType = {
+  code: 4,
+  name: 'Phone',
+  labelKey: 'fieldType.phone',
+  valueSchema: { type: ['string', 'null'], pattern: '^[0-9]+$', maxLength: contentLimits.phoneDigitsMax },
+  capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true },
+  settings: [],
+  filterOperators: [],
+  search: 'regex',
+  storage: {
+    kind: 'column',
+    column: 'text',
+    indexes: [
+      { kind: 'btree', on: { of: 'value' } },
+      { kind: 'trigram', on: { of: 'value' } },
+    ],
+    sortKey: { of: 'value' },
+  },
+  validate(value) {
+    if (typeof value !== 'string') return fail('must be text');
+    if (value.length > 4 * contentLimits.phoneDigitsMax) return fail(`must have at most ${contentLimits.phoneDigitsMax} digits`);
+    const digits = value.replace(/\D/g, '');
+    if (value.trim() === '') return ok(null);
+    if (digits === '') return fail('must contain digits');
+    if (digits.length > contentLimits.phoneDigitsMax) return fail(`must have at most ${contentLimits.phoneDigitsMax} digits`);
+    return ok(digits);
+  },
+  isEmpty: isBlank,
+  csv: textCsv,
+  display: (value) => (typeof value === 'string' ? value : ''),
+};

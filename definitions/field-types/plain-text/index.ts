@@ -1,0 +1,60 @@
+/** PlainText (1): a line or paragraph of text, optionally bounded by min and max characters. */
+import { contentLimits } from '../../content.ts';
+import { characterCount, fail, isBlank, ok, textCsv, unstorableText } from '../support.ts';
+import type { FieldType, SchemaField, SettingProblem } from '../types.ts';
+
+/** Sorting and equality index the first characters only: a btree entry must stay under ~2.7 kB. */
+export const textSortPrefix = 128;
+
+const bounds = (field: SchemaField) => ({
+  min: typeof field.min === 'number' ? field.min : 0,
+  max: typeof field.max === 'number' ? Math.min(field.max, contentLimits.plainTextMax) : contentLimits.plainTextMax,
+});
+
+export const plainText: FieldType = {
+  code: 1,
+  name: 'PlainText',
+  labelKey: 'fieldType.plainText',
+  valueSchema: { type: ['string', 'null'], maxLength: contentLimits.plainTextMax },
+  capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true },
+  settings: ['min', 'max'],
+  filterOperators: ['=', '!=', 'regex'],
+  defaultOperator: 'regex',
+  search: 'regex',
+  storage: {
+    kind: 'column',
+    column: 'text',
+    indexes: [
+      { kind: 'btree', on: { of: 'prefix', length: textSortPrefix } },
+      { kind: 'trigram', on: { of: 'value' } },
+    ],
+    sortKey: { of: 'prefix', length: textSortPrefix },
+  },
+  validate(value, field) {
+    if (typeof value !== 'string') return fail('must be text');
+    const problem = unstorableText(value);
+    if (problem) return fail(problem);
+    if (value === '') return ok(null);
+    const { min, max } = bounds(field);
+    const length = characterCount(value);
+    if (length < min) return fail(`must be at least ${min} characters`);
+    if (length > max) return fail(`must be at most ${max} characters`);
+    return ok(value);
+  },
+  isEmpty: isBlank,
+  checkSettings(field) {
+    const problems: SettingProblem[] = [];
+    for (const key of ['min', 'max'] as const) {
+      const bound = field[key];
+      if (bound !== undefined && (!Number.isInteger(bound) || bound < 0 || bound > contentLimits.plainTextMax)) {
+        problems.push({ path: key, message: `must be a whole number from 0 to ${contentLimits.plainTextMax}` });
+      }
+    }
+    if (typeof field.min === 'number' && typeof field.max === 'number' && field.min > field.max) {
+      problems.push({ path: 'min', message: 'must not be more than max' });
+    }
+    return { field, problems };
+  },
+  csv: textCsv,
+  display: (value) => (typeof value === 'string' ? value : ''),
+};

@@ -1,0 +1,38 @@
+/** RichText (2): HTML from the rich-text editor, searched as text, never sorted. */
+import { contentLimits } from '../../content.ts';
+import { characterCount, fail, isBlank, ok, textCsv, unstorableText } from '../support.ts';
+import type { FieldType, SettingProblem } from '../types.ts';
+
+export const richText: FieldType = {
+  code: 2,
+  name: 'RichText',
+  labelKey: 'fieldType.richText',
+  valueSchema: { type: ['string', 'null'], maxLength: contentLimits.richTextMax },
+  capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false },
+  settings: ['richTextCustomCSS', 'richTextCustomJS'],
+  filterOperators: ['=', '!=', 'regex'],
+  defaultOperator: 'regex',
+  search: 'regex',
+  storage: { kind: 'column', column: 'text', indexes: [{ kind: 'trigram', on: { of: 'value' } }] },
+  validate(value) {
+    if (typeof value !== 'string') return fail('must be text');
+    const problem = unstorableText(value);
+    if (problem) return fail(problem);
+    if (value === '') return ok(null);
+    if (characterCount(value) > contentLimits.richTextMax) return fail(`must be at most ${contentLimits.richTextMax} characters`);
+    return ok(value);
+  },
+  isEmpty: isBlank,
+  checkSettings(field) {
+    const problems: SettingProblem[] = [];
+    if (field.richTextCustomCSS !== undefined && (typeof field.richTextCustomCSS !== 'string' || field.richTextCustomCSS.length > contentLimits.customCssMax)) {
+      problems.push({ path: 'richTextCustomCSS', message: `must be text of at most ${contentLimits.customCssMax} characters` });
+    }
+    if (field.richTextCustomJS !== undefined && (typeof field.richTextCustomJS !== 'string' || field.richTextCustomJS.length > contentLimits.urlMax)) {
+      problems.push({ path: 'richTextCustomJS', message: `must be the script file's address, at most ${contentLimits.urlMax} characters` });
+    }
+    return { field, problems };
+  },
+  csv: textCsv,
+  display: (value) => (typeof value === 'string' ? value : ''),
+};

@@ -1,0 +1,158 @@
+/**
+ * The contract every field type implements (one folder per type, registered in `index.ts`).
+ * The server validates, stores and indexes values through it and the console draws editors from
+ * it; nobody switches on a type code.
+ */
+
+/** A choice of an Option field: its id and the text people see. */
+export interface OptionChoice {
+  _id: string;
+  value: string;
+}
+
+/** One field of a collection schema (content spec §3). Type-specific settings are optional. */
+export interface SchemaField {
+  id: string;
+  name: string;
+  slug: string;
+  /** The field type's code (see the registry). */
+  type: number;
+  helpText?: string;
+  required?: boolean;
+  primaryField?: boolean;
+  unique?: boolean;
+  visible?: boolean;
+  sort?: number;
+  sortedByDefault?: boolean;
+  options?: OptionChoice[];
+  referenceCollectionID?: string;
+  nestedReferenceCollectionID?: string[];
+  nestedCollectionSchema?: SchemaField[];
+  accept?: string;
+  defaultValue?: boolean | null;
+  richTextCustomCSS?: string;
+  richTextCustomJS?: string;
+  min?: number;
+  max?: number;
+}
+
+/** Settings only some types take; each type lists the ones it accepts. */
+export type TypeSetting =
+  | 'options'
+  | 'referenceCollectionID'
+  | 'nestedReferenceCollectionID'
+  | 'nestedCollectionSchema'
+  | 'accept'
+  | 'defaultValue'
+  | 'richTextCustomCSS'
+  | 'richTextCustomJS'
+  | 'min'
+  | 'max';
+
+/** The outcome of checking one value: the normalised value to store, or why it is refused. */
+export type Check<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
+
+/** A refused setting of a field definition, `path` relative to the field (`options.0.value`). */
+export interface SettingProblem {
+  path: string;
+  message: string;
+}
+
+/** What settings checks may consult besides the field itself. */
+export interface SettingsContext {
+  /** The id of the collection the field belongs to. */
+  collectionID: string;
+  /** Ids of every collection in the project (the current one included). */
+  collectionIDs: readonly string[];
+  /** Makes a fresh id (option ids). */
+  newId(): string;
+}
+
+/** What resolving a value may consult: the server supplies it, the console a stub. */
+export interface ResolveContext {
+  /** The display text of each of `ids` that exists in the collection; missing ids are absent. */
+  referencedItems(collectionID: string, ids: readonly string[]): Promise<Map<string, string>>;
+}
+
+/** Filter operators of the list filter and the public `query` (content spec §5, contract §3). */
+export type FilterOperator = '=' | '!=' | '>' | '<' | 'regex' | 'within';
+
+/** SQL column types a value can be kept in. */
+export type ColumnType = 'text' | 'double precision' | 'boolean' | 'timestamptz' | 'jsonb';
+
+/** What an index covers: the whole value, its first characters, or one member of a JSON value. */
+export type IndexTarget = { of: 'value' } | { of: 'prefix'; length: number } | { of: 'member'; member: string };
+
+/**
+ * An index made when a field is made. btree serves equality, ranges and sorts; trigram serves
+ * case-insensitive regex text search; gin serves containment in JSON values.
+ */
+export interface IndexSpec {
+  kind: 'btree' | 'trigram' | 'gin';
+  on: IndexTarget;
+}
+
+/**
+ * How the storage layer keeps a field: a column of the item's table, a child table of its own
+ * (nested items), or nothing (metadata, which is the item's system columns).
+ */
+export type StorageDescriptor =
+  | { kind: 'column'; column: ColumnType; indexes: readonly IndexSpec[]; sortKey?: IndexTarget }
+  | { kind: 'table' }
+  | { kind: 'none' };
+
+/** Conversion of a value to and from one CSV cell. An empty cell is "not set". */
+export interface CsvCodec {
+  toCell(value: unknown, field: SchemaField): string;
+  /** Returns the value as it would be written through the API (then checked by `validate`). */
+  fromCell(cell: string, field: SchemaField): Check;
+}
+
+/** What a type allows in its field definition. */
+export interface FieldCapabilities {
+  /** Offered in the create-field picker and accepted by the API. */
+  creatable: boolean;
+  primary: boolean;
+  required: boolean;
+  unique: boolean;
+  /** The list can be sorted by it. */
+  sortable: boolean;
+}
+
+/** A field type. */
+export interface FieldType {
+  code: number;
+  /** Stable name (content spec §3 data types). */
+  name: string;
+  /** Message key of the type's label in the console. */
+  labelKey: string;
+  /** JSON Schema of the stored value as it is read back (null means not set). */
+  valueSchema: Record<string, unknown>;
+  /** JSON Schema of the value as written, when it differs from what is stored (Option, ItemRef). */
+  writeSchema?: Record<string, unknown>;
+  capabilities: FieldCapabilities;
+  /** Type-specific settings the field definition may carry. */
+  settings: readonly TypeSetting[];
+  filterOperators: readonly FilterOperator[];
+  defaultOperator?: FilterOperator;
+  /** How the list's text search matches this field: by case-insensitive regex or by equality. */
+  search?: 'regex' | 'equals';
+  storage: StorageDescriptor;
+  /**
+   * Checks a written value (never null or undefined: those mean "not set" and are handled by the
+   * caller) and returns the value to store. Pure: no I/O.
+   */
+  validate(value: unknown, field: SchemaField): Check;
+  /** True when the value counts as empty for `required` (Bool never is). */
+  isEmpty(value: unknown): boolean;
+  /** Checks and normalises the type-specific settings of a field definition. */
+  checkSettings?(field: SchemaField, context: SettingsContext): { field: SchemaField; problems: SettingProblem[] };
+  /** Completes a validated value with what only stored data can tell (ItemRef display values). */
+  resolve?(value: unknown, field: SchemaField, context: ResolveContext): Promise<Check>;
+  /** The value a new item gets when the write leaves the field out. */
+  defaultFor?(field: SchemaField): unknown;
+  /** Absent when the type has no CSV form (nested collections, metadata). */
+  csv?: CsvCodec;
+  /** The text standing for a value in references and titles. */
+  display(value: unknown, field: SchemaField): string;
+}

@@ -1,0 +1,277 @@
+/**
+ * Physical storage of items (README "Content storage"): one table per collection and one per
+ * nested-collection field, a typed column per field as its type's storage descriptor says, and
+ * the indexes the descriptor lists, made when the field is made. Every identifier here is built
+ * from server-made hex ids, never from what people typed.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { fieldType, type ColumnType, type IndexTarget, type SchemaField } from '../../definitions/field-types/index.ts';
+import type { Db } from '../db/index.ts';
+import { childLevel, columnFields, fieldColumn, isNestedField, type SchemaLevel } from './schema-tree.ts';
+
+/** Anything that runs SQL: the database or a transaction. */
+export type Executor = { execute: Db['execute'] };
+
+export async function query<T = Record<string, unknown>>(executor: Executor, statement: SQL): Promise<T[]> {
+  const result = (await executor.execute(statement)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const id = (name: string) => sql.identifier(name);
+
+/** The SQL expression an index target covers (and a sort or filter must use to meet the index). */
+export function targetExpression(column: string, target: IndexTarget): SQL {
+  switch (target.of) {
+    case 'value':
+      return sql`${id(column)}`;
+    case 'prefix':
+      return sql`left(${id(column)}, ${sql.raw(String(target.length))})`;
+    case 'member':
+      return sql`(${id(column)} ->> ${sql.raw(`'${target.member.replace(/'/g, "''")}'`)})`;
+  }
+}
+
+const indexName = (table: string, fieldId: string, suffix: string) => `${table}_${fieldId}_${suffix}`;
+
+/** Creates the table of a level's items (system columns only). Nested items point at their parent. */
+export async function createLevelTable(executor: Executor, level: SchemaLevel): Promise<void> {
+  const t = level.table;
+  const parent = level.parentTable
+    ? sql`${id('_parent_id')} text not null references ${id(level.parentTable)} (${id('_id')}) on delete cascade,`
+    : sql``;
+  await executor.execute(sql`create table ${id(t)} (
+    ${id('_id')} text primary key,
+    ${parent}
+    ${id('_order')} bigint generated always as identity,
+    ${id('_rank')} text collate "C" not null,
+    ${id('_created_date')} timestamptz not null,
+    ${id('_last_updated_date')} timestamptz not null
+  )`);
+  // Lists are read in rank order (per parent for nested items) and by creation date.
+  const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
+  await executor.execute(sql`create index ${id(`${t}_rank`)} on ${id(t)} (${scope}${id('_rank')}, ${id('_id')})`);
+  await executor.execute(sql`create index ${id(`${t}_created`)} on ${id(t)} (${scope}${id('_created_date')}, ${id('_id')})`);
+}
+
+/** Adds a field's storage to a level: its column and indexes, or (nested collection) its tables. */
+export async function addFieldStorage(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<void> {
+  const type = fieldType(field.type);
+  if (!type) throw new Error(`unknown field type ${field.type}`);
+  if (type.storage.kind === 'table') {
+    const child = childLevel(level, field);
+    await createLevelTable(executor, child);
+    for (const inner of child.fields) await addFieldStorage(executor, child, inner);
+    return;
+  }
+  if (type.storage.kind !== 'column') return;
+  const t = level.table;
+  const column = fieldColumn(field.id);
+  await executor.execute(sql`alter table ${id(t)} add column ${id(column)} ${sql.raw(type.storage.column)}`);
+  const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
+  for (const [i, index] of type.storage.indexes.entries()) {
+    const name = id(indexName(t, field.id, `${index.kind[0]}${i}`));
+    const expression = targetExpression(column, index.on);
+    if (index.kind === 'btree') {
+      await executor.execute(sql`create index ${name} on ${id(t)} (${scope}${expression}, ${id('_id')})`);
+    } else if (index.kind === 'trigram') {
+      await executor.execute(sql`create index ${name} on ${id(t)} using gin (${expression} gin_trgm_ops)`);
+    } else {
+      await executor.execute(sql`create index ${name} on ${id(t)} using gin (${expression} jsonb_path_ops)`);
+    }
+  }
+  if (field.unique) await setUnique(executor, level, field, true);
+}
+
+/** The name of the unique index of a field, from which a violation is traced back to the field. */
+export const uniqueIndexName = (table: string, fieldId: string) => indexName(table, fieldId, 'u');
+
+/**
+ * Turns a field's uniqueness on or off (per parent item for nested items). The index covers a
+ * hash of the value so long texts fit in it; turning it on fails when stored values repeat.
+ */
+export async function setUnique(executor: Executor, level: SchemaLevel, field: SchemaField, on: boolean): Promise<void> {
+  const name = id(uniqueIndexName(level.table, field.id));
+  if (!on) {
+    await executor.execute(sql`drop index if exists ${name}`);
+    return;
+  }
+  const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
+  await executor.execute(sql`create unique index ${name} on ${id(level.table)} (${scope}md5(${id(fieldColumn(field.id))}::text))`);
+}
+
+/** Every table a field owns: none for a column, its own and its descendants' for a nested collection. */
+export function tablesOfField(level: SchemaLevel, field: SchemaField): string[] {
+  if (!isNestedField(field)) return [];
+  const child = childLevel(level, field);
+  return [child.table, ...child.fields.flatMap((inner) => tablesOfField(child, inner))];
+}
+
+/** Removes a field's storage. Dropping a column is instant at any size: the values are gone at once. */
+export async function dropFieldStorage(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<void> {
+  if (isNestedField(field)) {
+    await dropTables(executor, tablesOfField(level, field));
+    return;
+  }
+  if (fieldType(field.type)?.storage.kind !== 'column') return;
+  await executor.execute(sql`alter table ${id(level.table)} drop column if exists ${id(fieldColumn(field.id))}`);
+}
+
+export async function dropTables(executor: Executor, tables: readonly string[]): Promise<void> {
+  // Deepest first, so no table is dropped while a child still refers to it.
+  for (const table of [...tables].reverse()) await executor.execute(sql`drop table if exists ${id(table)} cascade`);
+}
+
+/** A value as a typed SQL parameter of its column. */
+export function encodeValue(column: ColumnType, value: unknown): SQL {
+  if (value === null || value === undefined) return sql`null`;
+  switch (column) {
+    case 'jsonb':
+      // Always as JSON text: node-postgres would turn a JS array into a PostgreSQL array.
+      return sql`${JSON.stringify(value)}::jsonb`;
+    case 'timestamptz':
+      return sql`${value as string}::timestamptz`;
+    case 'double precision':
+      return sql`${value as number}::double precision`;
+    case 'boolean':
+      return sql`${value as boolean}::boolean`;
+    case 'text':
+      return sql`${value as string}::text`;
+  }
+}
+
+/** A stored value as the API gives it. */
+export function decodeValue(column: ColumnType, raw: unknown): unknown {
+  if (raw === null || raw === undefined) return null;
+  if (column === 'timestamptz') return (raw instanceof Date ? raw : new Date(String(raw))).toISOString();
+  if (column === 'double precision' && typeof raw === 'string') return Number(raw);
+  if (column === 'jsonb' && typeof raw === 'string') return JSON.parse(raw) as unknown;
+  return raw;
+}
+
+export const columnTypeOf = (field: SchemaField): ColumnType | undefined => {
+  const storage = fieldType(field.type)?.storage;
+  return storage?.kind === 'column' ? storage.column : undefined;
+};
+
+/** The SELECT list of a level: system columns and every field column. */
+export function selectList(level: SchemaLevel): SQL {
+  const columns = [
+    sql`${id('_id')}`,
+    sql`${id('_created_date')}`,
+    sql`${id('_last_updated_date')}`,
+    // bigint arrives as a string from node-postgres; an item's position fits a double exactly.
+    sql`${id('_order')}::double precision as ${id('_order')}`,
+    sql`${id('_rank')}`,
+    ...columnFields(level).map((f) => sql`${id(fieldColumn(f.id))}`),
+  ];
+  return sql.join(columns, sql`, `);
+}
+
+export type Item = Record<string, unknown> & { _id: string; _lastUpdatedDate: string };
+
+/** A row of a level's table as an item: system keys, then each set field under its slug. */
+export function rowToItem(level: SchemaLevel, row: Record<string, unknown>): Item {
+  const item: Record<string, unknown> = {
+    _id: row._id,
+    _createdDate: decodeValue('timestamptz', row._created_date),
+    _lastUpdatedDate: decodeValue('timestamptz', row._last_updated_date),
+    _order: Number(row._order),
+    _rank: row._rank,
+  };
+  for (const field of columnFields(level)) {
+    const value = decodeValue(columnTypeOf(field)!, row[fieldColumn(field.id)]);
+    if (value !== null) item[field.slug] = value;
+  }
+  return item as Item;
+}
+
+/** The time of a write: milliseconds (the wire's precision), and always after the previous one. */
+export const writeTime = sql`date_trunc('milliseconds', clock_timestamp())`;
+
+/** Inserts one item; `values` are already validated, keyed by field id. */
+export async function insertItem(
+  executor: Executor,
+  level: SchemaLevel,
+  item: { id: string; parentId?: string; rank: string; values: Map<SchemaField, unknown> },
+): Promise<Item> {
+  const columns = [sql`${id('_id')}`, sql`${id('_rank')}`, sql`${id('_created_date')}`, sql`${id('_last_updated_date')}`];
+  const values = [sql`${item.id}`, sql`${item.rank}`, writeTime, writeTime];
+  if (level.parentTable) {
+    columns.push(sql`${id('_parent_id')}`);
+    values.push(sql`${item.parentId!}`);
+  }
+  for (const [field, value] of item.values) {
+    columns.push(sql`${id(fieldColumn(field.id))}`);
+    values.push(encodeValue(columnTypeOf(field)!, value));
+  }
+  const [row] = await query(
+    executor,
+    sql`insert into ${id(level.table)} (${sql.join(columns, sql`, `)}) values (${sql.join(values, sql`, `)}) returning ${selectList(level)}`,
+  );
+  return rowToItem(level, row!);
+}
+
+/** Updates the given fields of one item and moves its last-updated time strictly forward. */
+export async function updateItem(executor: Executor, level: SchemaLevel, itemId: string, values: Map<SchemaField, unknown>): Promise<Item | undefined> {
+  const sets = [
+    sql`${id('_last_updated_date')} = greatest(${writeTime}, ${id('_last_updated_date')} + interval '1 millisecond')`,
+    ...[...values].map(([field, value]) => sql`${id(fieldColumn(field.id))} = ${encodeValue(columnTypeOf(field)!, value)}`),
+  ];
+  const [row] = await query(
+    executor,
+    sql`update ${id(level.table)} set ${sql.join(sets, sql`, `)} where ${id('_id')} = ${itemId} returning ${selectList(level)}`,
+  );
+  return row ? rowToItem(level, row) : undefined;
+}
+
+/** One item of a level (of one parent, for nested items); `lock` takes its row for the transaction. */
+export async function readItem(executor: Executor, level: SchemaLevel, itemId: string, parentId?: string, lock = false): Promise<Item | undefined> {
+  const parent = level.parentTable ? sql` and ${id('_parent_id')} = ${parentId ?? ''}` : sql``;
+  const forUpdate = lock ? sql` for update` : sql``;
+  const [row] = await query(executor, sql`select ${selectList(level)} from ${id(level.table)} where ${id('_id')} = ${itemId}${parent}${forUpdate}`);
+  return row ? rowToItem(level, row) : undefined;
+}
+
+export async function deleteItem(executor: Executor, level: SchemaLevel, itemId: string): Promise<boolean> {
+  const rows = await query(executor, sql`delete from ${id(level.table)} where ${id('_id')} = ${itemId} returning ${id('_id')}`);
+  return rows.length > 0;
+}
+
+/** The highest rank among an item's siblings (served by the rank index: one index probe). */
+export async function lastRank(executor: Executor, level: SchemaLevel, parentId?: string): Promise<string | null> {
+  const where = level.parentTable ? sql` where ${id('_parent_id')} = ${parentId ?? ''}` : sql``;
+  const scope = level.parentTable ? sql`${id('_parent_id')} desc, ` : sql``;
+  const [row] = await query<{ rank: string }>(
+    executor,
+    sql`select ${id('_rank')} as rank from ${id(level.table)}${where} order by ${scope}${id('_rank')} desc limit 1`,
+  );
+  return row?.rank ?? null;
+}
+
+/** A page of a level's items in rank order. */
+export async function listItems(executor: Executor, level: SchemaLevel, page: { offset: number; limit: number; parentId?: string }): Promise<Item[]> {
+  const where = level.parentTable ? sql` where ${id('_parent_id')} = ${page.parentId ?? ''}` : sql``;
+  const order = level.parentTable ? sql`${id('_parent_id')}, ${id('_rank')}, ${id('_id')}` : sql`${id('_rank')}, ${id('_id')}`;
+  const rows = await query(
+    executor,
+    sql`select ${selectList(level)} from ${id(level.table)}${where} order by ${order} limit ${page.limit} offset ${page.offset}`,
+  );
+  return rows.map((row) => rowToItem(level, row));
+}
+
+/** How many items a nested list of one parent holds (top-level totals are kept in a counter). */
+export async function countChildren(executor: Executor, level: SchemaLevel, parentId: string): Promise<number> {
+  const [row] = await query<{ n: number }>(executor, sql`select count(*)::integer as n from ${id(level.table)} where ${id('_parent_id')} = ${parentId}`);
+  return row?.n ?? 0;
+}
+
+/** Whether some stored value of the field repeats (within a parent for nested items). */
+export async function hasDuplicates(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<boolean> {
+  const column = id(fieldColumn(field.id));
+  const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
+  const rows = await query(
+    executor,
+    sql`select 1 from ${id(level.table)} where ${column} is not null group by ${scope}md5(${column}::text) having count(*) > 1 limit 1`,
+  );
+  return rows.length > 0;
+}
