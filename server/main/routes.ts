@@ -6,6 +6,7 @@ import { responses } from '../lib/schemas.ts';
 import { userRoutes } from './user-routes.ts';
 import { inviteRoutes, organizationRoutes } from './organization-routes.ts';
 import { apiTokenRoutes } from './api-token-routes.ts';
+import { contentRoutes } from '../content/routes.ts';
 
 export async function mainRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -57,4 +58,5 @@ export async function mainRoutes(fastify: FastifyInstance) {
   await app.register(inviteRoutes);
   await app.register(organizationRoutes);
   await app.register(apiTokenRoutes, { prefix: '/apiTokens' });
+  await app.register(contentRoutes, { prefix: '/organization/:org/project/:proj' });
 }

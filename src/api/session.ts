@@ -3,10 +3,11 @@
  * in localStorage so every tab shares them. Other tabs' writes arrive as `storage` events, so a
  * pair refreshed (or cleared) in one tab is seen by all.
  */
+import { storageKeys } from '../../definitions/constants.ts';
 import type { TokenPair, TokenStorage } from '../../machines/token-refresh.ts';
 
-export const TOKENS_STORAGE_KEY = 'larder.tokens';
-export const LAST_ORGANIZATION_STORAGE_KEY = 'larder.lastOrganization';
+export const TOKENS_STORAGE_KEY = storageKeys.session;
+export const LAST_ORGANIZATION_STORAGE_KEY = storageKeys.lastOrganization;
 
 /** The tokens plus the other per-browser facts of a session. */
 export interface Session extends TokenStorage {

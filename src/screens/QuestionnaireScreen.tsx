@@ -7,7 +7,7 @@ import type { QuestionnairePayload } from '../../definitions/schemas/account.ts'
 import { FormRenderer } from '../../renderers/forms/FormRenderer.tsx';
 import { useFormat } from '../../renderers/messages/use-format.ts';
 import { useSaveQuestionnaire } from '../api/queries.ts';
-import { problemFieldErrors } from '../hooks/problem-field-errors.ts';
+import { problemFieldErrors } from '../shell/problem-field-errors.ts';
 import { useProblemMessage } from '../hooks/use-problem-message.ts';
 
 export default function QuestionnaireScreen() {

@@ -10,7 +10,7 @@ import { FormRenderer } from '../../renderers/forms/FormRenderer.tsx';
 import { useFormat } from '../../renderers/messages/use-format.ts';
 import { notify } from '../../renderers/toasts/notify.ts';
 import { useAuthApi, useResetPassword } from '../api/queries.ts';
-import { problemFieldErrors } from '../hooks/problem-field-errors.ts';
+import { problemFieldErrors } from '../shell/problem-field-errors.ts';
 import { useProblemMessage } from '../hooks/use-problem-message.ts';
 
 export default function ResetPasswordScreen() {

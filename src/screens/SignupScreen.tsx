@@ -7,7 +7,7 @@ import type { SignupPayload } from '../../definitions/schemas/account.ts';
 import { FormRenderer } from '../../renderers/forms/FormRenderer.tsx';
 import { useFormat } from '../../renderers/messages/use-format.ts';
 import { useConfig, useSignUp } from '../api/queries.ts';
-import { problemFieldErrors } from '../hooks/problem-field-errors.ts';
+import { problemFieldErrors } from '../shell/problem-field-errors.ts';
 import { useProblemMessage } from '../hooks/use-problem-message.ts';
 import { GoogleButton } from '../shell/GoogleButton.tsx';
 

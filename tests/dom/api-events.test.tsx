@@ -84,7 +84,8 @@ describe('ApiEvents', () => {
     renderAt('/dovs');
     const limited: ApiEvent = { type: 'rateLimited', method: 'GET', url: '/api/x', status: 429, warning: null };
     publish(limited);
-    const dialog = await screen.findByRole('alertdialog', { name: 'API Limit Reached' });
+    // The dialog's code loads on first use; under load that can take a moment.
+    const dialog = await screen.findByRole('alertdialog', { name: 'API Limit Reached' }, { timeout: 5000 });
     await user.click(screen.getByRole('button', { name: 'Remind me in 5 minutes' }));
     expect(dialog).not.toBeInTheDocument();
 
@@ -107,7 +108,7 @@ describe('ApiEvents', () => {
     const user = userEvent.setup();
     renderAt('/organization/o9/project/p1', '/organization/:organizationID/project/:projectID');
     publish({ type: 'rateLimited', method: 'GET', url: '/api/x', status: 200, warning: '199 - "limit"' });
-    await screen.findByRole('alertdialog');
+    await screen.findByRole('alertdialog', {}, { timeout: 5000 });
     await user.click(screen.getByRole('button', { name: 'See Plans' }));
     expect(screen.getByTestId('where')).toHaveTextContent('/organization/o9/settings?view=plans');
   });

@@ -109,7 +109,7 @@ describe('message catalogue', () => {
     expect(formatMessage('login.unverified')).toBe('Email account has not been verified. Please verify email to continue');
     expect(formatMessage('login.failed')).toBe('Unknown Error While trying to login');
     expect(formatMessage('login.invalidCredentials')).toBe('The username or password is not correct.');
-    expect(formatMessage('login.throttled')).toBe('Too many sign-in attempts. Try again in a moment.');
+    expect(formatMessage('login.throttled', { detail: 'Try again in 60 seconds.' })).toBe('Too many sign-in attempts. Try again in 60 seconds.');
     expect(formatMessage('confirm.done')).toBe('Email address has been verified');
     expect(formatMessage('confirm.needsLogin')).toBe('Login to verify email address');
     expect(formatMessage('user.loadFailed')).toBe('An error occurred loading user, please log back in');

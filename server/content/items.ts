@@ -1,0 +1,283 @@
+/**
+ * Items of collections and of nested collections (content spec §3, §5, §7; contract §3–§5).
+ * Every value is checked by its field type from the registry; `_id`, the dates, `_order` and
+ * `_rank` are the server's. A write may name the version it was based on and is refused (409,
+ * with the current item) when the item changed since; without one, the last writer wins.
+ */
+import { sql } from 'drizzle-orm';
+import { generateKeyBetween } from 'fractional-indexing';
+import { contentLimits, metadataField, parseNestedId, systemKeys } from '../../definitions/content.ts';
+import { fieldType, type ResolveContext, type SchemaField, type SettingProblem } from '../../definitions/field-types/index.ts';
+import { parseDate } from '../../definitions/field-types/date/index.ts';
+import type { Db } from '../db/index.ts';
+import { contentCollections } from '../db/schema.ts';
+import { AppError, badRequest, conflict, notFound } from '../lib/errors.ts';
+import { newId } from '../lib/ids.ts';
+import { CollectionService, invalid, levelOf, type CollectionRow, type Tx } from './collections.ts';
+import { childLevel, columnFields, fieldColumn, nestedFieldBySlug, type SchemaLevel } from './schema-tree.ts';
+import {
+  columnTypeOf,
+  countChildren,
+  decodeValue,
+  deleteItem,
+  insertItem,
+  lastRank,
+  listItems,
+  query,
+  readItem,
+  uniqueIndexName,
+  updateItem,
+  type Item,
+} from './storage.ts';
+
+/** A write based on an old version: the caller gets the item as it is now. */
+export class StaleItemError extends AppError {
+  constructor(readonly current: Item) {
+    super(409, 'stale_item', 'The item was changed since you loaded it. The current item is attached; apply your change to it and save again.');
+  }
+}
+
+/** What a path plus nestedID addresses: a list of items (of one parent, when nested) or one item. */
+type Address = { kind: 'list'; level: SchemaLevel; parentId?: string } | { kind: 'item'; level: SchemaLevel; itemId: string; parentId?: string };
+
+export interface Page {
+  pageNumber: number;
+  perPage: number;
+}
+
+const itemNotFound = () => notFound('item_not_found', 'Could not find item');
+
+/** The version a write names: an If-Match value (an ETag or the bare date) or the body's `_lastUpdatedDate`. */
+export function parseVersion(raw: unknown, path: string): string | undefined {
+  if (raw === undefined || raw === null || raw === '*') return undefined;
+  const text = typeof raw === 'string' ? raw.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1') : undefined;
+  const parsed = text ? parseDate(text) : undefined;
+  if (!parsed?.ok) throw invalid([{ path, message: 'must be the _lastUpdatedDate of the item the change is based on' }]);
+  return parsed.value;
+}
+
+/** The constraint a unique violation names, from node-postgres or PGlite (possibly wrapped by drizzle). */
+function uniqueViolation(error: unknown): string | undefined {
+  for (let e = error as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return e.constraint ?? /unique constraint "([^"]+)"/.exec(e.message ?? '')?.[1] ?? '';
+  }
+  return undefined;
+}
+
+export class ItemService {
+  private readonly collections: CollectionService;
+
+  constructor(private readonly db: Db) {
+    this.collections = new CollectionService(db);
+  }
+
+  /** Top-level items in rank order, and their total (the kept count: no scan). */
+  async list(projectId: string, slug: string, page: Page): Promise<{ items: Item[]; total: number }> {
+    const row = await this.collections.row(projectId, slug);
+    const items = page.perPage === 0 ? [] : await listItems(this.db, levelOf(row), { offset: (page.pageNumber - 1) * page.perPage, limit: page.perPage });
+    return { items, total: row.itemCount };
+  }
+
+  /** One item, or (nestedID ending in a slug) a page of a nested list with its total. */
+  async get(projectId: string, slug: string, itemId: string, nestedID: string | undefined, page: Page): Promise<{ item: Item } | { items: Item[]; total: number }> {
+    const row = await this.collections.row(projectId, slug);
+    const target = await this.address(this.db, row, itemId, nestedID);
+    if (target.kind === 'item') {
+      const item = await readItem(this.db, target.level, target.itemId, target.parentId);
+      if (!item) throw itemNotFound();
+      return { item };
+    }
+    const parentId = target.parentId!;
+    const items = page.perPage === 0 ? [] : await listItems(this.db, target.level, { offset: (page.pageNumber - 1) * page.perPage, limit: page.perPage, parentId });
+    return { items, total: await countChildren(this.db, target.level, parentId) };
+  }
+
+  /** Creates a top-level item, or (with the parent item and a nestedID ending in a slug) a nested one. */
+  async create(projectId: string, slug: string, body: Record<string, unknown>, nested?: { itemId: string; nestedID: string }): Promise<Item> {
+    return this.db.transaction(async (tx) => {
+      // Top-level creations queue on the collection row: the counter, the single-item rule and the rank need it.
+      const row = await this.collections.row(projectId, slug, tx, nested ? 'share' : 'update');
+      const target = nested ? await this.address(tx, row, nested.itemId, nested.nestedID, true) : ({ kind: 'list', level: levelOf(row) } as Address);
+      if (target.kind !== 'list') throw invalid([{ path: 'nestedID', message: 'must end with a nested collection slug to create an item in it' }]);
+      if (!target.parentId && row.singleItem && row.itemCount >= 1) {
+        throw conflict('single_item_exists', 'This is a single item collection and it already has its item.');
+      }
+      const values = await this.prepareValues(tx, projectId, row, target.level, body, 'create');
+      const rank = generateKeyBetween(await lastRank(tx, target.level, target.parentId), null);
+      const item = await this.guardUnique(target.level, () =>
+        insertItem(tx, target.level, { id: newId(), rank, values, ...(target.parentId ? { parentId: target.parentId } : {}) }),
+      );
+      if (!target.parentId) await tx.execute(sql`update content_collections set item_count = item_count + 1 where id = ${row.id}`);
+      return item;
+    });
+  }
+
+  /** Changes the given fields of an item (partial update). */
+  async update(projectId: string, slug: string, itemId: string, body: Record<string, unknown>, options: { nestedID?: string | undefined; version?: string | undefined }): Promise<Item> {
+    return this.db.transaction(async (tx) => {
+      const row = await this.collections.row(projectId, slug, tx, 'share');
+      const target = await this.address(tx, row, itemId, options.nestedID);
+      if (target.kind !== 'item') throw invalid([{ path: 'nestedID', message: 'must end with an item id to change that item' }]);
+      const current = await readItem(tx, target.level, target.itemId, target.parentId, true);
+      if (!current) throw itemNotFound();
+      const version = options.version ?? parseVersion(body._lastUpdatedDate, '_lastUpdatedDate');
+      if (version !== undefined && version !== current._lastUpdatedDate) throw new StaleItemError(current);
+      const values = await this.prepareValues(tx, projectId, row, target.level, body, 'update');
+      if (values.size === 0) return current;
+      const updated = await this.guardUnique(target.level, () => updateItem(tx, target.level, target.itemId, values));
+      return updated ?? current;
+    });
+  }
+
+  /** Deletes an item and, through the child tables' cascades, every item nested in it. */
+  async delete(projectId: string, slug: string, itemId: string, options: { nestedID?: string | undefined; version?: string | undefined }): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const row = await this.collections.row(projectId, slug, tx, 'update');
+      const target = await this.address(tx, row, itemId, options.nestedID);
+      if (target.kind !== 'item') throw invalid([{ path: 'nestedID', message: 'must end with an item id to delete that item' }]);
+      const current = await readItem(tx, target.level, target.itemId, target.parentId, true);
+      if (!current) throw itemNotFound();
+      if (options.version !== undefined && options.version !== current._lastUpdatedDate) throw new StaleItemError(current);
+      await deleteItem(tx, target.level, target.itemId);
+      if (!target.parentId) await tx.execute(sql`update content_collections set item_count = item_count - 1 where id = ${row.id}`);
+    });
+  }
+
+  /**
+   * Follows a nestedID from a top-level item (contract §5), checking every item on the way belongs
+   * to the one before it. `lockParent` takes the row of the item a new nested item goes into.
+   */
+  private async address(executor: Db | Tx, row: CollectionRow, itemId: string, nestedID: string | undefined, lockParent = false): Promise<Address> {
+    let level = levelOf(row);
+    if (!nestedID) return { kind: 'item', level, itemId };
+    const steps = parseNestedId(nestedID);
+    if (!steps) throw invalid([{ path: 'nestedID', message: 'must alternate nested collection slugs and item ids, joined by dots' }]);
+    // `current` is the item last reached; `parentId` the item owning the list last entered.
+    let parentId: string | undefined;
+    let current = itemId;
+    if (!(await readItem(executor, level, current, undefined, lockParent && steps.length === 1))) throw itemNotFound();
+    for (const [i, step] of steps.entries()) {
+      if (step.kind === 'collection') {
+        const field = nestedFieldBySlug(level, step.slug);
+        if (!field) throw notFound('nested_collection_not_found', `There is no nested collection "${step.slug}" here.`);
+        level = childLevel(level, field);
+        parentId = current;
+        continue;
+      }
+      // The final item is read (and locked) by the caller; the ones on the way must exist under their parent.
+      if (i < steps.length - 1 && !(await readItem(executor, level, step.id, parentId, lockParent && i === steps.length - 2))) throw itemNotFound();
+      current = step.id;
+    }
+    const last = steps[steps.length - 1]!;
+    return last.kind === 'collection' ? { kind: 'list', level, parentId: current } : { kind: 'item', level, itemId: last.id, ...(parentId ? { parentId } : {}) };
+  }
+
+  /** Checks a write's values against the level's schema and returns them keyed by field. */
+  private async prepareValues(
+    tx: Tx,
+    projectId: string,
+    row: CollectionRow,
+    level: SchemaLevel,
+    body: Record<string, unknown>,
+    mode: 'create' | 'update',
+  ): Promise<Map<SchemaField, unknown>> {
+    const problems: SettingProblem[] = [];
+    const values = new Map<SchemaField, unknown>();
+    for (const [key, value] of Object.entries(body)) {
+      // The server's keys come back in items people edit and send again: they are not theirs to set.
+      if ((systemKeys as readonly string[]).includes(key)) continue;
+      const field = level.fields.find((f) => f.slug === key && f.id !== metadataField.id);
+      const type = field ? fieldType(field.type) : undefined;
+      if (!field || !type) {
+        problems.push({ path: key, message: `is not a field of ${level.path.length ? `nested collection "${level.path.join('.')}"` : `collection "${row.slug}"`}` });
+        continue;
+      }
+      if (type.storage.kind !== 'column') {
+        const refused = type.validate(value, field);
+        problems.push({ path: key, message: refused.ok ? 'cannot be written' : refused.message });
+        continue;
+      }
+      if (value === null || value === undefined) {
+        values.set(field, null);
+        continue;
+      }
+      const checked = type.validate(value, field);
+      if (checked.ok) values.set(field, checked.value);
+      else problems.push({ path: key, message: checked.message });
+    }
+    const columns = columnFields(level);
+    if (mode === 'create') {
+      for (const field of columns) {
+        const initial = values.has(field) ? undefined : fieldType(field.type)?.defaultFor?.(field);
+        if (initial !== undefined) values.set(field, initial);
+      }
+    }
+    for (const field of columns) {
+      const type = fieldType(field.type)!;
+      if (!field.required || !type.capabilities.required || problems.some((p) => p.path === field.slug)) continue;
+      if (mode === 'update' && !values.has(field)) continue;
+      if (type.isEmpty(values.get(field) ?? null)) problems.push({ path: field.slug, message: `${field.name} is a required field` });
+    }
+    if (problems.length) throw invalid(problems);
+
+    const context = this.resolveContext(tx, projectId);
+    for (const [field, value] of values) {
+      const type = fieldType(field.type)!;
+      if (value === null || !type.resolve) continue;
+      const resolved = await type.resolve(value, field, context);
+      if (resolved.ok) values.set(field, resolved.value);
+      else problems.push({ path: field.slug, message: resolved.message });
+    }
+    if (problems.length) throw invalid(problems);
+
+    const sizes = [...values].map(([field, value]) => [field.slug, value === null ? 0 : Buffer.byteLength(JSON.stringify(value))] as const);
+    if (sizes.reduce((sum, [, size]) => sum + size, 0) > contentLimits.itemBytesMax) {
+      const largest = sizes.reduce((a, b) => (b[1] > a[1] ? b : a));
+      throw invalid([{ path: largest[0], message: `makes the item larger than ${contentLimits.itemBytesMax} bytes` }]);
+    }
+    return values;
+  }
+
+  /** Looks up linked items for ItemRef values: their display text is their collection's primary field. */
+  private resolveContext(tx: Tx, projectId: string): ResolveContext {
+    return {
+      referencedItems: async (collectionID, ids) => {
+        const found = new Map<string, string>();
+        if (ids.length === 0) return found;
+        const [target] = await tx
+          .select()
+          .from(contentCollections)
+          .where(sql`${contentCollections.projectId} = ${projectId} and ${contentCollections.slug} = ${collectionID}`);
+        if (!target) return found;
+        const level = levelOf(target);
+        const primary = columnFields(level).find((f) => f.primaryField);
+        const idList = sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        );
+        const display = primary ? sql`, ${sql.identifier(fieldColumn(primary.id))} as display` : sql``;
+        const rows = await query<{ _id: string; display?: unknown }>(
+          tx,
+          sql`select ${sql.identifier('_id')}${display} from ${sql.identifier(level.table)} where ${sql.identifier('_id')} in (${idList})`,
+        );
+        for (const r of rows) {
+          const text = primary ? fieldType(primary.type)!.display(decodeValue(columnTypeOf(primary)!, r.display), primary) : '';
+          found.set(r._id, text || r._id);
+        }
+        return found;
+      },
+    };
+  }
+
+  /** Runs a write and turns a unique-index violation into a 400 naming the field. */
+  private async guardUnique<T>(level: SchemaLevel, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      const constraint = uniqueViolation(error);
+      if (constraint === undefined) throw error;
+      const field = columnFields(level).find((f) => uniqueIndexName(level.table, f.id) === constraint);
+      throw invalid([{ path: field?.slug ?? '', message: 'must be unique: another item already has this value' }]);
+    }
+  }
+}
