@@ -68,7 +68,10 @@ export async function authRoutes(fastify: FastifyInstance) {
   // IPv6 clients own whole /64 networks: count the network, not each of its addresses.
   const address = (request: FastifyRequest) => normalizeIP(request.ip);
   const loginByAddress = limiter(config.rateLimits.loginAddress, 'login-ip', address);
-  const loginByAccount = limiter(config.rateLimits.loginAccount, 'login-account', (r) => field(r, 'username'));
+  // The account a sign-in names, resolved to the user when there is one, so that trying a
+  // username and then its e-mail counts against one limit, not two.
+  const accountKeys = new WeakMap<FastifyRequest, string>();
+  const loginByAccount = limiter(config.rateLimits.loginAccount, 'login-account', (r) => accountKeys.get(r) ?? field(r, 'username'));
   const resetByAddress = limiter(config.rateLimits.resetAddress, 'reset-ip', address);
   const resetByAccount = limiter(config.rateLimits.resetAccount, 'reset-account', (r) => field(r, 'email'));
   const verifyThirdParty = createThirdPartyVerifier(config.google);
@@ -101,7 +104,12 @@ export async function authRoutes(fastify: FastifyInstance) {
         case 'password': {
           const clientId = clientOf(params);
           if (!params.username || !params.password) throw badRequest('invalid_request', 'Username and password are required.');
+          // A password in the URL ends up in access logs and browser history.
+          if ((request.query as Record<string, unknown>).password !== undefined) {
+            throw badRequest('invalid_request', 'Send the password in the request body, never in the URL.');
+          }
           await enforce(loginByAddress, request);
+          accountKeys.set(request, await users.accountKey(params.username));
           await enforce(loginByAccount, request);
           return users.signIn(params.username, params.password, clientId);
         }

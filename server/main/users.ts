@@ -192,6 +192,12 @@ export class UserService {
     await this.db.update(users).set({ questionnaire: answers, questionnaireAt: new Date() }).where(eq(users.id, userId));
   }
 
+  /** What sign-in attempts are counted under: the user's id when the name is an account's, else the name as typed. */
+  async accountKey(identifier: string): Promise<string> {
+    const user = await this.findByLogin(identifier);
+    return user ? `user:${user.id}` : `name:${identifier.trim().toLowerCase()}`;
+  }
+
   /** The password grant. Unverified users get tokens too: the console's login flow decides. */
   async signIn(identifier: string, password: string, clientId: string): Promise<TokenPair> {
     const user = await this.findByLogin(identifier);
@@ -269,7 +275,13 @@ export class UserService {
       if (!signup) throw notFound('account_not_found', 'No account uses this identity yet. Sign up first.');
       const id = newId();
       const username = await this.freeUsername(email.split('@')[0] ?? 'user');
-      await this.db.insert(users).values({ id, username, email, verified: true, googleSubject: identity.subject });
+      try {
+        await this.db.insert(users).values({ id, username, email, verified: true, googleSubject: identity.subject });
+      } catch (error) {
+        // Two sign-ups with one identity at once: the other one made the account; use it.
+        if (!isUniqueViolation(error)) throw error;
+        return this.thirdPartySignIn(identity, false, clientId);
+      }
       [user] = await this.db.select().from(users).where(eq(users.id, id));
     }
     await this.db.update(users).set({ lastLoggedIn: new Date() }).where(eq(users.id, user!.id));

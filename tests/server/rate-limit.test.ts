@@ -51,15 +51,26 @@ describe.each(databaseKinds)('rate limits on %s', (kind) => {
     const { username, password } = registered;
     expect((await login(username, 'wrong password', '198.51.100.1')).statusCode).toBe(400);
     expect((await login(username.toUpperCase(), 'wrong password', '198.51.100.2')).statusCode).toBe(400);
-    // The name in the query string counts against the same account.
+    // The name in the query string counts against the same account (the password stays in the body:
+    // one in the URL is refused outright, before anything is counted).
+    const passwordInUrl = await t.app.inject({
+      method: 'POST',
+      url: `/auth/token?grant_type=password&username=${encodeURIComponent(username)}&password=wrong-password&client_id=${CONSOLE.client_id}&client_secret=${CONSOLE.client_secret}`,
+      remoteAddress: '198.51.100.3',
+    });
+    expectProblem(passwordInUrl, 400, 'invalid_request');
     const viaQuery = await t.app.inject({
       method: 'POST',
-      url: `/auth/token?grant_type=password&username=${encodeURIComponent(` ${username} `)}&password=wrong-password&client_id=${CONSOLE.client_id}&client_secret=${CONSOLE.client_secret}`,
+      url: `/auth/token?username=${encodeURIComponent(` ${username} `)}`,
       remoteAddress: '198.51.100.3',
+      headers: FORM,
+      payload: new URLSearchParams({ grant_type: 'password', password: 'wrong-password', ...CONSOLE }).toString(),
     });
     expect(viaQuery.statusCode).toBe(400);
     // Limit reached: even the right password from a fresh address is refused.
     expectLimited(await login(username, password, '198.51.100.4'));
+    // The account's e-mail is the same account: it is limited too.
+    expectLimited(await login(registered.email, password, '198.51.100.5'));
     // Another account from the same addresses is not affected.
     const other = newAccount('other');
     expect((await login(other.username, 'wrong password', '198.51.100.1')).statusCode).toBe(400);
