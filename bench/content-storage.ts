@@ -18,6 +18,7 @@ import type { SchemaField } from '../definitions/field-types/index.ts';
 import { openDatabase, type Db } from '../server/db/index.ts';
 import { contentCollections, organizations, projects } from '../server/db/schema.ts';
 import { newId } from '../server/lib/ids.ts';
+import { ItemService } from '../server/content/items.ts';
 import { addFieldStorage, createLevelTable, dropFieldStorage } from '../server/content/storage.ts';
 import { fieldColumn, topLevel, type SchemaLevel } from '../server/content/schema-tree.ts';
 import { metadataField } from '../definitions/content.ts';
@@ -212,7 +213,28 @@ async function runLayout(adminUrl: string, layout: Layout, items: number, increm
     const growSeconds = (performance.now() - growStart) / 1000;
     log(`  ${layout}: ${incremental} more rows into the indexed table in ${growSeconds.toFixed(1)} s`);
 
-    const apiInserts = null as Figures['apiInserts'];
+    // Writes through the item service (validation, rank, counter, one transaction each).
+    let apiInserts: Figures['apiInserts'] = null;
+    if (layout === 'typed') {
+      const service = new ItemService(db as Db);
+      const count = Number(process.env.BENCH_API_INSERTS ?? 2000);
+      const times: number[] = [];
+      const begin = performance.now();
+      for (let i = 0; i < count; i += 1) {
+        const t0 = performance.now();
+        await service.create(projectId, 'articles', {
+          title: `${words[i % words.length]} api item ${i}`,
+          price: i,
+          published: new Date(start2020 + i * 60_000).toISOString(),
+          status: { _id: 's1' },
+          featured: i % 2 === 0,
+        });
+        times.push(performance.now() - t0);
+      }
+      const seconds = (performance.now() - begin) / 1000;
+      apiInserts = { count, perSecond: Math.round(count / seconds), medianMs: Math.round(median(times) * 100) / 100 };
+      log(`  ${layout}: ${count} API inserts at ${apiInserts.perSecond}/s`);
+    }
 
     const total = items + incremental + (apiInserts?.count ?? 0);
     const q = async (text: string, params: unknown[] = []) => (await pool.query(text, params)).rows;

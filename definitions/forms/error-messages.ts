@@ -11,6 +11,8 @@ export const defaultErrorMessages: Readonly<Record<string, MessageKey>> = {
   pattern: 'form.error.pattern',
   format: 'form.error.format',
   enum: 'form.error.enum',
+  minimum: 'form.error.minimum',
+  maximum: 'form.error.maximum',
   type: 'form.error.invalid',
 };
 

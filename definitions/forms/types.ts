@@ -5,7 +5,7 @@
 import type { MessageKey } from '../messages/format.ts';
 
 /** Widgets are looked up by name in the renderer's registry; a new widget is a new entry there. */
-export type WidgetName = 'text' | 'select' | 'textarea';
+export type WidgetName = 'text' | 'select' | 'textarea' | 'switch' | 'number';
 
 export interface FieldOption {
   value: string;
@@ -25,9 +25,18 @@ export interface FieldDefinition {
   autoComplete?: string;
   /** Choices of the select widget. */
   options?: readonly FieldOption[];
+  /**
+   * The select's choices come from data (a list of projects, say) that the screen passes to the
+   * renderer under the field's name; their texts are data, not catalogue keys.
+   */
+  dynamicOptions?: boolean;
   /** A first, empty choice of the select widget. */
   placeholder?: MessageKey;
   rows?: number;
+  /** Leading and trailing spaces are dropped before validating and sending. */
+  trim?: boolean;
+  /** The field is shown (and sent) only while another field has this value. */
+  visibleWhen?: { field: string; equals: string | boolean };
 }
 
 /** Messages for a failed schema keyword, per field: `{ username: { pattern: 'form.error.usernamePattern' } }`. */
@@ -53,4 +62,6 @@ export interface FormDefinition {
   submit: MessageKey;
   /** The submit button's text while the request runs. */
   submitting: MessageKey;
+  /** The submit button stays disabled while any of these fields is blank (after trimming). */
+  submitRequires?: readonly string[];
 }

@@ -4,17 +4,27 @@
  * definition's standalone validator; nothing here knows a particular form.
  */
 import { createElement, useEffect, useId, useMemo, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch, type FieldValues } from 'react-hook-form';
 import type { FormDefinition } from '../../definitions/forms/types.ts';
 import { useFormat } from '../messages/use-format.ts';
+import { isFieldVisible, isSubmitBlocked } from './prepare-values.ts';
 import { standaloneResolver, type FormValues } from './standalone-resolver.ts';
 import type { StandaloneValidate } from './standalone-validator.ts';
 import { widgets } from './widgets/index.ts';
+import type { DataOption } from './widgets/types.ts';
+
+/** What a screen may change about one field while the form is open: its data choices, a lock, a hint. */
+export interface FieldState {
+  options?: readonly DataOption[];
+  disabled?: boolean;
+  /** A hint in plain text (already formatted), shown instead of the definition's. */
+  help?: string;
+}
 
 export interface FormRendererProps {
   definition: FormDefinition;
   validate: StandaloneValidate;
-  /** Receives the valid payload (empty optional fields left out). */
+  /** Receives the valid payload (empty optional fields and hidden fields left out). */
   onSubmit: (values: FormValues) => unknown;
   /** While true the submit button says so and further submits are ignored; typed values stay. */
   busy?: boolean;
@@ -28,6 +38,14 @@ export interface FormRendererProps {
   /** Shown after the submit button (links, other ways in). */
   children?: ReactNode;
   headingLevel?: 1 | 2 | 3;
+  /**
+   * The id of a heading drawn around the form (a dialog's title): the form is named by it and
+   * draws no heading of its own.
+   */
+  labelledBy?: string;
+  /** Draws a Cancel button beside the submit button, which then no longer spans the form. */
+  onCancel?: () => void;
+  fieldStates?: Readonly<Record<string, FieldState>>;
 }
 
 export function FormRenderer({
@@ -41,16 +59,25 @@ export function FormRenderer({
   intro,
   children,
   headingLevel = 1,
+  labelledBy,
+  onCancel,
+  fieldStates,
 }: FormRendererProps) {
   const format = useFormat();
   const baseId = useId();
-  const resolver = useMemo(() => standaloneResolver(validate, format), [validate, format]);
+  const resolver = useMemo(() => standaloneResolver(validate, format, definition), [validate, format, definition]);
   const initial = useMemo(
-    () => Object.fromEntries(definition.fields.map((field) => [field.name, defaultValues?.[field.name] ?? ''])),
+    () =>
+      Object.fromEntries(
+        definition.fields.map((field) => [field.name, defaultValues?.[field.name] ?? (field.widget === 'switch' ? false : '')]),
+      ),
     [definition, defaultValues],
   );
-  const { register, handleSubmit, setError, formState } = useForm<FormValues>({ resolver, defaultValues: initial });
+  const { register, handleSubmit, setError, formState, control } = useForm<FieldValues>({ resolver, defaultValues: initial });
+  const values = useWatch({ control }) as FieldValues;
+  const current = { ...initial, ...values };
   const required = new Set(definition.schema.required ?? []);
+  const blocked = isSubmitBlocked(definition, current);
 
   // Keyed on the content: a screen may pass a new but equal object on every render.
   const serverFieldErrors = JSON.stringify(fieldErrors ?? {});
@@ -59,14 +86,24 @@ export function FormRenderer({
     entries.forEach(([name, message], index) => setError(name, { type: 'server', message }, { shouldFocus: index === 0 }));
   }, [serverFieldErrors, setError]);
 
-  const submit = handleSubmit(async (values) => {
-    if (!busy) await onSubmit(values);
+  const submit = handleSubmit(async (payload) => {
+    if (!busy) await onSubmit(payload as FormValues);
   });
   const titleId = `${baseId}-title`;
+  const submitButton = (
+    <button
+      type="submit"
+      className={`button button-primary${onCancel ? '' : ' button-block'}`}
+      aria-disabled={busy || undefined}
+      disabled={blocked}
+    >
+      {format(busy ? definition.submitting : definition.submit)}
+    </button>
+  );
 
   return (
-    <form className="form" aria-labelledby={titleId} noValidate onSubmit={submit}>
-      {createElement(`h${headingLevel}`, { id: titleId, className: 'form-title' }, format(definition.title))}
+    <form className="form" aria-labelledby={labelledBy ?? titleId} noValidate onSubmit={submit} data-form={definition.id}>
+      {labelledBy ? null : createElement(`h${headingLevel}`, { id: titleId, className: 'form-title' }, format(definition.title))}
       {intro}
       {error ? (
         <div role="alert" className="form-alert">
@@ -74,28 +111,34 @@ export function FormRenderer({
         </div>
       ) : null}
       {definition.fields.map((field) => {
+        if (!isFieldVisible(definition, field.name, current)) return null;
         const Widget = widgets[field.widget];
+        const state = fieldStates?.[field.name];
         const id = `${baseId}-${field.name}`;
-        const fieldError = formState.errors[field.name]?.message;
-        const helpId = field.help ? `${id}-help` : undefined;
+        const fieldError = formState.errors[field.name]?.message as string | undefined;
+        const help = state?.help ?? (field.help ? format(field.help) : undefined);
+        const helpId = help ? `${id}-help` : undefined;
         const errorId = fieldError ? `${id}-error` : undefined;
         const describedBy = [errorId, helpId].filter(Boolean).join(' ') || undefined;
         return (
-          <div className="field" key={field.name} data-field={field.name}>
+          <div className={`field field-${field.widget}`} key={field.name} data-field={field.name}>
             <label className="field-label" htmlFor={id}>
               {format(field.label)}
             </label>
             <Widget
               field={field}
               id={id}
-              registration={register(field.name)}
+              registration={register(field.name, field.widget === 'number' ? { valueAsNumber: true } : undefined)}
+              control={control}
               invalid={Boolean(fieldError)}
               required={required.has(field.name)}
+              disabled={state?.disabled ?? false}
               describedBy={describedBy}
+              options={state?.options}
             />
-            {field.help ? (
+            {help ? (
               <p id={helpId} className="field-help">
-                {format(field.help)}
+                {help}
               </p>
             ) : null}
             {fieldError ? (
@@ -106,9 +149,16 @@ export function FormRenderer({
           </div>
         );
       })}
-      <button type="submit" className="button button-primary button-block" aria-disabled={busy || undefined}>
-        {format(busy ? definition.submitting : definition.submit)}
-      </button>
+      {onCancel ? (
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onCancel}>
+            {format('form.cancel')}
+          </button>
+          {submitButton}
+        </div>
+      ) : (
+        submitButton
+      )}
       {children}
     </form>
   );

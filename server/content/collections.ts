@@ -118,7 +118,12 @@ export class CollectionService {
   }
 
   /** Inserts a collection row with a prepared schema and makes its storage. */
-  private async insert(tx: Tx, projectId: string, base: { slug: string; name: string; singleItem: boolean; rtlDirection: boolean }, schema: SchemaField[]): Promise<CollectionRow> {
+  private async insert(
+    tx: Tx,
+    projectId: string,
+    base: { slug: string; name: string; singleItem: boolean; rtlDirection: boolean; createdAt?: Date },
+    schema: SchemaField[],
+  ): Promise<CollectionRow> {
     const id = newId();
     // The unique index settles a race between two creations of one id: the loser gets the 409.
     const [row] = await tx
@@ -314,8 +319,11 @@ export class CollectionService {
 
   /** Copies a project's collections and schemas (not items) into another project: templates. */
   async copyProject(tx: Tx, fromProjectId: string, toProjectId: string): Promise<void> {
-    for (const source of await this.list(fromProjectId, tx)) {
-      await this.insert(tx, toProjectId, { slug: source.slug, name: source.name, singleItem: source.singleItem, rtlDirection: source.rtlDirection }, renewIds(source.schema as SchemaField[]));
+    const start = Date.now();
+    for (const [i, source] of (await this.list(fromProjectId, tx)).entries()) {
+      // One transaction gives every row the same now(): distinct times keep the template's order.
+      const createdAt = new Date(start + i);
+      await this.insert(tx, toProjectId, { slug: source.slug, name: source.name, singleItem: source.singleItem, rtlDirection: source.rtlDirection, createdAt }, renewIds(source.schema as SchemaField[]));
     }
   }
 

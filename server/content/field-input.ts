@@ -65,7 +65,10 @@ function prepare(input: Record<string, unknown>, env: FieldEnvironment, previous
     at('type', typeof typeCode === 'number' ? `${typeCode} is not a field type that can be created` : 'is required: a field type code');
     return { field: { id: previous?.id ?? '', name: '', slug: '', type: Number(typeCode) }, problems };
   }
-  if (previous && typeCode !== previous.type) at('type', 'cannot be changed once the field is saved');
+  if (previous && typeCode !== previous.type) {
+    at('type', 'cannot be changed once the field is saved');
+    return { field: previous, problems };
+  }
 
   const name = input.name ?? previous?.name;
   const nameProblem = checkName(name);
@@ -106,8 +109,8 @@ function prepare(input: Record<string, unknown>, env: FieldEnvironment, previous
   }
 
   // Spec §5: a primary field is always required; some types can be neither.
-  if (field.primaryField) field.required = true;
   if (field.primaryField && !type.capabilities.primary) at('primaryField', `a ${type.name} field cannot be the primary field`);
+  else if (field.primaryField) field.required = true;
   if (field.required && !type.capabilities.required) at('required', `a ${type.name} field cannot be required`);
   if (field.unique && !type.capabilities.unique) at('unique', `a ${type.name} field cannot be unique`);
 

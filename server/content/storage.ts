@@ -167,7 +167,14 @@ export function selectList(level: SchemaLevel): SQL {
   return sql.join(columns, sql`, `);
 }
 
-export type Item = Record<string, unknown> & { _id: string; _lastUpdatedDate: string };
+export interface Item {
+  _id: string;
+  _createdDate: string;
+  _lastUpdatedDate: string;
+  _order: number;
+  _rank: string;
+  [slug: string]: unknown;
+}
 
 /** A row of a level's table as an item: system keys, then each set field under its slug. */
 export function rowToItem(level: SchemaLevel, row: Record<string, unknown>): Item {

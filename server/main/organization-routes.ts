@@ -45,7 +45,9 @@ const Project = Type.Object(
     description: Type.String(),
     organizationID: Type.String(),
     createdDate: Type.String(),
-    collections: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+    collections: Type.Array(
+      Type.Object({ id: Type.String(), name: Type.String(), schema: Type.Optional(Type.Array(Type.Unknown())), singleItem: Type.Boolean(), rtlDirection: Type.Boolean() }),
+    ),
     webhooks: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
     files: Type.Array(Type.Object({ fileName: Type.String() })),
     settings: Type.Record(Type.String(), Type.Unknown()),

@@ -30,7 +30,8 @@ export interface ApiClientOptions {
 export interface ApiClient {
   /**
    * The ky instance: bearer, refresh-and-replay and events built in. The bearer of the session
-   * replaces any Authorization header; pass `context: { anonymous: true }` to send your own or none.
+   * replaces any Authorization header; pass `context: { anonymous: true }` to send your own or none,
+   * and `context: { ownsForbidden: true }` for a call whose 403 the caller explains itself.
    */
   readonly http: KyInstance;
   readonly session: Session;
@@ -93,7 +94,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           }
           const { pathname, search } = new URL(request.url);
           const url = pathname + search;
-          if (response.status === 403) publish({ type: 'forbidden', method: request.method, url });
+          // A call that answers its own 403 (`context: { ownsForbidden: true }`) shows its own message.
+          if (response.status === 403 && !requestOptions.context.ownsForbidden) publish({ type: 'forbidden', method: request.method, url });
           const warning = response.headers.get('warning');
           if ((response.status === 429 && !isSignInCall(request.method, pathname)) || warning !== null) {
             publish({ type: 'rateLimited', method: request.method, url, status: response.status, warning });

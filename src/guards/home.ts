@@ -1,14 +1,23 @@
 import { routePath } from '../../definitions/route-path.ts';
-import { getApiClient } from '../api/client.ts';
 import type { Guard } from '../../renderers/router/types.ts';
-import { loadMe } from './load-me.ts';
+import { getApiClient } from '../api/client.ts';
+import { loadMe, type MeOrRedirect } from './load-me.ts';
+
+export interface HomeDeps {
+  loadMe(url: URL): Promise<MeOrRedirect>;
+  lastOrganization(): string | null;
+}
 
 /** `/` opens the last used organization (kept locally) or else the first; with none it stays. */
-export const home: Guard = async ({ url }) => {
-  const result = await loadMe(url);
-  if (!result.ok) return result.redirect;
-  const { me } = result;
-  const last = getApiClient().session.getLastOrganization();
-  const organizationID = last && me.organizations.includes(last) ? last : me.organizations[0];
-  return organizationID ? routePath('organization', { organizationID }) : undefined;
-};
+export function createHomeGuard(deps: HomeDeps): Guard {
+  return async ({ url }) => {
+    const result = await deps.loadMe(url);
+    if (!result.ok) return result.redirect;
+    const { me } = result;
+    const last = deps.lastOrganization();
+    const organizationID = last && me.organizations.includes(last) ? last : me.organizations[0];
+    return organizationID ? routePath('organization', { organizationID }) : undefined;
+  };
+}
+
+export const home: Guard = createHomeGuard({ loadMe, lastOrganization: () => getApiClient().session.getLastOrganization() });

@@ -18,7 +18,7 @@ export default function ForgotPasswordScreen() {
       validate={validateForgotPassword}
       busy={request.isPending}
       error={request.error ? problemMessage(request.error) : null}
-      onSubmit={(values) => request.mutateAsync(values.email ?? '').catch(() => undefined)}
+      onSubmit={(values) => request.mutateAsync(String(values.email ?? '')).catch(() => undefined)}
       intro={
         request.isSuccess ? (
           <p role="status" className="form-success">

@@ -56,7 +56,7 @@ function LoginFlow({ input }: { input: LoginInput }) {
       validate={validateLogin}
       busy={state.hasTag('busy') || google.busy}
       error={error}
-      onSubmit={(values) => send({ type: 'SUBMIT', username: values.username ?? '', password: values.password ?? '' })}
+      onSubmit={(values) => send({ type: 'SUBMIT', username: String(values.username ?? ''), password: String(values.password ?? '') })}
       intro={
         notice ? (
           <p role="alert" className="form-notice">

@@ -39,7 +39,7 @@ export default function ResetPasswordScreen() {
       busy={reset.isPending}
       error={reset.error ? problemMessage(reset.error) : null}
       fieldErrors={problemFieldErrors(reset.error, resetPasswordForm)}
-      onSubmit={(values) => submit(values.password ?? '')}
+      onSubmit={(values) => submit(String(values.password ?? ''))}
       intro={<p className="form-intro">{format('resetPassword.intro')}</p>}
     >
       <p className="form-switch">

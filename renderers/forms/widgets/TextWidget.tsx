@@ -1,6 +1,6 @@
 import type { WidgetProps } from './types.ts';
 
-export function TextWidget({ field, id, registration, invalid, required, describedBy }: WidgetProps) {
+export function TextWidget({ field, id, registration, invalid, required, disabled, describedBy }: WidgetProps) {
   return (
     <input
       id={id}
@@ -10,6 +10,7 @@ export function TextWidget({ field, id, registration, invalid, required, describ
       aria-invalid={invalid || undefined}
       aria-required={required || undefined}
       aria-describedby={describedBy}
+      disabled={disabled}
       spellCheck={field.inputType === 'text' || field.inputType === undefined ? false : undefined}
       {...registration}
     />

@@ -1,6 +1,6 @@
 import type { WidgetProps } from './types.ts';
 
-export function TextareaWidget({ field, id, registration, invalid, required, describedBy }: WidgetProps) {
+export function TextareaWidget({ field, id, registration, invalid, required, disabled, describedBy }: WidgetProps) {
   return (
     <textarea
       id={id}
@@ -9,6 +9,7 @@ export function TextareaWidget({ field, id, registration, invalid, required, des
       aria-invalid={invalid || undefined}
       aria-required={required || undefined}
       aria-describedby={describedBy}
+      disabled={disabled}
       {...registration}
     />
   );
