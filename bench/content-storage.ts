@@ -236,6 +236,8 @@ async function runLayout(adminUrl: string, layout: Layout, items: number, increm
       log(`  ${layout}: ${count} API inserts at ${apiInserts.perSecond}/s`);
     }
 
+    // Measure the steady state autovacuum keeps: statistics fresh, GIN pending lists merged.
+    await pool.query(`vacuum analyze ${level.table}`);
     const total = items + incremental + (apiInserts?.count ?? 0);
     const q = async (text: string, params: unknown[] = []) => (await pool.query(text, params)).rows;
     const t = level.table;

@@ -131,3 +131,14 @@ export function permissionSummary(flags: Partial<MemberPermissions>): MemberFlag
   if (p.admin) return ['admin'];
   return (['create', 'update', 'delete'] as const).filter((flag) => p[flag]);
 }
+
+/**
+ * Whether Send Invite is offered (platform §5): not while the first e-mail is invalid, and not
+ * when the seats are exhausted or fewer than the addresses typed ("No more seats available").
+ */
+export function inviteSendState(rows: readonly { filled: boolean; valid: boolean }[], usage: SeatUsage): { disabled: boolean; noSeats: boolean } {
+  const filled = rows.filter((row) => row.filled).length;
+  const noSeats = usage.exhausted || filled > usage.left;
+  const firstInvalid = !rows[0]?.valid;
+  return { disabled: noSeats || firstInvalid, noSeats };
+}

@@ -39,6 +39,17 @@ export const screenNames = [
   'docs',
   'devMailbox',
   'notFound',
+  'home',
+  'newOrganization',
+  /** The organization page: tabs Overview and Settings, one per route. */
+  'organization',
+  'joinOrganization',
+  /** The project shell: sidebar, menus and the section's screen. */
+  'projectShell',
+  /** The bare project path (NoCollectionSelected): welcome hints, or a pointer to the menu. */
+  'projectHome',
+  'projectSettings',
+  'newApiToken',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -77,9 +88,9 @@ const signedIn = ['signedIn', 'billingStatus'] as const;
 
 /** Children of viewProject: the project shell (platform §2) and the content screens (content §2). */
 const projectChildren: readonly RouteDefinition[] = [
-  { name: 'noCollectionSelected', title: 'route.viewProject.title', placeholder: true },
-  { name: 'viewProjectSettings', path: 'settings', title: 'route.viewProjectSettings.title', placeholder: true },
-  { name: 'newAPIKey', path: 'newAPIKey', title: 'route.newAPIKey.title', placeholder: true },
+  { name: 'noCollectionSelected', title: 'route.viewProject.title', screen: 'projectHome' },
+  { name: 'viewProjectSettings', path: 'settings', title: 'route.viewProjectSettings.title', screen: 'projectSettings' },
+  { name: 'newAPIKey', path: 'newAPIKey', title: 'route.newAPIKey.title', screen: 'newApiToken' },
   { name: 'viewWebhooks', path: 'webhooks', title: 'route.viewWebhooks.title', placeholder: true },
   { name: 'viewWebhook', path: 'webhooks/{webhookID}', title: 'route.viewWebhook.title', placeholder: true },
   { name: 'viewBagelStudio', path: 'bagelstudio', title: 'route.viewBagelStudio.title', placeholder: true },
@@ -134,7 +145,7 @@ const projectChildren: readonly RouteDefinition[] = [
 ];
 
 export const routes: readonly RouteDefinition[] = [
-  { name: 'home', path: '/', layout: 'console', title: 'route.home.title', guards: [...signedIn, 'home'], placeholder: true },
+  { name: 'home', path: '/', layout: 'console', title: 'route.home.title', guards: [...signedIn, 'home'], screen: 'home' },
   { name: 'dovs', path: '/dovs', layout: 'console', title: 'route.dovs.title', guards: signedIn, screen: 'docs' },
   {
     name: 'admin',
@@ -158,9 +169,9 @@ export const routes: readonly RouteDefinition[] = [
     ],
   },
   { name: 'questionnaire', path: '/questionnaire', layout: 'auth', title: 'route.questionnaire.title', guards: signedIn, screen: 'questionnaire' },
-  { name: 'joinOrganization', path: '/join/{id}', layout: 'auth', title: 'route.joinOrganization.title', guards: ['joinOrganization'], placeholder: true },
+  { name: 'joinOrganization', path: '/join/{id}', layout: 'auth', title: 'route.joinOrganization.title', guards: ['joinOrganization'], screen: 'joinOrganization' },
   { name: 'confirmUserEmail', path: '/confirm/{id}', layout: 'auth', title: 'route.confirmUserEmail.title', guards: ['confirmUserEmail'], placeholder: true },
-  { name: 'newOrganization', path: '/newOrganization', layout: 'console', title: 'route.newOrganization.title', guards: signedIn, placeholder: true },
+  { name: 'newOrganization', path: '/newOrganization', layout: 'console', title: 'route.newOrganization.title', guards: signedIn, screen: 'newOrganization' },
   {
     name: 'organization',
     path: '/organization/{organizationID}',
@@ -169,7 +180,7 @@ export const routes: readonly RouteDefinition[] = [
     // Billing problems divert to organizationSettings, so these two routes stay reachable.
     guards: ['signedIn', 'organizationMember'],
     query: ['billingComplete'],
-    placeholder: true,
+    screen: 'organization',
   },
   {
     name: 'organizationSettings',
@@ -178,7 +189,7 @@ export const routes: readonly RouteDefinition[] = [
     title: 'route.organizationSettings.title',
     guards: ['signedIn', 'organizationMember'],
     query: ['view', 'setupCreditCard'],
-    placeholder: true,
+    screen: 'organization',
   },
   { name: 'creditCardBillingComplete', path: '/billingComplete', layout: 'console', title: 'route.creditCardBillingComplete.title', guards: signedIn, placeholder: true },
   {
@@ -187,7 +198,7 @@ export const routes: readonly RouteDefinition[] = [
     layout: 'console',
     title: 'route.viewProject.title',
     guards: ['signedIn', 'organizationMember', 'billingStatus'],
-    placeholder: true,
+    screen: 'projectShell',
     children: projectChildren,
   },
   { name: 'bagel-auth-reset-password', path: '/bagel-auth-reset-password/{resetID}', layout: 'auth', title: 'route.bagelAuthResetPassword.title', placeholder: true },

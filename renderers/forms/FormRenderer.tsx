@@ -3,7 +3,7 @@
  * registry, hint, error), the server's message and the submit button. Validation is the
  * definition's standalone validator; nothing here knows a particular form.
  */
-import { createElement, useEffect, useId, useMemo, type ReactNode } from 'react';
+import { createElement, Suspense, useEffect, useId, useMemo, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldValues } from 'react-hook-form';
 import type { FormDefinition } from '../../definitions/forms/types.ts';
 import { useFormat } from '../messages/use-format.ts';
@@ -125,7 +125,8 @@ export function FormRenderer({
             <label className="field-label" htmlFor={id}>
               {format(field.label)}
             </label>
-            <Widget
+            <Suspense fallback={null}>
+              <Widget
               field={field}
               id={id}
               registration={register(field.name, field.widget === 'number' ? { valueAsNumber: true } : undefined)}
@@ -135,7 +136,8 @@ export function FormRenderer({
               disabled={state?.disabled ?? false}
               describedBy={describedBy}
               options={state?.options}
-            />
+              />
+            </Suspense>
             {help ? (
               <p id={helpId} className="field-help">
                 {help}

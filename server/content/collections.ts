@@ -6,6 +6,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { collectionIdProblem, contentLimits, metadataField, slugify } from '../../definitions/content.ts';
 import type { SchemaField, SettingProblem, SettingsContext } from '../../definitions/field-types/index.ts';
+import { unstorableText } from '../../definitions/field-types/support.ts';
 import type { Db } from '../db/index.ts';
 import { contentCollections } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../lib/errors.ts';
@@ -100,7 +101,8 @@ export class CollectionService {
   async create(projectId: string, input: CreateInput): Promise<CollectionView> {
     const problems: SettingProblem[] = [];
     const name = input.name.trim();
-    if (!name) problems.push({ path: 'name', message: 'is required' });
+    const nameProblem = name ? unstorableText(name) : 'is required';
+    if (nameProblem) problems.push({ path: 'name', message: nameProblem });
     const slug = input.id ?? slugify(name);
     const idProblem = collectionIdProblem(slug);
     if (idProblem) problems.push({ path: 'id', message: idProblem });
@@ -143,7 +145,8 @@ export class CollectionService {
       const row = await this.row(projectId, slug, tx, 'update');
       const changes: Partial<CollectionRow> = { updatedAt: new Date() };
       if (input.name !== undefined) {
-        if (!input.name.trim()) throw invalid([{ path: 'name', message: 'is required' }]);
+        const nameProblem = input.name.trim() ? unstorableText(input.name) : 'is required';
+        if (nameProblem) throw invalid([{ path: 'name', message: nameProblem }]);
         changes.name = input.name.trim();
       }
       if (input.rtlDirection !== undefined) changes.rtlDirection = input.rtlDirection;

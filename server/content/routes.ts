@@ -16,10 +16,10 @@ import { ItemService, parseVersion, StaleItemError } from './items.ts';
 import type { Item } from './storage.ts';
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });
-const CollectionId = Type.String({ minLength: 1, maxLength: 200, description: 'the collection ID (slug)' });
-const ItemId = Type.String({ minLength: 1, maxLength: 64 });
-const FieldId = Type.String({ minLength: 1, maxLength: 64 });
-const NestedId = Type.String({ maxLength: 2000, description: 'dot-joined chain alternating nested collection slugs and item ids' });
+const CollectionId = Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'the collection ID (letters, digits and hyphens)' });
+const ItemId = Id;
+const FieldId = Type.String({ pattern: '^([0-9a-f]{24}|_metadata)$', description: 'a field id' });
+const NestedId = Type.String({ maxLength: 2000, pattern: '^[A-Za-z0-9_.-]*$', description: 'dot-joined chain alternating nested collection slugs and item ids' });
 
 const SchemaField = Type.Object(
   {

@@ -42,7 +42,10 @@ export async function publicRoutes(fastify: FastifyInstance) {
     async (request) => {
       const token = request.apiToken!;
       const project = await projects.get(token.organizationId, token.projectId);
-      return { id: project.id, name: project.name, description: project.description, collections: project.collections };
+      // The collections' schemas (field slugs) only when asked for, as the client documents.
+      const withSchemas = request.query.withSchemas === 'true';
+      const collections = project.collections.map(({ schema, ...collection }) => (withSchemas ? { ...collection, schema } : collection));
+      return { id: project.id, name: project.name, description: project.description, collections };
     },
   );
 }

@@ -179,11 +179,8 @@ export function useDeleteProject(organizationID: string, projectID: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.deleteProject(organizationID, projectID),
-    onSuccess: async () => {
-      queryClient.removeQueries({ queryKey: platformKeys.project(organizationID, projectID) });
-      queryClient.removeQueries({ queryKey: platformKeys.apiTokens(organizationID, projectID) });
-      await queryClient.refetchQueries({ queryKey: platformKeys.organization(organizationID) });
-    },
+    // The project's own queries are left to expire: its screens are still drawn until the caller moves on.
+    onSuccess: () => queryClient.refetchQueries({ queryKey: platformKeys.organization(organizationID) }),
   });
 }
 

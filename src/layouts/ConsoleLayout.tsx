@@ -5,6 +5,7 @@ import { useConfig } from '../api/queries.ts';
 import { AccountMenu } from '../shell/AccountMenu.tsx';
 import { Brand } from '../shell/Brand.tsx';
 import { NarrowMenu } from '../shell/NarrowMenu.tsx';
+import { OrganizationMenu } from '../shell/OrganizationMenu.tsx';
 import { navEntries } from '../shell/nav-entries.ts';
 import { SkipLink } from '../shell/SkipLink.tsx';
 import { ThemeToggle } from '../theme/ThemeToggle.tsx';
@@ -19,6 +20,7 @@ export default function ConsoleLayout() {
       <header className="topbar">
         <NarrowMenu entries={entries} />
         <Brand />
+        <OrganizationMenu />
         <nav className="topbar-nav wide-only" aria-label={format('nav.main')}>
           {entries.map((entry) => (
             <NavLink key={entry.to} to={entry.to} end className="topbar-link">

@@ -14,4 +14,12 @@ export const screens: Readonly<Record<ScreenName, ScreenLoader>> = {
   docs: () => import('./DocsScreen.tsx'),
   devMailbox: () => import('./DevMailboxScreen.tsx'),
   notFound: () => import('./NotFoundScreen.tsx'),
+  home: () => import('./HomeScreen.tsx'),
+  newOrganization: () => import('./NewOrganizationScreen.tsx'),
+  organization: () => import('./organization/OrganizationScreen.tsx'),
+  joinOrganization: () => import('./JoinOrganizationScreen.tsx'),
+  projectShell: () => import('./project/ProjectShellScreen.tsx'),
+  projectHome: () => import('./project/ProjectHomeScreen.tsx'),
+  projectSettings: () => import('./project/ProjectSettingsScreen.tsx'),
+  newApiToken: () => import('./project/NewApiTokenScreen.tsx'),
 };

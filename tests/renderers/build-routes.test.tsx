@@ -23,7 +23,15 @@ function each<K extends string, V>(names: readonly K[], make: (name: K) => V): R
 function parts(guards: Partial<Record<GuardName, Guard>> = {}): RouterParts {
   const pass: Guard = () => undefined;
   return {
-    screens: each(screenNames, (name) => async () => ({ default: () => <h1>{`screen:${name}`}</h1> })),
+    // A screen may frame child routes (the project shell does), so each stand-in draws its outlet.
+    screens: each(screenNames, (name) => async () => ({
+      default: () => (
+        <>
+          <h1>{`screen:${name}`}</h1>
+          <Outlet />
+        </>
+      ),
+    })),
     layouts: each(layoutNames, (name) => async () => ({
       default: () => (
         <div data-layout={name}>
@@ -71,11 +79,11 @@ describe('buildRoutes', () => {
     expect(screen.getByRole('heading', { name: 'screen:login' }).closest('[data-layout]')).toHaveAttribute('data-layout', 'auth');
   });
 
-  it('draws a placeholder, marked so, for a route whose screen comes later, nesting its children', async () => {
+  it('draws a placeholder, marked so, for a route whose screen comes later, inside its parent screen', async () => {
     open('/organization/o1/project/p1/webhooks/w1');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Project' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 2, name: 'Webhook' })).toBeInTheDocument();
-    expect(document.querySelectorAll('[data-placeholder="true"]')).toHaveLength(2);
+    expect(await screen.findByRole('heading', { level: 1, name: 'screen:projectShell' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Webhook' })).toBeInTheDocument();
+    expect(document.querySelectorAll('[data-placeholder="true"]')).toHaveLength(1);
   });
 
   it('shows list and single item on one {collectionID} route, and keeps `new` for createCollection', async () => {
@@ -108,7 +116,7 @@ describe('buildRoutes', () => {
         billingStatus: record('billingStatus', '/organization/o1/settings'),
       }),
     );
-    expect(await screen.findByRole('heading', { level: 1, name: 'Organization settings' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'screen:organization' })).toBeInTheDocument();
     expect(screen.getByTestId('where')).toHaveTextContent('/organization/o1/settings');
     // The redirect ran the guards of the new route too (organization settings has no billing guard).
     expect(calls).toEqual(['signedIn:o1', 'organizationMember:o1', 'billingStatus:o1', 'signedIn:o1', 'organizationMember:o1']);
@@ -127,7 +135,7 @@ describe('buildRoutes', () => {
         home: () => undefined,
       }),
     );
-    expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'screen:home' })).toBeInTheDocument();
     expect(seen).toEqual(['/login?returnUrl=%2Fdovs']);
   });
 

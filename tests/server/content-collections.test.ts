@@ -142,6 +142,23 @@ describe.each(databaseKinds)('content collections on %s', (kind) => {
       expect((await f.call('GET', 'collection/people')).statusCode).toBe(200);
     });
 
+    it('answers 400, never 500, for text PostgreSQL cannot store and for malformed addresses', async () => {
+      const id = uniqueId();
+      await createCollection(f, { id, name: 'Odd text', schema: [{ name: 'Body', slug: 'body', type: T.rich }] });
+      const body = json(await f.call('GET', `collection/${id}/schema`))[0];
+      const before = await state(id);
+      expectInvalid(await f.call('POST', 'collection', { id: uniqueId(), name: 'nul\u0000name' }), ['name']);
+      expectInvalid(await f.call('PUT', `collection/${id}`, { name: 'half \ud800 surrogate' }), ['name']);
+      expectInvalid(await f.call('POST', `collection/${id}/field`, { name: 'bad\u0000', slug: 'bad', type: T.text }), ['name']);
+      expectInvalid(await f.call('PUT', `collection/${id}/field/${body.id}`, { richTextCustomCSS: 'p{}\u0000' }), ['richTextCustomCSS']);
+      expectInvalid(await f.call('POST', `collection/${id}/item`, { body: 'a\u0000b' }), ['body']);
+      expectInvalid(await f.call('GET', `collection/a%00b`), ['params.collection']);
+      expectInvalid(await f.call('GET', `collection/${id}/item/not-an-id`), ['params.item']);
+      expectInvalid(await f.call('GET', `collection/${id}/item/${'a'.repeat(24)}?nestedID=x%00y`), ['querystring.nestedID']);
+      expectInvalid(await f.call('DELETE', `collection/${id}/field/nope`), ['params.field']);
+      expect(await state(id)).toEqual(before);
+    });
+
     it('answers 404 for collections of other projects and projects of other organizations', async () => {
       await createCollection(f, { id: 'mine', name: 'Mine' });
       const other = await f.otherProject();

@@ -25,10 +25,12 @@ export const richText: FieldType = {
   isEmpty: isBlank,
   checkSettings(field) {
     const problems: SettingProblem[] = [];
-    if (field.richTextCustomCSS !== undefined && (typeof field.richTextCustomCSS !== 'string' || field.richTextCustomCSS.length > contentLimits.customCssMax)) {
+    const css = field.richTextCustomCSS;
+    if (css !== undefined && (typeof css !== 'string' || css.length > contentLimits.customCssMax || unstorableText(css))) {
       problems.push({ path: 'richTextCustomCSS', message: `must be text of at most ${contentLimits.customCssMax} characters` });
     }
-    if (field.richTextCustomJS !== undefined && (typeof field.richTextCustomJS !== 'string' || field.richTextCustomJS.length > contentLimits.urlMax)) {
+    const js = field.richTextCustomJS;
+    if (js !== undefined && (typeof js !== 'string' || js.length > contentLimits.urlMax || unstorableText(js))) {
       problems.push({ path: 'richTextCustomJS', message: `must be the script file's address, at most ${contentLimits.urlMax} characters` });
     }
     return { field, problems };
