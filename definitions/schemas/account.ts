@@ -89,3 +89,16 @@ export interface QuestionnairePayload {
   useCase?: string;
   heardFrom?: string;
 }
+
+/** The signed-in user as `GET /api/user/me` answers it. */
+export interface PublicUser {
+  _id: string;
+  username: string;
+  email: string;
+  organizations: string[];
+  verified: boolean;
+  superAdmin: boolean;
+  questionnaireCompleted: boolean;
+  createdDate: string;
+  lastLoggedIn: string | null;
+}

@@ -4,7 +4,7 @@
  */
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { formatMessage } from '../../definitions/messages/format.ts';
-import type { QuestionnairePayload, SignupPayload } from '../../definitions/schemas/account.ts';
+import type { PublicUser, QuestionnairePayload, SignupPayload } from '../../definitions/schemas/account.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { emailConfirmations, invites, memberships, passwordResets, users } from '../db/schema.ts';
@@ -15,18 +15,6 @@ import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
 export type UserRow = typeof users.$inferSelect;
-
-export interface PublicUser {
-  _id: string;
-  username: string;
-  email: string;
-  organizations: string[];
-  verified: boolean;
-  superAdmin: boolean;
-  questionnaireCompleted: boolean;
-  createdDate: string;
-  lastLoggedIn: string | null;
-}
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 

@@ -1,4 +1,5 @@
 /** Typed calls of the account side: configuration, sign-in, sign-up, e-mail, password reset, Dev mailbox. */
+import type { PublicUser } from '../../definitions/schemas/account.ts';
 import type { QuestionnairePayload, SignupPayload } from '../../definitions/schemas/account.ts';
 import type { TokenPair } from '../../machines/token-refresh.ts';
 import { getApiClient, type ApiClient } from './client.ts';
@@ -12,17 +13,7 @@ export interface ConsoleConfig {
 }
 
 /** GET /api/user/me. */
-export interface Me {
-  _id: string;
-  username: string;
-  email: string;
-  organizations: string[];
-  verified: boolean;
-  superAdmin: boolean;
-  questionnaireCompleted: boolean;
-  createdDate: string;
-  lastLoggedIn: string | null;
-}
+export type Me = PublicUser;
 
 /** A mail kept by the outbox transport (GET /api/dev/mailbox). */
 export interface DevMail {

@@ -40,6 +40,16 @@ async function healthy(port: number, ms = 60_000) {
   throw new Error('no health answer');
 }
 
+/** The status of a password sign-in against the process on `port`. */
+async function signInStatus(port: number, username: string, password: string) {
+  const response = await fetch(`http://127.0.0.1:${port}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username, password, client_id: 'larder-console', client_secret: 'larder-console' }),
+  });
+  return response.status;
+}
+
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
@@ -64,18 +74,7 @@ describe('the server process on PGlite', () => {
     const port2 = await freePort();
     const again = start(port2);
     await healthy(port2);
-    const token = await fetch(`http://127.0.0.1:${port2}/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        username: 'root@example.com',
-        password: 'a long admin password',
-        client_id: 'larder-console',
-        client_secret: 'larder-console',
-      }),
-    });
-    expect(token.status).toBe(200);
+    expect(await signInStatus(port2, 'root@example.com', 'a long admin password')).toBe(200);
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
     expect(existsSync(path.join(dataDir, 'larder.lock'))).toBe(false);
@@ -98,18 +97,7 @@ describe('the server process on PGlite', () => {
     const port2 = await freePort();
     const restarted = start(port2);
     await healthy(port2, 20_000);
-    const token = await fetch(`http://127.0.0.1:${port2}/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        username: 'crash-survivor',
-        password: 'survives a crash',
-        client_id: 'larder-console',
-        client_secret: 'larder-console',
-      }),
-    });
-    expect(token.status).toBe(200);
+    expect(await signInStatus(port2, 'crash-survivor', 'survives a crash')).toBe(200);
     restarted.child.kill('SIGTERM');
     expect(await restarted.exited).toBe(0);
   }, 180_000);
