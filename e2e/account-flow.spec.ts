@@ -45,10 +45,10 @@ test('sign up, confirm through the Dev mailbox, questionnaire, reload, sign out'
   await page.getByLabel('What will you build with Larder? (optional)').fill('A recipe app');
   await page.getByRole('button', { name: 'Continue' }).click();
 
-  // No organization yet: home stays home.
+  // No organization yet: home stays home, and asks for the first one.
   await expect(page).toHaveURL(/\/$/);
   await expectSignedIn(page);
-  await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Create your first organization' })).toBeVisible();
 
   await page.reload();
   await expectSignedIn(page);

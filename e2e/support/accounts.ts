@@ -39,7 +39,7 @@ export async function latestMail(request: APIRequestContext, to: string, kind: s
   }
 }
 
-async function passwordGrant(request: APIRequestContext, account: Account): Promise<string> {
+export async function passwordGrant(request: APIRequestContext, account: Account): Promise<string> {
   const config = (await (await request.get('/api/config')).json()) as { consoleClient: { id: string; secret: string } };
   const response = await request.post('/auth/token', {
     form: {

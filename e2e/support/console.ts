@@ -9,14 +9,23 @@ export async function signIn(page: Page, account: Pick<Account, 'username' | 'pa
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** The console's frame is drawn (signed in). */
+/**
+ * The console's frame is drawn (signed in). Hidden elements count: a user without an organization
+ * sees the frame behind the modal "Create your first organization" dialog.
+ */
 export async function expectSignedIn(page: Page) {
-  await expect(page.getByRole('button', { name: 'Account' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Account', includeHidden: true })).toBeVisible();
 }
 
+/** Signs out from the account menu, or from the first-organization dialog when it covers the page. */
 export async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Account' }).click();
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  const firstOrganization = page.getByRole('dialog', { name: 'Create your first organization' });
+  if (await firstOrganization.isVisible()) {
+    await firstOrganization.getByRole('button', { name: 'Sign out' }).click();
+  } else {
+    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  }
   await expect(page).toHaveURL(/\/login$/);
 }
 

@@ -3,7 +3,7 @@
  * Escape, outside click, labelling and restoring focus come from the primitive. A persistent
  * dialog closes only through what its content does (no Escape, no outside click, no close button).
  */
-import { useId, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useFormat } from '../messages/use-format.ts';
@@ -26,6 +26,11 @@ export interface ModalDialogProps {
 export function ModalDialog({ open, onOpenChange, title, description, children, widthPx, persistent = false, name }: ModalDialogProps) {
   const format = useFormat();
   const titleId = useId();
+  // Dialogs open from state, not from a radix Trigger: remember what had focus to give it back.
+  const opener = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (open && document.activeElement instanceof HTMLElement && document.activeElement !== document.body) opener.current = document.activeElement;
+  }, [open]);
   const block = (event: Event) => {
     if (persistent) event.preventDefault();
   };
@@ -38,23 +43,28 @@ export function ModalDialog({ open, onOpenChange, title, description, children, 
           data-dialog={name}
           aria-labelledby={titleId}
           {...(description ? {} : { 'aria-describedby': undefined })}
-          style={widthPx ? { width: `min(${widthPx}px, calc(100vw - 2rem))` } : undefined}
+          style={widthPx ? ({ '--dialog-width': `${widthPx}px` } as CSSProperties) : undefined}
+          onCloseAutoFocus={(event) => {
+            if (opener.current?.isConnected) {
+              event.preventDefault();
+              opener.current.focus();
+            }
+          }}
           onEscapeKeyDown={block}
           onPointerDownOutside={block}
           onInteractOutside={block}
         >
-          <div className="dialog-header">
-            <Dialog.Title className="dialog-title" id={titleId}>
-              {title}
-            </Dialog.Title>
-            {persistent ? null : (
-              <Dialog.Close className="icon-button dialog-close" aria-label={format('dialog.close')}>
-                <X aria-hidden="true" size={18} />
-              </Dialog.Close>
-            )}
-          </div>
+          <Dialog.Title className="dialog-title" id={titleId}>
+            {title}
+          </Dialog.Title>
           {description ? <Dialog.Description className="dialog-description">{description}</Dialog.Description> : null}
           {typeof children === 'function' ? children({ titleId }) : children}
+          {/* Last in the tab order (drawn top right), so opening the dialog focuses its first field. */}
+          {persistent ? null : (
+            <Dialog.Close className="icon-button dialog-close" aria-label={format('dialog.close')}>
+              <X aria-hidden="true" size={18} />
+            </Dialog.Close>
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

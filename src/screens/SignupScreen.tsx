@@ -1,12 +1,14 @@
 /** Sign-up, drawn from definitions/forms/signup.ts; the server validates the same schema. */
-import { Link, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import signupForm from '../../definitions/forms/signup.ts';
 import validateSignup from '../../definitions/forms/signup.ts?validator';
 import { routePath } from '../../definitions/route-path.ts';
 import type { SignupPayload } from '../../definitions/schemas/account.ts';
 import { FormRenderer } from '../../renderers/forms/FormRenderer.tsx';
 import { useFormat } from '../../renderers/messages/use-format.ts';
-import { useConfig, useSignUp } from '../api/queries.ts';
+import { queryKeys, useAuthApi, useConfig, useSignUp } from '../api/queries.ts';
 import { problemFieldErrors } from '../shell/problem-field-errors.ts';
 import { useProblemMessage } from '../hooks/use-problem-message.ts';
 import { GoogleButton } from '../shell/GoogleButton.tsx';
@@ -16,8 +18,43 @@ export default function SignupScreen() {
   const [search] = useSearchParams();
   const inviteID = search.get('inviteID') ?? undefined;
   const signUp = useSignUp();
+  const auth = useAuthApi();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [joinFailed, setJoinFailed] = useState(false);
   const problemMessage = useProblemMessage();
   const { data: config } = useConfig();
+
+  /**
+   * Signed up through an invitation to this very e-mail address, the account is verified at once
+   * (no confirmation mail): sign in and let the join page accept the invitation. Otherwise (another
+   * address, or an address that already had an account) the usual "check your e-mail" stands.
+   */
+  const joinAfterSignup = async (payload: SignupPayload, id: string) => {
+    try {
+      await auth.passwordGrant(payload.username, payload.password);
+      const me = await auth.me();
+      if (me.verified) {
+        queryClient.setQueryData(queryKeys.me, me);
+        navigate(routePath('joinOrganization', { id }), { replace: true });
+        return;
+      }
+      await auth.logout();
+    } catch {
+      // Not signed in: the message below tells what to do next.
+    }
+    setJoinFailed(true);
+  };
+
+  if (signUp.isSuccess && inviteID && !joinFailed) {
+    return (
+      <section className="done" aria-labelledby="signup-joining">
+        <h1 id="signup-joining" className="form-title">
+          {format('join.heading')}
+        </h1>
+      </section>
+    );
+  }
 
   if (signUp.isSuccess) {
     return (
@@ -41,7 +78,15 @@ export default function SignupScreen() {
       busy={signUp.isPending}
       error={signUp.error ? problemMessage(signUp.error) : null}
       fieldErrors={problemFieldErrors(signUp.error, signupForm)}
-      onSubmit={(values) => signUp.mutateAsync({ payload: values as unknown as SignupPayload, inviteID }).catch(() => undefined)}
+      onSubmit={async (values) => {
+        const payload = values as unknown as SignupPayload;
+        try {
+          await signUp.mutateAsync({ payload, inviteID });
+        } catch {
+          return; // shown by the form
+        }
+        if (inviteID) await joinAfterSignup(payload, inviteID);
+      }}
     >
       <GoogleButton label="signup.google" intent={{ signup: true, inviteID }} />
       <p className="form-switch">

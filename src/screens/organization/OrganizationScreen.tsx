@@ -27,7 +27,7 @@ export default function OrganizationScreen() {
   return (
     <section className="page" aria-labelledby="organization-title">
       <header className="page-header">
-        <h1 id="organization-title">{organization?.name ?? format('route.organization.title')}</h1>
+        <h1 id="organization-title">{organization?.name ?? format(tab === 'settings' ? 'route.organizationSettings.title' : 'route.organization.title')}</h1>
       </header>
       {isError ? (
         <p role="alert" className="callout-error">

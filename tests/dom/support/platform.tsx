@@ -14,6 +14,13 @@ import { PlatformApiProvider } from '../../../src/api/platform-queries.ts';
 import { AuthApiProvider, queryKeys } from '../../../src/api/queries.ts';
 import { normalisePermissions, ownerPermissions, type MemberPermissions } from '../../../definitions/permissions.ts';
 
+// radix measures some parts (the switch's thumb) with ResizeObserver, which jsdom lacks.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+
 export const ORG = 'a1b2c3d4e5f6a1b2c3d4e5f6';
 export const PROJECT = 'f6e5d4c3b2a1f6e5d4c3b2a1';
 
@@ -109,7 +116,8 @@ export interface RenderOptions {
 export function renderPlatform({ routes, path, api, user = me }: RenderOptions) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   queryClient.setQueryData(queryKeys.me, user);
-  const auth = { me: async () => user } as AuthApi;
+  // The server agrees with what the console last learnt (a new organization is the user's at once).
+  const auth = { me: async () => queryClient.getQueryData<Me>(queryKeys.me) ?? user } as AuthApi;
   const withWhere = (list: RouteObject[]): RouteObject[] =>
     list.map((route) => ({
       ...route,

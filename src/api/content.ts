@@ -1,0 +1,247 @@
+/**
+ * Typed calls of a project's content (content spec §7): collections, schemas and fields (nested
+ * ones included) and items, under `api/organization/{org}/project/{proj}/`. All reject with
+ * ApiError; a stale conditional item write rejects with StaleItemError, which carries the item as
+ * it is now.
+ */
+import { isHTTPError } from 'ky';
+import type { SchemaField } from '../../definitions/field-types/types.ts';
+import { getApiClient, type ApiClient } from './client.ts';
+import { ApiError, toApiError } from './errors.ts';
+import { requestJson } from './request-json.ts';
+
+/** The project every content call is made in. */
+export interface ProjectScope {
+  organizationID: string;
+  projectID: string;
+}
+
+export interface Collection {
+  id: string;
+  name: string;
+  schema: SchemaField[];
+  singleItem: boolean;
+  rtlDirection: boolean;
+  itemCount: number;
+  createdDate: string;
+}
+
+/** POST collection: without `id` the server derives it from the name. */
+export interface CollectionDraft {
+  id?: string;
+  name: string;
+  singleItem?: boolean;
+  rtlDirection?: boolean;
+  schema?: Partial<SchemaField>[];
+}
+
+/** PUT collection/{c}: at least one of these. */
+export interface CollectionChanges {
+  name?: string;
+  rtlDirection?: boolean;
+  singleItem?: boolean;
+}
+
+/** A field definition as written: the field type decides which settings it may hold. */
+export type FieldInput = Partial<Omit<SchemaField, 'id'>>;
+
+/** An item: system keys and one value per set field, keyed by slug. */
+export interface Item {
+  _id: string;
+  _createdDate: string;
+  _lastUpdatedDate: string;
+  _order: number;
+  _rank: string;
+  [slug: string]: unknown;
+}
+
+/** Values keyed by field slug (system keys are ignored by the server). */
+export type ItemValues = Record<string, unknown>;
+
+/** An item with its version, the ETag to send back as If-Match. */
+export interface VersionedItem {
+  item: Item;
+  etag: string | null;
+}
+
+/** A page of items and the total the `item-count` header gives. */
+export interface ItemPage {
+  items: Item[];
+  total: number;
+}
+
+export interface PageQuery {
+  pageNumber?: number;
+  perPage?: number;
+}
+
+/** Conditional item writes: `ifMatch` is the ETag the item was read with. */
+export interface ItemWriteOptions {
+  nestedID?: string;
+  ifMatch?: string | null;
+}
+
+/** A 409 of a conditional item write: someone changed the item since it was read. */
+export class StaleItemError extends ApiError {
+  /** The item as it is now, when the server sent it. */
+  readonly current: Item | null;
+  readonly etag: string | null;
+
+  constructor(error: ApiError, current: Item | null, etag: string | null) {
+    super({ status: error.status, code: error.code, detail: error.detail, problem: error.problem, cause: error });
+    this.name = 'StaleItemError';
+    this.current = current;
+    this.etag = etag;
+  }
+}
+
+export function isStaleItemError(error: unknown): error is StaleItemError {
+  return error instanceof StaleItemError;
+}
+
+/** Every content call. */
+export interface ContentApi {
+  collections(scope: ProjectScope): Promise<Collection[]>;
+  collection(scope: ProjectScope, collectionID: string): Promise<Collection>;
+  createCollection(scope: ProjectScope, draft: CollectionDraft): Promise<Collection>;
+  updateCollection(scope: ProjectScope, collectionID: string, changes: CollectionChanges): Promise<Collection>;
+  deleteCollection(scope: ProjectScope, collectionID: string): Promise<void>;
+
+  /** The schema of the collection or, with nestedID, of one of its nested collections. */
+  schema(scope: ProjectScope, collectionID: string, options?: { nestedID?: string }): Promise<SchemaField[]>;
+  /** Saves a schema level: the same fields, in a new order, with changed attributes. */
+  replaceSchema(scope: ProjectScope, collectionID: string, fields: FieldInput[], options?: { nestedID?: string }): Promise<SchemaField[]>;
+  /** Reorders a schema level; entries are field ids (or whole fields). */
+  reorderSchema(scope: ProjectScope, collectionID: string, order: (string | FieldInput)[], options?: { nestedID?: string }): Promise<SchemaField[]>;
+  /** POST collection/{c}/field, with nestedID for a nested collection's schema. */
+  addField(scope: ProjectScope, collectionID: string, field: FieldInput, options?: { nestedID?: string }): Promise<SchemaField>;
+  /** POST collection/{c}/field/{nestedFieldId}: adds to the nested schema of a nested-collection field. */
+  addNestedField(scope: ProjectScope, collectionID: string, nestedFieldId: string, field: FieldInput, options?: { nestedSlug?: string }): Promise<SchemaField>;
+  /** PUT collection/{c}/field/{id}: the attributes given; type and slug stay. */
+  updateField(scope: ProjectScope, collectionID: string, fieldId: string, changes: FieldInput, options?: { nestedSlug?: string }): Promise<SchemaField>;
+  deleteField(scope: ProjectScope, collectionID: string, fieldId: string, options?: { nestedID?: string }): Promise<void>;
+
+  items(scope: ProjectScope, collectionID: string, page?: PageQuery): Promise<ItemPage>;
+  item(scope: ProjectScope, collectionID: string, itemID: string): Promise<VersionedItem>;
+  /** A nested list: nestedID ends in a nested collection's slug. */
+  nestedItems(scope: ProjectScope, collectionID: string, itemID: string, nestedID: string, page?: PageQuery): Promise<ItemPage>;
+  /** A nested item: nestedID ends in the nested item's id. */
+  nestedItem(scope: ProjectScope, collectionID: string, itemID: string, nestedID: string): Promise<VersionedItem>;
+  createItem(scope: ProjectScope, collectionID: string, values: ItemValues): Promise<VersionedItem>;
+  /** Creates an item in the nested list nestedID names under item `itemID`. */
+  createNestedItem(scope: ProjectScope, collectionID: string, itemID: string, nestedID: string, values: ItemValues): Promise<VersionedItem>;
+  updateItem(scope: ProjectScope, collectionID: string, itemID: string, values: ItemValues, options?: ItemWriteOptions): Promise<VersionedItem>;
+  deleteItem(scope: ProjectScope, collectionID: string, itemID: string, options?: ItemWriteOptions): Promise<void>;
+}
+
+const seg = encodeURIComponent;
+
+/** The path of the project's content, or of something in it. */
+export function contentPath(scope: ProjectScope, ...rest: string[]): string {
+  return [`api/organization/${seg(scope.organizationID)}/project/${seg(scope.projectID)}`, ...rest.map(seg)].join('/');
+}
+
+const only = (values: Record<string, string | number | undefined>) => {
+  const searchParams: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== '') searchParams[key] = value;
+  return Object.keys(searchParams).length ? { searchParams } : {};
+};
+
+const ifMatch = (etag: string | null | undefined) => (etag ? { headers: { 'if-match': etag } } : {});
+
+export function createContentApi(client: ApiClient): ContentApi {
+  const { json, http } = client;
+
+  /** A call whose answer headers matter (ETag, item-count); a 409 becomes a StaleItemError. */
+  async function withResponse<T>(path: string, options: Parameters<ApiClient['http']>[1]): Promise<{ body: T; response: Response }> {
+    let response: Response;
+    try {
+      response = await http(path, options);
+    } catch (error) {
+      if (isHTTPError(error) && error.response.status === 409) {
+        let current: Item | null = null;
+        try {
+          const body = (await error.response.clone().json()) as { item?: Item };
+          current = body.item ?? null;
+        } catch {
+          current = null;
+        }
+        throw new StaleItemError(await toApiError(error), current, error.response.headers.get('etag'));
+      }
+      throw await toApiError(error);
+    }
+    return { body: await requestJson<T>(Promise.resolve(response)), response };
+  }
+
+  const versioned = async (path: string, options: Parameters<ApiClient['http']>[1]): Promise<VersionedItem> => {
+    const { body, response } = await withResponse<Item>(path, options);
+    return { item: body, etag: response.headers.get('etag') };
+  };
+
+  const page = async (path: string, searchParams: Record<string, string | number | undefined>): Promise<ItemPage> => {
+    const { body, response } = await withResponse<Item[]>(path, only(searchParams));
+    const header = Number(response.headers.get('item-count'));
+    return { items: body, total: Number.isFinite(header) && response.headers.has('item-count') ? header : body.length };
+  };
+
+  return {
+    collections: (scope) => json<Collection[]>(contentPath(scope, 'collection')),
+    collection: (scope, collectionID) => json<Collection>(contentPath(scope, 'collection', collectionID)),
+    createCollection: (scope, draft) => json<Collection>(contentPath(scope, 'collection'), { method: 'post', json: draft }),
+    updateCollection: (scope, collectionID, changes) => json<Collection>(contentPath(scope, 'collection', collectionID), { method: 'put', json: changes }),
+    deleteCollection: (scope, collectionID) => json<void>(contentPath(scope, 'collection', collectionID), { method: 'delete' }),
+
+    schema: (scope, collectionID, options = {}) => json<SchemaField[]>(contentPath(scope, 'collection', collectionID, 'schema'), only({ nestedID: options.nestedID })),
+    replaceSchema: (scope, collectionID, fields, options = {}) =>
+      json<SchemaField[]>(contentPath(scope, 'collection', collectionID, 'schema'), { method: 'put', json: fields, ...only({ nestedID: options.nestedID }) }),
+    reorderSchema: (scope, collectionID, order, options = {}) =>
+      json<SchemaField[]>(contentPath(scope, 'collection', collectionID, 'schema', 'order'), {
+        method: 'put',
+        json: {
+          organizationID: scope.organizationID,
+          projectID: scope.projectID,
+          collectionID,
+          ...(options.nestedID ? { nestedID: options.nestedID } : {}),
+          collectionSchema: order,
+        },
+      }),
+    addField: (scope, collectionID, field, options = {}) =>
+      json<SchemaField>(contentPath(scope, 'collection', collectionID, 'field'), { method: 'post', json: field, ...only({ nestedID: options.nestedID }) }),
+    addNestedField: (scope, collectionID, nestedFieldId, field, options = {}) =>
+      json<SchemaField>(contentPath(scope, 'collection', collectionID, 'field', nestedFieldId), { method: 'post', json: field, ...only({ nestedSlug: options.nestedSlug }) }),
+    updateField: (scope, collectionID, fieldId, changes, options = {}) =>
+      json<SchemaField>(contentPath(scope, 'collection', collectionID, 'field', fieldId), { method: 'put', json: changes, ...only({ nestedSlug: options.nestedSlug }) }),
+    deleteField: (scope, collectionID, fieldId, options = {}) =>
+      json<void>(contentPath(scope, 'collection', collectionID, 'field', fieldId), { method: 'delete', ...only({ nestedID: options.nestedID }) }),
+
+    items: (scope, collectionID, query = {}) => page(contentPath(scope, 'collection', collectionID, 'item'), { ...query }),
+    item: (scope, collectionID, itemID) => versioned(contentPath(scope, 'collection', collectionID, 'item', itemID), {}),
+    nestedItems: (scope, collectionID, itemID, nestedID, query = {}) => page(contentPath(scope, 'collection', collectionID, 'item', itemID), { nestedID, ...query }),
+    nestedItem: (scope, collectionID, itemID, nestedID) => versioned(contentPath(scope, 'collection', collectionID, 'item', itemID), only({ nestedID })),
+    createItem: (scope, collectionID, values) => versioned(contentPath(scope, 'collection', collectionID, 'item'), { method: 'post', json: values }),
+    createNestedItem: (scope, collectionID, itemID, nestedID, values) =>
+      versioned(contentPath(scope, 'collection', collectionID, 'item', itemID), { method: 'post', json: values, ...only({ nestedID }) }),
+    updateItem: (scope, collectionID, itemID, values, options = {}) =>
+      versioned(contentPath(scope, 'collection', collectionID, 'item', itemID), {
+        method: 'put',
+        json: values,
+        ...only({ nestedID: options.nestedID }),
+        ...ifMatch(options.ifMatch),
+      }),
+    async deleteItem(scope, collectionID, itemID, options = {}) {
+      await withResponse<void>(contentPath(scope, 'collection', collectionID, 'item', itemID), {
+        method: 'delete',
+        ...only({ nestedID: options.nestedID }),
+        ...ifMatch(options.ifMatch),
+      });
+    },
+  };
+}
+
+let browserContentApi: ContentApi | null = null;
+
+/** The content calls over the page's client. */
+export function getContentApi(): ContentApi {
+  browserContentApi ??= createContentApi(getApiClient());
+  return browserContentApi;
+}
