@@ -98,7 +98,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('article', { name: 'Website' })).toBeVisible();
       await expectAccessible(page, at('project settings'));
       await page.getByRole('button', { name: 'Edit Website' }).click();
-      await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
+      await expect(page.getByRole('article', { name: 'Website' }).getByRole('button', { name: 'Save' })).toBeVisible();
       await expectAccessible(page, at('saved token in edit mode'));
       await scanDialog(page, () => page.getByRole('button', { name: 'Delete Project' }).click(), 'Delete Project', at('delete project dialog'));
 
