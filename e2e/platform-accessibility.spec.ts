@@ -39,7 +39,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
   for (const width of [1280, 900]) {
     test(`organization and project screens pass axe (${colorScheme}, ${width} px)`, async ({ browser }) => {
       test.setTimeout(180_000);
-      const context = await browser.newContext({ colorScheme, viewport: { width, height: 900 } });
+      // Reduced motion: a toast fading in would be scanned half transparent.
+      const context = await browser.newContext({ colorScheme, reducedMotion: 'reduce', viewport: { width, height: 900 } });
       const page = await context.newPage();
       const at = (what: string) => `${what} ${colorScheme} ${width}`;
       await signIn(page, account);
