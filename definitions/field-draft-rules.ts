@@ -4,7 +4,7 @@
  * problems. Everything type-specific is read from the field-type registry, never from a type code.
  */
 import { contentLimits, reservedSlugs, slugify } from './content.ts';
-import { fieldType } from './field-types/index.ts';
+import { fieldType, typeSettings } from './field-types/index.ts';
 import type { OptionChoice, SchemaField, TypeSetting } from './field-types/types.ts';
 
 /** What a person edits while defining a field: a schema field without its id. */
@@ -84,18 +84,6 @@ export function applyDraftChanges(draft: FieldDraft, changes: FieldDraftChanges)
   return next;
 }
 
-const typeSettings: readonly TypeSetting[] = [
-  'options',
-  'referenceCollectionID',
-  'nestedReferenceCollectionID',
-  'nestedCollectionSchema',
-  'accept',
-  'defaultValue',
-  'richTextCustomCSS',
-  'richTextCustomJS',
-  'min',
-  'max',
-];
 
 /** The draft with another type: settings the new type does not take are dropped. */
 export function changeDraftType(draft: FieldDraft, type: number): FieldDraft {

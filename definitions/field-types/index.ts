@@ -20,6 +20,7 @@ import { richText } from './rich-text/index.ts';
 import type { FieldType } from './types.ts';
 
 export type * from './types.ts';
+export { typeSettings } from './types.ts';
 
 /** Every field type, in the order of their codes. */
 export const fieldTypes: readonly FieldType[] = [

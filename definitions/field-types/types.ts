@@ -37,17 +37,19 @@ export interface SchemaField {
 }
 
 /** Settings only some types take; each type lists the ones it accepts. */
-export type TypeSetting =
-  | 'options'
-  | 'referenceCollectionID'
-  | 'nestedReferenceCollectionID'
-  | 'nestedCollectionSchema'
-  | 'accept'
-  | 'defaultValue'
-  | 'richTextCustomCSS'
-  | 'richTextCustomJS'
-  | 'min'
-  | 'max';
+export const typeSettings = [
+  'options',
+  'referenceCollectionID',
+  'nestedReferenceCollectionID',
+  'nestedCollectionSchema',
+  'accept',
+  'defaultValue',
+  'richTextCustomCSS',
+  'richTextCustomJS',
+  'min',
+  'max',
+] as const;
+export type TypeSetting = (typeof typeSettings)[number];
 
 /** The outcome of checking one value: the normalised value to store, or why it is refused. */
 export type Check<T = unknown> = { ok: true; value: T } | { ok: false; message: string };

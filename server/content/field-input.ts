@@ -4,22 +4,10 @@
  * it takes and its own settings check. Problems carry paths relative to the request body.
  */
 import { contentLimits, fieldSlugProblem, metadataField } from '../../definitions/content.ts';
-import { fieldType, type SchemaField, type SettingProblem, type SettingsContext, type TypeSetting } from '../../definitions/field-types/index.ts';
+import { fieldType, typeSettings, type SchemaField, type SettingProblem, type SettingsContext, type TypeSetting } from '../../definitions/field-types/index.ts';
 import { unstorableText } from '../../definitions/field-types/support.ts';
 import { newId } from '../lib/ids.ts';
 
-const typeSettings: readonly TypeSetting[] = [
-  'options',
-  'referenceCollectionID',
-  'nestedReferenceCollectionID',
-  'nestedCollectionSchema',
-  'accept',
-  'defaultValue',
-  'richTextCustomCSS',
-  'richTextCustomJS',
-  'min',
-  'max',
-];
 const commonAttributes = ['id', 'name', 'slug', 'type', 'helpText', 'required', 'primaryField', 'unique', 'visible', 'sort', 'sortedByDefault'] as const;
 const booleanAttributes = ['required', 'primaryField', 'unique', 'visible', 'sortedByDefault'] as const;
 
