@@ -1,5 +1,5 @@
 /** Small pure helpers the field types share. */
-import type { Check, CsvCodec } from './types.ts';
+import type { Check, CsvCodec, StorageDescriptor } from './types.ts';
 
 export const ok = <T>(value: T): Check<T> => ({ ok: true, value });
 export const fail = (message: string): Check<never> => ({ ok: false, message });
@@ -72,3 +72,14 @@ export const jsonCsv: CsvCodec = {
 
 /** The keys of an object that are not in `allowed`. */
 export const extraKeys = (value: Record<string, unknown>, allowed: readonly string[]) => Object.keys(value).filter((key) => !allowed.includes(key));
+
+/** Short text kept whole in a column: a btree to sort and filter, a trigram index for search. */
+export const searchableTextStorage: StorageDescriptor = {
+  kind: 'column',
+  column: 'text',
+  indexes: [
+    { kind: 'btree', on: { of: 'value' } },
+    { kind: 'trigram', on: { of: 'value' } },
+  ],
+  sortKey: { of: 'value' },
+};

@@ -1,6 +1,6 @@
 /** Link (9): an address of at most 256 characters; script schemes are refused. */
 import { contentLimits } from '../../content.ts';
-import { characterCount, fail, isBlank, ok, textCsv, unstorableText } from '../support.ts';
+import { characterCount, fail, isBlank, ok, searchableTextStorage, textCsv, unstorableText } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
 /** Schemes a link may name; a link without one (`example.com/page`) is taken as written. */
@@ -16,15 +16,7 @@ export const link: FieldType = {
   filterOperators: ['=', '!=', 'regex'],
   defaultOperator: 'regex',
   search: 'regex',
-  storage: {
-    kind: 'column',
-    column: 'text',
-    indexes: [
-      { kind: 'btree', on: { of: 'value' } },
-      { kind: 'trigram', on: { of: 'value' } },
-    ],
-    sortKey: { of: 'value' },
-  },
+  storage: searchableTextStorage,
   validate(value) {
     if (typeof value !== 'string') return fail('must be text');
     const problem = unstorableText(value);

@@ -1,6 +1,6 @@
 /** Phone (4): a phone number kept as its digits only (content spec §5). */
 import { contentLimits } from '../../content.ts';
-import { fail, isBlank, ok, textCsv } from '../support.ts';
+import { fail, isBlank, ok, searchableTextStorage, textCsv } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
 export const phone: FieldType = {
@@ -12,15 +12,7 @@ export const phone: FieldType = {
   settings: [],
   filterOperators: [],
   search: 'regex',
-  storage: {
-    kind: 'column',
-    column: 'text',
-    indexes: [
-      { kind: 'btree', on: { of: 'value' } },
-      { kind: 'trigram', on: { of: 'value' } },
-    ],
-    sortKey: { of: 'value' },
-  },
+  storage: searchableTextStorage,
   validate(value) {
     if (typeof value !== 'string') return fail('must be text');
     if (value.length > 4 * contentLimits.phoneDigitsMax) return fail(`must have at most ${contentLimits.phoneDigitsMax} digits`);
