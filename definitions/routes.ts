@@ -50,6 +50,8 @@ export const screenNames = [
   'projectHome',
   'projectSettings',
   'newApiToken',
+  /** New Collection and Edit Collection (content §2): name, id, type, direction and the schema builder. */
+  'collectionSettings',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -114,7 +116,7 @@ const projectChildren: readonly RouteDefinition[] = [
     placeholder: true,
     children: [
       // A static segment outranks `{collectionID}`, and reservedParamValues forbids the id `new`.
-      { name: 'createCollection', path: 'new', title: 'route.createCollection.title', placeholder: true },
+      { name: 'createCollection', path: 'new', title: 'route.createCollection.title', screen: 'collectionSettings' },
       {
         // One route for both spec names: the screen shows the list or the single item by the collection's type.
         name: 'viewCollection',
@@ -138,7 +140,7 @@ const projectChildren: readonly RouteDefinition[] = [
           { name: 'nestedItem', path: 'item/{collectionNestedID}', title: 'route.nestedItem.title', placeholder: true },
         ],
       },
-      { name: 'editCollection', path: '{collectionID}/edit', title: 'route.editCollection.title', placeholder: true },
+      { name: 'editCollection', path: '{collectionID}/edit', title: 'route.editCollection.title', screen: 'collectionSettings' },
     ],
   },
   { name: 'viewIntegration', path: 'integration/{integrationID}', title: 'route.viewIntegration.title', placeholder: true },

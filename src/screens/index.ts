@@ -22,4 +22,5 @@ export const screens: Readonly<Record<ScreenName, ScreenLoader>> = {
   projectHome: () => import('./project/ProjectHomeScreen.tsx'),
   projectSettings: () => import('./project/ProjectSettingsScreen.tsx'),
   newApiToken: () => import('./project/NewApiTokenScreen.tsx'),
+  collectionSettings: () => import('./collection/CollectionSettingsScreen.tsx'),
 };
