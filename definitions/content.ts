@@ -61,14 +61,35 @@ export function slugify(text: string): string {
   return joined.charAt(0).toLowerCase() + joined.slice(1);
 }
 
+/** Why a collection id cannot be used, as a code (the console's message key is `collectionId.<code>`). */
+export type CollectionIdProblemCode = 'empty' | 'tooLong' | 'characters' | 'case' | 'reserved';
+
+/** The rule a collection id breaks first, or undefined when it can be used. */
+export function collectionIdProblemCode(id: string): CollectionIdProblemCode | undefined {
+  if (!id) return 'empty';
+  if (id.length > contentLimits.collectionIdMax) return 'tooLong';
+  if (!slugCharacters.test(id)) return 'characters';
+  if (slugify(id) !== id) return 'case';
+  if (reservedCollectionIds.includes(id)) return 'reserved';
+  return undefined;
+}
+
 /** Why a collection id cannot be used, or undefined when it can. */
 export function collectionIdProblem(id: string): string | undefined {
-  if (!id) return 'The collection ID must not be empty.';
-  if (id.length > contentLimits.collectionIdMax) return `The collection ID must be at most ${contentLimits.collectionIdMax} characters.`;
-  if (!slugCharacters.test(id)) return 'The collection ID may contain only letters, digits and hyphens.';
-  if (slugify(id) !== id) return `The collection ID must start with a lowercase letter or digit (try "${slugify(id)}").`;
-  if (reservedCollectionIds.includes(id)) return `"${id}" is reserved.`;
-  return undefined;
+  switch (collectionIdProblemCode(id)) {
+    case 'empty':
+      return 'The collection ID must not be empty.';
+    case 'tooLong':
+      return `The collection ID must be at most ${contentLimits.collectionIdMax} characters.`;
+    case 'characters':
+      return 'The collection ID may contain only letters, digits and hyphens.';
+    case 'case':
+      return `The collection ID must start with a lowercase letter or digit (try "${slugify(id)}").`;
+    case 'reserved':
+      return `"${id}" is reserved.`;
+    default:
+      return undefined;
+  }
 }
 
 /** Why a field slug cannot be used, or undefined when it can. Slugs are the keys of item values. */
@@ -94,3 +115,15 @@ export function parseNestedId(nestedID: string): NestedStep[] | undefined {
   if (parts.some((part) => part === '')) return undefined;
   return parts.map((part, i) => (i % 2 === 0 ? { kind: 'collection', slug: part } : { kind: 'item', id: part }));
 }
+
+/** What an uploader accepts when its field sets no `accept` (content spec §5). */
+export const defaultAccept = 'image/*,application/pdf';
+
+/**
+ * Schema options the spec keeps behind a development flag or a testing query parameter (content
+ * spec §6). They stay off in the product; turn one on here to try it.
+ * `sortedByDefault`: a field the item list sorts by when no sort is chosen.
+ */
+export const schemaOptionFlags: { readonly sortedByDefault: boolean } = {
+  sortedByDefault: false,
+};

@@ -78,8 +78,16 @@ interface RouteBase {
   children?: readonly RouteDefinition[];
 }
 
-/** A route with a screen, or a placeholder for a screen a later issue builds. */
-export type RouteDefinition = RouteBase & ({ screen: ScreenName; placeholder?: never } | { placeholder: true; screen?: never });
+/**
+ * A route with a screen, a placeholder for a screen a later issue builds, or a grouping row
+ * (`outlet`) that draws nothing of its own, only the child route that matched.
+ */
+export type RouteDefinition = RouteBase &
+  (
+    | { screen: ScreenName; placeholder?: never; outlet?: never }
+    | { placeholder: true; screen?: never; outlet?: never }
+    | { outlet: true; screen?: never; placeholder?: never; children: readonly RouteDefinition[] }
+  );
 
 /** Parameter values a route can never take. `new` is createCollection's path, so no collection is called that. */
 export const reservedParamValues: Readonly<Record<string, readonly string[]>> = {
@@ -113,7 +121,7 @@ const projectChildren: readonly RouteDefinition[] = [
     name: 'collection',
     path: 'collection',
     title: 'route.collection.title',
-    placeholder: true,
+    outlet: true,
     children: [
       // A static segment outranks `{collectionID}`, and reservedParamValues forbids the id `new`.
       { name: 'createCollection', path: 'new', title: 'route.createCollection.title', screen: 'collectionSettings' },

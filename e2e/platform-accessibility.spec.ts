@@ -97,6 +97,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
       await page.goto(`${project}/settings`);
       await expect(page.getByRole('article', { name: 'Website' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Restricted view' }).getByRole('button', { name: 'Save restricted view' })).toBeVisible();
       await expectAccessible(page, at('project settings'));
       await page.getByRole('button', { name: 'Edit Website' }).click();
       await expect(page.getByRole('article', { name: 'Website' }).getByRole('button', { name: 'Save' })).toBeVisible();

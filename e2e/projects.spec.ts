@@ -1,9 +1,9 @@
 /**
  * A project as people use it: its settings, deleting it by typing its name, API tokens from
- * minting to refusal, and the shell on a narrow screen.
+ * minting to refusal, the restricted view, and the shell on a narrow screen.
  */
 import { expect, test } from '@playwright/test';
-import { createVerifiedAccount } from './support/accounts.ts';
+import { createVerifiedAccount, latestMail, passwordGrant } from './support/accounts.ts';
 import { signIn } from './support/console.ts';
 import { bearer, organizationWithProject } from './support/platform.ts';
 
@@ -165,4 +165,62 @@ test('keyboard: tabs, the New Project dialog and the floating menu work without 
   await expect(page.getByRole('menuitem', { name: 'Project Settings' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/settings$/);
+});
+
+test('an admin restricts a colleague to one collection: the colleague sees only it, the server hides the rest', async ({ page, browser, request }) => {
+  const admin = await createVerifiedAccount(request, 'restrictor');
+  const colleague = await createVerifiedAccount(request, 'narrowed');
+  const made = await organizationWithProject(request, admin, { organization: 'Views', project: 'Magazine' });
+  const base = `/api/organization/${made.organizationID}/project/${made.projectID}`;
+  for (const [id, name] of [['posts', 'Posts'], ['secrets', 'Secrets']]) {
+    expect((await request.post(`${base}/collection`, { headers: bearer(made.token), data: { id, name } })).status()).toBe(201);
+  }
+  // The colleague joins with read and write.
+  const invited = await request.put(`/api/organization/${made.organizationID}/users`, {
+    headers: bearer(made.token),
+    data: [{ email: colleague.email, permissions: { create: true, update: true, delete: true } }],
+  });
+  expect(invited.status()).toBe(200);
+  const inviteID = new URL((await latestMail(request, colleague.email, 'invite')).link!).pathname.split('/').pop()!;
+  const colleagueToken = await passwordGrant(request, colleague);
+  expect((await request.post(`/api/user/invite/${inviteID}/accept`, { headers: bearer(colleagueToken) })).status()).toBe(200);
+
+  await signIn(page, admin);
+  await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+  await page.goto(`/organization/${made.organizationID}/project/${made.projectID}/settings`);
+  const panel = page.getByRole('region', { name: 'Restricted view' });
+  await expect(panel.getByText('Off: every member sees every collection.')).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Save restricted view' })).toBeDisabled();
+  await panel.getByRole('checkbox', { name: new RegExp(colleague.email) }).check();
+  await panel.getByRole('checkbox', { name: 'Posts' }).check();
+  await panel.getByRole('button', { name: 'Save restricted view' }).click();
+  await expect(page.getByText('Restricted view saved')).toBeVisible();
+  await expect(panel.getByText('On: 1 member sees 1 collection.')).toBeVisible();
+
+  // The server hides the rest from the colleague.
+  const seen = (await (await request.get(base, { headers: bearer(colleagueToken) })).json()) as { collections: { id: string }[] };
+  expect(seen.collections.map((c) => c.id)).toEqual(['posts']);
+  expect((await request.get(`${base}/collection/secrets/schema`, { headers: bearer(colleagueToken) })).status()).toBe(404);
+
+  // The colleague's side menu lists only Posts, and choosing Data opens it.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await signIn(other, colleague);
+  await expect(other).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+  await other.goto(`/organization/${made.organizationID}/project/${made.projectID}/settings`);
+  const menu = other.getByRole('navigation', { name: 'Project menu' });
+  await expect(menu.getByRole('link', { name: 'Posts', exact: true })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Secrets', exact: true })).toHaveCount(0);
+  // Not an admin: no restricted-view section for them.
+  await expect(other.getByRole('region', { name: 'Restricted view' })).toHaveCount(0);
+  await menu.getByRole('button', { name: 'Data' }).click();
+  await expect(other).toHaveURL(/\/posts$/);
+  await context.close();
+
+  // The admin turns it off: everyone sees everything again.
+  await panel.getByRole('button', { name: 'Turn off' }).click();
+  await expect(page.getByText('Restricted view turned off')).toBeVisible();
+  await expect(panel.getByText('Off: every member sees every collection.')).toBeVisible();
+  const after = (await (await request.get(base, { headers: bearer(colleagueToken) })).json()) as { collections: { id: string }[] };
+  expect(after.collections.map((c) => c.id)).toEqual(['posts', 'secrets']);
 });

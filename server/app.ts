@@ -30,6 +30,7 @@ import { devMailboxRoutes } from './mail/dev-mailbox-routes.ts';
 import { mainRoutes } from './main/routes.ts';
 import { UserService } from './main/users.ts';
 import { consoleRoutes } from './console.ts';
+import { LiveHub } from './live/hub.ts';
 
 export interface AppContext {
   config: Config;
@@ -42,6 +43,8 @@ export interface AppContext {
   organizations: OrganizationService;
   projects: ProjectService;
   apiTokens: ApiTokenService;
+  /** Live content events of this process's streams (server/live). */
+  live: LiveHub;
 }
 
 declare module 'fastify' {
@@ -72,6 +75,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const tokens = new TokenService(database.db, config, keys);
   const mailer = options.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const users = new UserService(database.db, config, mailer, tokens);
+  const live = new LiveHub(database, { retentionSeconds: config.liveEventRetentionS, log: app.log });
+  await live.start();
   const superAdmins = new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
   app.decorate('ctx', {
     config,
@@ -84,8 +89,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     organizations: new OrganizationService(database.db, config, mailer),
     projects: new ProjectService(database.db),
     apiTokens: new ApiTokenService(database.db, keys),
+    live,
   });
   app.addHook('onClose', () => mailer.close());
+  // Before the server waits for its connections: live streams say stop (clients resume elsewhere) and end.
+  app.addHook('preClose', () => live.close());
 
   registerErrorHandling(app);
   app.addSchema(ProblemSchema);

@@ -38,6 +38,10 @@ export interface Config {
   };
   serveConsole: boolean;
   logLevel: string;
+  /** A live stream ends with `stop` (the client reconnects and resumes) after this many seconds. */
+  liveStreamMaxS: number;
+  /** How long content events are kept for live replay, in seconds. */
+  liveEventRetentionS: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -102,5 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     serveConsole: env.SERVE_CONSOLE !== '0',
     logLevel: env.LOG_LEVEL || 'info',
+    liveStreamMaxS: integer(env, 'LIVE_STREAM_MAX_S', 3600),
+    liveEventRetentionS: integer(env, 'LIVE_EVENT_RETENTION_S', 86_400),
   };
 }

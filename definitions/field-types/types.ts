@@ -128,6 +128,8 @@ export interface FieldType {
   name: string;
   /** Message key of the type's label in the console. */
   labelKey: string;
+  /** Name of the icon the console draws beside the label (a lucide icon, in kebab-case: `map-pin`). */
+  icon?: string;
   /** JSON Schema of the stored value as it is read back (null means not set). */
   valueSchema: Record<string, unknown>;
   /** JSON Schema of the value as written, when it differs from what is stored (Option, ItemRef). */

@@ -19,14 +19,16 @@ function buildRoute(definition: RouteDefinition, depth: number, parts: RouterPar
     placeholder: definition.placeholder === true,
   };
   const children = definition.children?.map((child) => buildRoute(child, depth + 1, parts));
-  const screen: Pick<RouteObject, 'Component' | 'lazy'> = definition.placeholder
+  const screen: Pick<RouteObject, 'Component' | 'lazy'> = definition.outlet
+    ? {}
+    : definition.placeholder
     ? {
         Component: () =>
           createElement(parts.placeholder, { title: definition.title, depth, hasChildren: Boolean(children?.length) }),
       }
     : {
         lazy: async () => {
-          const module = await parts.screens[definition.screen]();
+          const module = await parts.screens[definition.screen!]();
           return { Component: module.default };
         },
       };

@@ -4,6 +4,7 @@
  * `_rank` are the server's. A write may name the version it was based on and is refused (409,
  * with the current item) when the item changed since; without one, the last writer wins.
  */
+import { listPathOfItem, recordContentEvent } from '../live/events.ts';
 import { sql } from 'drizzle-orm';
 import { generateKeyBetween } from 'fractional-indexing';
 import { contentLimits, metadataField, parseNestedId, systemKeys } from '../../definitions/content.ts';
@@ -64,6 +65,14 @@ function uniqueViolation(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Where an event happened: the collection, and for a nested item the top-level item and the list's nestedID. */
+const eventPlace = (projectId: string, row: CollectionRow, nested?: { rootItemId: string; nestedPath: string }) => ({
+  projectId,
+  collectionId: row.id,
+  rootItemId: nested?.rootItemId ?? null,
+  nestedPath: nested?.nestedPath ?? '',
+});
+
 export class ItemService {
   private readonly collections: CollectionService;
 
@@ -108,6 +117,7 @@ export class ItemService {
         insertItem(tx, target.level, { id: newId(), rank, values, ...(target.parentId ? { parentId: target.parentId } : {}) }),
       );
       if (!target.parentId) await tx.execute(sql`update content_collections set item_count = item_count + 1 where id = ${row.id}`);
+      await recordContentEvent(tx, { ...eventPlace(projectId, row, nested ? { rootItemId: nested.itemId, nestedPath: nested.nestedID } : undefined), trigger: 'create', itemId: item._id, item });
       return item;
     });
   }
@@ -125,6 +135,8 @@ export class ItemService {
       const values = await this.prepareValues(tx, projectId, row, target.level, body, 'update');
       if (values.size === 0) return current;
       const updated = await this.guardUnique(target.level, () => updateItem(tx, target.level, target.itemId, values));
+      const place = options.nestedID ? { rootItemId: itemId, nestedPath: listPathOfItem(options.nestedID) } : undefined;
+      await recordContentEvent(tx, { ...eventPlace(projectId, row, place), trigger: 'update', itemId: target.itemId, item: updated ?? current });
       return updated ?? current;
     });
   }
@@ -140,6 +152,8 @@ export class ItemService {
       if (options.version !== undefined && options.version !== current._lastUpdatedDate) throw new StaleItemError(current);
       await deleteItem(tx, target.level, target.itemId);
       if (!target.parentId) await tx.execute(sql`update content_collections set item_count = item_count - 1 where id = ${row.id}`);
+      const place = options.nestedID ? { rootItemId: itemId, nestedPath: listPathOfItem(options.nestedID) } : undefined;
+      await recordContentEvent(tx, { ...eventPlace(projectId, row, place), trigger: 'delete', itemId: target.itemId, item: current });
     });
   }
 

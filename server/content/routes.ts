@@ -9,10 +9,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Action } from '../../definitions/permissions.ts';
 import { contentLimits } from '../../definitions/content.ts';
 import { currentUser } from '../auth/authenticate.ts';
+import { collectionVisibilityOf, type CollectionVisibility } from '../main/projects.ts';
 import { badRequest, problem } from '../lib/errors.ts';
 import { Empty, responses } from '../lib/schemas.ts';
 import { CollectionService, invalid, toCollectionView } from './collections.ts';
 import { ItemService, parseVersion, StaleItemError } from './items.ts';
+import { ItemQueryService } from './query/index.ts';
 import type { Item } from './storage.ts';
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });
@@ -85,6 +87,24 @@ const Page = {
   perPage: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
 };
 
+/** The list parameters of the query engine (server/content/query/parse.ts checks them against the schema). */
+const ListParams = {
+  ...Page,
+  sort: Type.Optional(Type.String({ maxLength: 200, description: 'a sortable field slug or _id, _createdDate, _lastUpdatedDate, _order, _rank (default: rank order)' })),
+  order: Type.Optional(Type.String({ maxLength: 10, description: 'asc or desc, any case' })),
+  query: Type.Optional(
+    Type.String({ maxLength: 20_000, description: 'key:operator:value terms joined by + (operators = != > < regex within; ItemRef: field.itemRefID:=:id1,id2)' }),
+  ),
+  filter: Type.Optional(Type.String({ maxLength: 20_000, description: 'the console filter state: JSON list of {fieldName, key, operator, filterValue, refFilterVal}' })),
+  find: Type.Optional(Type.String({ maxLength: 20_000, description: 'MongoDB filter JSON (safe subset)' })),
+  aggregationPipeline: Type.Optional(Type.String({ maxLength: 20_000, description: 'MongoDB pipeline JSON: $match $sort $skip $limit $project $count $group' })),
+  projectOn: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys to return (with _id)' })),
+  projectOff: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys to leave out' })),
+  search: Type.Optional(Type.String({ maxLength: 256, description: 'search terms separated by |' })),
+};
+/** A listed item (or, with a projection or a pipeline, the document it became). */
+const ListEntry = Type.Record(Type.String(), Type.Unknown(), { description: 'an item, projected; or an aggregation output document' });
+
 const project = { org: Id, proj: Id };
 const inCollection = Type.Object({ ...project, collection: CollectionId });
 const inField = Type.Object({ ...project, collection: CollectionId, field: FieldId });
@@ -127,6 +147,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
   const { access, projects, database } = app.ctx;
   const collections = new CollectionService(database.db);
   const items = new ItemService(database.db);
+  const itemQueries = new ItemQueryService(database.db);
   const security = [{ bearer: [] as string[] }];
 
   app.addHook('onRequest', app.requireUser);
@@ -141,13 +162,19 @@ export async function contentRoutes(fastify: FastifyInstance) {
     if (request.validationError) throw validationFailure(request.validationError as FastifyError);
   });
 
-  /** The permission check every call makes first; then the project must be in the organization. */
-  async function allow(request: FastifyRequest, action: Action): Promise<string> {
-    const { org, proj } = request.params as { org: string; proj: string };
-    await access.require(currentUser(request).userId, org, action);
-    await projects.row(org, proj);
-    return proj;
+  /**
+   * The permission check every call makes first; then the project must be in the organization, and
+   * a collection named in the address must be one the caller sees (a restricted view hides the
+   * rest as if they did not exist: server/main/projects.ts).
+   */
+  async function allowIn(request: FastifyRequest, action: Action): Promise<{ proj: string; visibility: CollectionVisibility }> {
+    const { org, proj, collection } = request.params as { org: string; proj: string; collection?: string };
+    const viewer = await access.require(currentUser(request).userId, org, action);
+    const visibility = collectionVisibilityOf(await projects.row(org, proj), viewer);
+    if (collection !== undefined) visibility.require(collection);
+    return { proj, visibility };
   }
+  const allow = async (request: FastifyRequest, action: Action): Promise<string> => (await allowIn(request, action)).proj;
 
   const route = <S extends { params?: TSchema; querystring?: TSchema; headers?: TSchema; body?: TSchema }, R extends Record<number, TSchema>>(
     summary: string,
@@ -159,9 +186,10 @@ export async function contentRoutes(fastify: FastifyInstance) {
   });
 
   // Collections.
-  app.get('/collection', route('The project’s collections (read)', 'collections', { params: Type.Object(project) }, { 200: Type.Array(Collection) }), async (request) =>
-    (await collections.list(await allow(request, 'read'))).map(toCollectionView),
-  );
+  app.get('/collection', route('The project’s collections (read)', 'collections', { params: Type.Object(project) }, { 200: Type.Array(Collection) }), async (request) => {
+    const { proj, visibility } = await allowIn(request, 'read');
+    return (await collections.list(proj)).filter((c) => visibility.visible(c.slug)).map(toCollectionView);
+  });
 
   app.post(
     '/collection',
@@ -183,7 +211,11 @@ export async function contentRoutes(fastify: FastifyInstance) {
       },
       { 201: Collection },
     ),
-    async (request, reply) => reply.code(201).send(await collections.create(await allow(request, 'create'), request.body)),
+    async (request, reply) => {
+      const { proj, visibility } = await allowIn(request, 'create');
+      visibility.requireUnrestricted();
+      return reply.code(201).send(await collections.create(proj, request.body));
+    },
   );
 
   app.get('/collection/:collection', route('One collection with its schema (read)', 'collections', { params: inCollection }, { 200: Collection }), async (request) =>
@@ -324,18 +356,43 @@ export async function contentRoutes(fastify: FastifyInstance) {
 
   // Items.
 
+  // Lists run on the query engine (server/content/query, README "Listing and searching items").
+  const listQuery = Type.Object(ListParams);
   app.get(
     '/collection/:collection/item',
     route(
-      'A page of items in rank order (read); the item-count header gives the total',
+      'A page of items, filtered, searched, sorted and projected (read); the item-count header gives the total matching',
       'items',
-      { params: inCollection, querystring: Type.Object(Page) },
-      { 200: Type.Array(ItemSchema) },
+      { params: inCollection, querystring: listQuery },
+      { 200: Type.Array(ListEntry) },
     ),
     async (request, reply) => {
       const proj = await allow(request, 'read');
-      const page = { pageNumber: request.query.pageNumber ?? 1, perPage: perPageOf(request.query.perPage, 50) };
-      const { items: list, total } = await items.list(proj, request.params.collection, page);
+      const { items: list, total } = await itemQueries.list(proj, request.params.collection, request.query);
+      return reply.header('item-count', String(total)).send(list);
+    },
+  );
+
+  app.get(
+    '/collection/:collection/search',
+    route(
+      'Search a collection: `query` holds terms separated by | matching _id, text fields (case-insensitive), numbers or linked items (read); item-count gives the total',
+      'items',
+      {
+        params: inCollection,
+        querystring: Type.Object({
+          query: Type.Optional(Type.String({ maxLength: 256, description: 'search terms separated by |' })),
+          ...Page,
+          sort: ListParams.sort,
+          order: ListParams.order,
+        }),
+      },
+      { 200: Type.Array(ListEntry) },
+    ),
+    async (request, reply) => {
+      const proj = await allow(request, 'read');
+      const { query: search, ...rest } = request.query;
+      const { items: list, total } = await itemQueries.list(proj, request.params.collection, { ...rest, search: search ?? '' });
       return reply.header('item-count', String(total)).send(list);
     },
   );
@@ -354,11 +411,14 @@ export async function contentRoutes(fastify: FastifyInstance) {
     route(
       'One item; with nestedID a nested list (ending in a slug, with item-count) or a nested item (ending in an id) (read)',
       'items',
-      { params: inItem, querystring: Type.Object({ nestedID: Type.Optional(NestedId), ...Page }) },
-      { 200: Type.Union([ItemSchema, Type.Array(ItemSchema)]) },
+      { params: inItem, querystring: Type.Object({ nestedID: Type.Optional(NestedId), ...ListParams }) },
+      { 200: Type.Union([ItemSchema, Type.Array(ListEntry)]) },
     ),
     async (request, reply) => {
       const proj = await allow(request, 'read');
+      const { nestedID, ...params } = request.query;
+      const nestedList = nestedID ? await itemQueries.nestedList(proj, request.params.collection, request.params.item, nestedID, params, { perPage: 100 }) : undefined;
+      if (nestedList) return reply.header('item-count', String(nestedList.total)).send(nestedList.items);
       const page = { pageNumber: request.query.pageNumber ?? 1, perPage: perPageOf(request.query.perPage, 100) };
       const found = await items.get(proj, request.params.collection, request.params.item, request.query.nestedID, page);
       if ('item' in found) return reply.header('etag', etag(found.item)).send(found.item);

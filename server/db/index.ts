@@ -25,6 +25,13 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Round-trip check for the health endpoint. */
   ping(): Promise<boolean>;
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel` (delivered at commit, in commit
+   * order). On PostgreSQL a dedicated connection listens; when it is lost it is made again and
+   * `onReconnect` runs, since notifications sent meanwhile are gone (catch up from the table).
+   * Resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -58,6 +65,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     db,
     kind: 'postgres',
     ping: async () => (await pool.query('select 1 as ok')).rows[0]?.ok === 1,
+    listen: (channel, onNotify, onReconnect) => listenPostgres(url, channel, onNotify, onReconnect),
     close: () => pool.end(),
   };
 }
@@ -90,10 +98,68 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     db,
     kind: 'pglite',
     ping: async () => (await client.query<{ ok: number }>('select 1 as ok')).rows[0]?.ok === 1,
+    listen: async (channel, onNotify) => {
+      const stop = await client.listen(channel, onNotify);
+      return async () => {
+        if (!client.closed) await stop();
+      };
+    },
     close: async () => {
       if (!client.closed) await client.close();
       await release?.();
     },
+  };
+}
+
+/** A LISTEN connection of its own that comes back after a loss (PostgreSQL restart, network). */
+async function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = 100;
+  const connect = async (first: boolean): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    const lost = () => {
+      if (stopped || client !== next) return;
+      client = undefined;
+      next.removeAllListeners('error');
+      next.on('error', () => {});
+      void next.end().catch(() => {});
+      schedule();
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    await next.connect();
+    await next.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    delay = 100;
+    if (!first) onReconnect?.();
+  };
+  const schedule = () => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect(false).catch(() => {
+        delay = Math.min(delay * 2, 5000);
+        schedule();
+      });
+    }, delay);
+    retry.unref();
+  };
+  await connect(true);
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => {});
   };
 }
 

@@ -239,3 +239,42 @@ export const contentCollections = pgTable(
   },
   (t) => [uniqueIndex('content_collections_project_slug').on(t.projectId, t.slug)],
 );
+
+/**
+ * Every item write, kept in the transaction that made it (a transactional outbox): live streams
+ * are told of each one by NOTIFY at commit and replay from here after a reconnect; webhooks
+ * deliver from here. `nestedPath` is '' for a top-level item, else the nestedID of the list the
+ * item is in (`chapters`, `chapters.<id>.verses`), with `rootItemId` the top-level item.
+ */
+export const contentEvents = pgTable(
+  'item_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    collectionId: text('collection_id').notNull().references(() => contentCollections.id, { onDelete: 'cascade' }),
+    trigger: text('trigger').notNull(),
+    itemId: text('item_id').notNull(),
+    rootItemId: text('root_item_id'),
+    nestedPath: text('nested_path').notNull().default(''),
+    item: jsonb('item').notNull(),
+    createdAt: created(),
+  },
+  (t) => [index('item_events_collection').on(t.collectionId, t.id), index('item_events_created').on(t.createdAt)],
+);
+
+/**
+ * Where a live stream that was told to stop left off, by the request id its `start` event gave:
+ * the reconnecting stream replays what came after. `seen` lists the recent events already sent,
+ * so that a write that committed late (with a lower id) is still delivered once.
+ */
+export const liveRequests = pgTable(
+  'live_requests',
+  {
+    requestId: text('request_id').primaryKey(),
+    collectionId: text('collection_id').notNull().references(() => contentCollections.id, { onDelete: 'cascade' }),
+    cursor: bigint('cursor', { mode: 'number' }).notNull(),
+    seen: bigint('seen', { mode: 'number' }).array().notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('live_requests_updated').on(t.updatedAt)],
+);

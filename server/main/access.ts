@@ -14,6 +14,8 @@ export interface OrganizationAccess {
   permissions: MemberPermissions;
   /** A member of the organization (a super-admin who is not is still allowed everything). */
   member: boolean;
+  /** The caller's e-mail: a project's restricted view names people by it. */
+  email: string;
 }
 
 const denials: Record<Action, string> = {
@@ -31,8 +33,13 @@ export class AccessService {
   ) {}
 
   async isSuperAdmin(userId: string): Promise<boolean> {
-    const [user] = await this.db.select({ superAdmin: users.superAdmin, username: users.username }).from(users).where(eq(users.id, userId));
-    return Boolean(user && (user.superAdmin || this.superAdminUsernames.has(user.username.toLowerCase())));
+    return (await this.user(userId)).superAdmin;
+  }
+
+  private async user(userId: string): Promise<{ superAdmin: boolean; email: string }> {
+    const [user] = await this.db.select({ superAdmin: users.superAdmin, username: users.username, email: users.email }).from(users).where(eq(users.id, userId));
+    if (!user) return { superAdmin: false, email: '' };
+    return { superAdmin: user.superAdmin || this.superAdminUsernames.has(user.username.toLowerCase()), email: user.email };
   }
 
   /** The caller's standing in an organization; 404 when it does not exist, 403 when not a member. */
@@ -43,11 +50,12 @@ export class AccessService {
       .leftJoin(memberships, and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, userId)))
       .where(eq(organizations.id, organizationId));
     if (!row) throw notFound('organization_not_found', 'There is no such organization.');
-    if (await this.isSuperAdmin(userId)) {
-      return { organizationId, userId, permissions: ownerPermissions, member: row.permissions !== null };
+    const { superAdmin, email } = await this.user(userId);
+    if (superAdmin) {
+      return { organizationId, userId, permissions: ownerPermissions, member: row.permissions !== null, email };
     }
     if (row.permissions === null) throw forbidden('not_a_member', denials.read);
-    return { organizationId, userId, permissions: normalisePermissions(row.permissions as Record<string, unknown>), member: true };
+    return { organizationId, userId, permissions: normalisePermissions(row.permissions as Record<string, unknown>), member: true, email };
   }
 
   /** Checks the caller may do `action` in the organization, and returns their standing. */

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { memberFlags } from '../../definitions/permissions.ts';
 import { platform } from '../../definitions/platform.ts';
+import { restrictedViewSchema, type RestrictedView as RestrictedViewShape } from '../../definitions/restricted-view.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { Empty, responses } from '../lib/schemas.ts';
 
@@ -38,6 +39,8 @@ const Organization = Type.Object(
   },
   { $id: 'Organization' },
 );
+/** settings.restrictedView (definitions/restricted-view.ts): null turns it off. */
+const RestrictedView = Type.Unsafe<RestrictedViewShape>({ ...restrictedViewSchema, description: 'members (e-mails of the member list) who see only these collections (ids) of the project' });
 const Project = Type.Object(
   {
     id: Type.String(),
@@ -228,10 +231,18 @@ export async function organizationRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/organization/:org/project/:proj',
-    { schema: { summary: 'One project (read)', tags: ['projects'], security, params: projectParams, response: responses({ 200: Project }) } },
+    {
+      schema: {
+        summary: 'One project (read); a member in its restricted view gets only the collections it lists',
+        tags: ['projects'],
+        security,
+        params: projectParams,
+        response: responses({ 200: Project }),
+      },
+    },
     async (request) => {
-      await access.require(currentUser(request).userId, request.params.org, 'read');
-      return projects.get(request.params.org, request.params.proj);
+      const viewer = await access.require(currentUser(request).userId, request.params.org, 'read');
+      return projects.get(request.params.org, request.params.proj, viewer);
     },
   );
 
@@ -239,17 +250,51 @@ export async function organizationRoutes(fastify: FastifyInstance) {
     '/organization/:org/project/:proj',
     {
       schema: {
-        summary: 'Change a project’s name or description (update)',
+        summary: 'Change a project’s name or description (update), or its restricted view (settings.restrictedView; admin)',
         tags: ['projects'],
         security,
         params: projectParams,
-        body: Type.Partial(ProjectBody, { additionalProperties: false, minProperties: 1 }),
+        body: Type.Object(
+          {
+            name: Type.Optional(ProjectBody.properties.name),
+            description: Type.Optional(ProjectBody.properties.description),
+            settings: Type.Optional(
+              Type.Object({ restrictedView: Type.Union([RestrictedView, Type.Null()]) }, { additionalProperties: false }),
+            ),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
         response: responses({ 200: Project }),
       },
     },
     async (request) => {
-      await access.require(currentUser(request).userId, request.params.org, 'update');
-      return projects.update(request.params.org, request.params.proj, request.body);
+      const { org, proj } = request.params;
+      // Who sees which collections is the administrators' decision; name and description need update.
+      const viewer = await access.require(currentUser(request).userId, org, request.body.settings ? 'admin' : 'update');
+      const memberEmails = request.body.settings?.restrictedView ? (await organizations.members(org)).map((m) => m.email) : [];
+      return projects.update(org, proj, request.body, { viewer, memberEmails });
+    },
+  );
+
+  app.get(
+    '/organization/:org/project/:proj/restricted-view',
+    {
+      schema: {
+        summary: 'The project’s restricted view with every collection to choose from (admin)',
+        tags: ['projects'],
+        security,
+        params: projectParams,
+        response: responses({
+          200: Type.Object({
+            restrictedView: Type.Union([RestrictedView, Type.Null()]),
+            collections: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+          }),
+        }),
+      },
+    },
+    async (request) => {
+      await access.require(currentUser(request).userId, request.params.org, 'admin');
+      return projects.restrictedView(request.params.org, request.params.proj);
     },
   );
 

@@ -1,9 +1,11 @@
 /** Projects of an organization, with their collections. Webhooks and files join the view as their issues land. */
 import { and, eq } from 'drizzle-orm';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
+import { allowedActions, type MemberPermissions } from '../../definitions/permissions.ts';
+import { collectionVisibility, isRestricted, normaliseRestrictedView, readRestrictedView, type RestrictedView } from '../../definitions/restricted-view.ts';
 import type { Db } from '../db/index.ts';
 import { projects } from '../db/schema.ts';
-import { badRequest, notFound } from '../lib/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { CollectionService, type CollectionRow } from '../content/collections.ts';
 
@@ -30,17 +32,76 @@ export interface ProjectView {
 
 type ProjectRow = typeof projects.$inferSelect;
 
-const toView = (row: ProjectRow, collections: CollectionRow[]): ProjectView => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  organizationID: row.organizationId,
-  createdDate: row.createdAt.toISOString(),
-  collections: collections.map((c) => ({ id: c.slug, name: c.name, schema: c.schema as SchemaField[], singleItem: c.singleItem, rtlDirection: c.rtlDirection })),
-  webhooks: [],
-  files: [],
-  settings: row.settings as Record<string, unknown>,
-});
+/** Who is looking: a member's e-mail and flags (AccessService's OrganizationAccess fits). */
+export interface ProjectViewer {
+  email: string;
+  permissions: MemberPermissions;
+}
+
+/** What a viewer may see of a project's collections under its restricted view (settings.restrictedView). */
+export interface CollectionVisibility {
+  /** The viewer is in the restricted group. */
+  restricted: boolean;
+  visible(collectionId: string): boolean;
+  /** A hidden collection answers exactly as one that does not exist. */
+  require(collectionId: string): void;
+  /** A restricted member cannot add collections: they would never see them, and an existing id would give a hidden one away. */
+  requireUnrestricted(): void;
+}
+
+/** The restricted view is the one place that decides which collections a person sees. */
+export function collectionVisibilityOf(row: Pick<ProjectRow, 'settings'>, viewer: ProjectViewer | undefined): CollectionVisibility {
+  const view = viewer ? readRestrictedView(row.settings) : null;
+  const restricted = viewer ? isRestricted(view, viewer.email) : false;
+  const visible = restricted ? collectionVisibility(view, viewer!.email) : () => true;
+  return {
+    restricted,
+    visible,
+    require(collectionId) {
+      // Same code and words as a collection that does not exist (server/content/collections.ts).
+      if (!visible(collectionId)) throw notFound('collection_not_found', `There is no collection "${collectionId}" in this project.`);
+    },
+    requireUnrestricted() {
+      if (restricted) throw forbidden('restricted_view', 'You see a restricted view of this project and cannot add collections to it.');
+    },
+  };
+}
+
+const toView = (row: ProjectRow, collections: CollectionRow[], viewer?: ProjectViewer): ProjectView => {
+  const { visible } = collectionVisibilityOf(row, viewer);
+  const settings = { ...(row.settings as Record<string, unknown>) };
+  // Who sees what is the administrators' business; a restricted member must not learn the hidden ids from it.
+  if (viewer && !allowedActions(viewer.permissions).admin) delete settings.restrictedView;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    organizationID: row.organizationId,
+    createdDate: row.createdAt.toISOString(),
+    collections: collections
+      .filter((c) => visible(c.slug))
+      .map((c) => ({ id: c.slug, name: c.name, schema: c.schema as SchemaField[], singleItem: c.singleItem, rtlDirection: c.rtlDirection })),
+    webhooks: [],
+    files: [],
+    settings,
+  };
+};
+
+/** The fields of a project update. `settings.restrictedView` is the administrators' (checked by the route). */
+export interface ProjectUpdate {
+  name?: string | undefined;
+  description?: string | undefined;
+  settings?: { restrictedView?: RestrictedView | null | undefined } | undefined;
+}
+
+/** The restricted view as its settings section edits it: the setting and every collection to choose from. */
+export interface RestrictedViewSettings {
+  restrictedView: RestrictedView | null;
+  collections: { id: string; name: string }[];
+}
+
+const settingsProblem = (errors: { path: string; message: string }[]) =>
+  new AppError(400, 'validation_failed', errors.map((e) => `${e.path} ${e.message}`).join(', '), { errors });
 
 export class ProjectService {
   private readonly collections: CollectionService;
@@ -58,9 +119,16 @@ export class ProjectService {
     return row;
   }
 
-  async get(organizationId: string, projectId: string): Promise<ProjectView> {
+  /** A project as `viewer` sees it (without a viewer, e.g. for an API token: every collection). */
+  async get(organizationId: string, projectId: string, viewer?: ProjectViewer): Promise<ProjectView> {
     const row = await this.row(organizationId, projectId);
-    return toView(row, await this.collections.list(projectId));
+    return toView(row, await this.collections.list(projectId), viewer);
+  }
+
+  async restrictedView(organizationId: string, projectId: string): Promise<RestrictedViewSettings> {
+    const row = await this.row(organizationId, projectId);
+    const collections = await this.collections.list(projectId);
+    return { restrictedView: readRestrictedView(row.settings), collections: collections.map((c) => ({ id: c.slug, name: c.name })) };
   }
 
   /**
@@ -86,13 +154,36 @@ export class ProjectService {
     return this.get(organizationId, id);
   }
 
-  async update(organizationId: string, projectId: string, input: { name?: string | undefined; description?: string | undefined }): Promise<ProjectView> {
-    await this.row(organizationId, projectId);
+  /**
+   * Changes a project. A restricted view must name people of the organization's member list
+   * (`memberEmails`) and collections of the project; otherwise nothing changes (400 naming each).
+   */
+  async update(organizationId: string, projectId: string, input: ProjectUpdate, options: { viewer?: ProjectViewer; memberEmails?: readonly string[] } = {}): Promise<ProjectView> {
+    const row = await this.row(organizationId, projectId);
     const changes: Partial<ProjectRow> = {};
     if (input.name !== undefined) changes.name = input.name.trim();
     if (input.description !== undefined) changes.description = input.description.trim();
+    if (input.settings && input.settings.restrictedView !== undefined) {
+      const settings = { ...(row.settings as Record<string, unknown>) };
+      const view = input.settings.restrictedView;
+      if (view === null) delete settings.restrictedView;
+      else settings.restrictedView = await this.checkedRestrictedView(projectId, view, options.memberEmails ?? []);
+      changes.settings = settings;
+    }
     if (Object.keys(changes).length) await this.db.update(projects).set(changes).where(eq(projects.id, projectId));
-    return this.get(organizationId, projectId);
+    return this.get(organizationId, projectId, options.viewer);
+  }
+
+  private async checkedRestrictedView(projectId: string, view: RestrictedView, memberEmails: readonly string[]): Promise<RestrictedView> {
+    const members = new Set(memberEmails.map((email) => email.trim().toLowerCase()));
+    const collections = new Set((await this.collections.list(projectId)).map((c) => c.slug));
+    const base = 'body/settings/restrictedView';
+    const errors = [
+      ...view.members.flatMap((email, i) => (members.has(email.trim().toLowerCase()) ? [] : [{ path: `${base}/members/${i}`, message: 'is not a member of this organization' }])),
+      ...view.collections.flatMap((id, i) => (collections.has(id) ? [] : [{ path: `${base}/collections/${i}`, message: 'is not a collection of this project' }])),
+    ];
+    if (errors.length) throw settingsProblem(errors);
+    return normaliseRestrictedView(view);
   }
 
   /** Deletes a project; its collections' rows cascade and their trigger drops the item tables. */

@@ -1,4 +1,5 @@
 /** The main API (`/api`): health, public configuration and the user calls. Later issues add their resources here. */
+import { liveRoutes } from '../content/live-routes.ts';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -59,4 +60,5 @@ export async function mainRoutes(fastify: FastifyInstance) {
   await app.register(organizationRoutes);
   await app.register(apiTokenRoutes, { prefix: '/apiTokens' });
   await app.register(contentRoutes, { prefix: '/organization/:org/project/:proj' });
+  await app.register(liveRoutes, { prefix: '/organization/:org/project/:proj' });
 }

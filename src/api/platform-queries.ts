@@ -3,6 +3,8 @@ import { createContext, useContext } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { TokenDraft } from '../../definitions/api-tokens.ts';
 import type { Me } from './auth.ts';
+import { contentKeys } from './content-queries.ts';
+import type { RestrictedView } from '../../definitions/restricted-view.ts';
 import { getPlatformApi, type ApiToken, type InviteEntry, type MemberEdit, type Organization, type PlatformApi } from './platform.ts';
 import { queryKeys, shouldRetry } from './queries.ts';
 
@@ -12,6 +14,7 @@ export const platformKeys = {
   organization: (organizationID: string) => ['organization', organizationID] as const,
   project: (organizationID: string, projectID: string) => ['project', organizationID, projectID] as const,
   apiTokens: (organizationID: string, projectID: string) => ['apiTokens', organizationID, projectID] as const,
+  restrictedView: (organizationID: string, projectID: string) => ['restrictedView', organizationID, projectID] as const,
 };
 
 const PlatformApiContext = createContext<PlatformApi | null>(null);
@@ -169,6 +172,32 @@ export function useUpdateProject(organizationID: string, projectID: string) {
         ...organization,
         projects: organization.projects.map((entry) => (entry.id === projectID ? { id: project.id, name: project.name, description: project.description } : entry)),
       }));
+    },
+  });
+}
+
+/** The project's restricted view with every collection to choose from (admins only). */
+export function useRestrictedView(organizationID: string, projectID: string, options: { enabled?: boolean } = {}) {
+  const api = usePlatformApi();
+  return useQuery({
+    queryKey: platformKeys.restrictedView(organizationID, projectID),
+    queryFn: () => api.restrictedView(organizationID, projectID),
+    enabled: options.enabled ?? true,
+    retry: shouldRetry,
+  });
+}
+
+/** Sets (or with null turns off) the restricted view; the project comes back as the caller now sees it. */
+export function useSetRestrictedView(organizationID: string, projectID: string) {
+  const api = usePlatformApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (restrictedView: RestrictedView | null) => api.updateProject(organizationID, projectID, { settings: { restrictedView } }),
+    onSuccess: (project) => {
+      queryClient.setQueryData(platformKeys.project(organizationID, projectID), project);
+      void queryClient.invalidateQueries({ queryKey: platformKeys.restrictedView(organizationID, projectID) });
+      // The collection lists follow (an admin may have listed themselves).
+      void queryClient.invalidateQueries({ queryKey: contentKeys.project({ organizationID, projectID }) });
     },
   });
 }

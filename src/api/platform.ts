@@ -5,6 +5,7 @@
 import type { TokenDraft } from '../../definitions/api-tokens.ts';
 import type { MemberStatus } from '../../definitions/membership.ts';
 import type { MemberPermissions } from '../../definitions/permissions.ts';
+import type { RestrictedView } from '../../definitions/restricted-view.ts';
 import { getApiClient, type ApiClient } from './client.ts';
 import { anonymous } from './token-grants.ts';
 
@@ -80,6 +81,19 @@ export interface InviteEntry {
 
 export type MemberEdit = { email: string } & Partial<MemberPermissions>;
 
+/** A project change: name and description (update), or the restricted view (admin; null turns it off). */
+export interface ProjectChange {
+  name?: string;
+  description?: string;
+  settings?: { restrictedView: RestrictedView | null };
+}
+
+/** GET …/restricted-view (admin): the setting and every collection of the project to choose from. */
+export interface RestrictedViewSettings {
+  restrictedView: RestrictedView | null;
+  collections: { id: string; name: string }[];
+}
+
 export interface PlatformApi {
   organizations(ids: readonly string[]): Promise<Organization[]>;
   organization(organizationID: string): Promise<Organization>;
@@ -94,7 +108,8 @@ export interface PlatformApi {
   acceptInvite(inviteID: string): Promise<{ organizationID: string }>;
   project(organizationID: string, projectID: string): Promise<Project>;
   createProject(organizationID: string, body: { name: string; description?: string }, templateID?: string): Promise<Project>;
-  updateProject(organizationID: string, projectID: string, body: { name?: string; description?: string }): Promise<Project>;
+  updateProject(organizationID: string, projectID: string, body: ProjectChange): Promise<Project>;
+  restrictedView(organizationID: string, projectID: string): Promise<RestrictedViewSettings>;
   deleteProject(organizationID: string, projectID: string): Promise<void>;
   apiTokens(organizationID: string, projectID: string): Promise<ApiToken[]>;
   createApiToken(organizationID: string, projectID: string, draft: TokenDraft): Promise<MintedToken>;
@@ -127,6 +142,7 @@ export function createPlatformApi(client: ApiClient): PlatformApi {
     createProject: (organizationID, body, templateID) =>
       json<Project>(`${org(organizationID)}/project`, { method: 'post', json: body, ...(templateID ? { searchParams: { templateID } } : {}) }),
     updateProject: (organizationID, projectID, body) => json<Project>(project(organizationID, projectID), { method: 'put', json: body }),
+    restrictedView: (organizationID, projectID) => json<RestrictedViewSettings>(`${project(organizationID, projectID)}/restricted-view`),
     deleteProject: (organizationID, projectID) => json<void>(project(organizationID, projectID), { method: 'delete' }),
     apiTokens: (organizationID, projectID) => json<ApiToken[]>('api/apiTokens', { searchParams: { organizationID, projectID } }),
     // A right beyond one's own is a 403 whose detail names it: the token form shows it.

@@ -93,7 +93,7 @@ describe('New Project dialog', () => {
     const { dialog } = await openDialog(fakePlatformApi({ createProject }));
     expect(within(dialog).queryByLabelText('Select Template')).not.toBeInTheDocument();
     const toggle = within(dialog).getByRole('switch', { name: 'Use a template?' });
-    expect(toggle).toHaveAccessibleDescription(/Copying a template's collections arrives with the content model/);
+    expect(toggle).toHaveAccessibleDescription(/its collections and their schemas are copied, its items are not/);
     await userEvent.click(toggle);
     const select = within(dialog).getByLabelText('Select Template');
     expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Recipes', 'Blog']);

@@ -6,6 +6,7 @@ export const bool: FieldType = {
   code: 8,
   name: 'Bool',
   labelKey: 'fieldType.bool',
+  icon: 'toggle-left',
   valueSchema: { type: ['boolean', 'null'] },
   capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: true },
   settings: ['defaultValue'],

@@ -28,6 +28,7 @@ export const date: FieldType = {
   code: 10,
   name: 'Date',
   labelKey: 'fieldType.date',
+  icon: 'calendar',
   valueSchema: { type: ['string', 'null'], format: 'date-time' },
   capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true },
   settings: [],

@@ -6,6 +6,7 @@ export const geoPoint: FieldType = {
   code: 13,
   name: 'GeoPoint',
   labelKey: 'fieldType.geoPoint',
+  icon: 'map-pin',
   valueSchema: {
     anyOf: [
       {

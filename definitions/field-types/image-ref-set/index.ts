@@ -8,6 +8,7 @@ export const imageRefSet: FieldType = {
   code: 11,
   name: 'ImageRefSet',
   labelKey: 'fieldType.imageRefSet',
+  icon: 'images',
   valueSchema: {
     type: ['array', 'null'],
     maxItems: contentLimits.imageSetMax,

@@ -42,6 +42,7 @@ export const imageRef: FieldType = {
   code: 5,
   name: 'ImageRef',
   labelKey: 'fieldType.imageRef',
+  icon: 'image',
   valueSchema: { anyOf: [imageSchema, { type: 'null' }] },
   capabilities: { creatable: true, primary: false, required: true, unique: false, sortable: false },
   settings: ['accept'],

@@ -12,6 +12,7 @@ export const itemRef: FieldType = {
   code: 6,
   name: 'ItemRef',
   labelKey: 'fieldType.itemRef',
+  icon: 'link-2',
   valueSchema: {
     type: ['array', 'null'],
     items: { type: 'object', properties: { itemRefID: { type: 'string' }, value: { type: 'string' } }, required: ['itemRefID', 'value'], additionalProperties: false },

@@ -12,6 +12,7 @@ export const json: FieldType = {
   code: 14,
   name: 'JSON',
   labelKey: 'fieldType.json',
+  icon: 'braces',
   valueSchema: {},
   capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false },
   settings: [],

@@ -10,6 +10,7 @@ export const link: FieldType = {
   code: 9,
   name: 'Link',
   labelKey: 'fieldType.link',
+  icon: 'globe',
   valueSchema: { type: ['string', 'null'], maxLength: contentLimits.linkMax },
   capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true },
   settings: [],

@@ -6,6 +6,7 @@ export const metadata: FieldType = {
   code: 100,
   name: 'Metadata',
   labelKey: 'fieldType.metadata',
+  icon: 'info',
   valueSchema: {
     type: 'object',
     properties: { _id: { type: 'string' }, _createdDate: { type: 'string' }, _lastUpdatedDate: { type: 'string' } },

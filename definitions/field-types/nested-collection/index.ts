@@ -9,6 +9,7 @@ export const nestedCollection: FieldType = {
   code: 12,
   name: 'NestedCollection',
   labelKey: 'fieldType.nestedCollection',
+  icon: 'folder-tree',
   valueSchema: { type: 'array', items: { type: 'object', properties: { _id: { type: 'string' } }, required: ['_id'] } },
   capabilities: { creatable: true, primary: false, required: false, unique: false, sortable: false },
   settings: ['nestedCollectionSchema'],

@@ -8,6 +8,7 @@ export const number: FieldType = {
   code: 3,
   name: 'Number',
   labelKey: 'fieldType.number',
+  icon: 'hash',
   valueSchema: { type: ['number', 'null'] },
   capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true },
   settings: [],

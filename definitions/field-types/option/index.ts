@@ -12,6 +12,7 @@ export const option: FieldType = {
   code: 7,
   name: 'Option',
   labelKey: 'fieldType.option',
+  icon: 'list',
   valueSchema: {
     anyOf: [
       { type: 'object', properties: { _id: { type: 'string' }, value: { type: 'string' } }, required: ['_id', 'value'], additionalProperties: false },

@@ -7,6 +7,7 @@ export const phone: FieldType = {
   code: 4,
   name: 'Phone',
   labelKey: 'fieldType.phone',
+  icon: 'phone',
   valueSchema: { type: ['string', 'null'], pattern: '^[0-9]+$', maxLength: contentLimits.phoneDigitsMax },
   capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true },
   settings: [],

@@ -15,6 +15,7 @@ export const plainText: FieldType = {
   code: 1,
   name: 'PlainText',
   labelKey: 'fieldType.plainText',
+  icon: 'type',
   valueSchema: { type: ['string', 'null'], maxLength: contentLimits.plainTextMax },
   capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true },
   settings: ['min', 'max'],

@@ -7,6 +7,7 @@ export const richText: FieldType = {
   code: 2,
   name: 'RichText',
   labelKey: 'fieldType.richText',
+  icon: 'file-text',
   valueSchema: { type: ['string', 'null'], maxLength: contentLimits.richTextMax },
   capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false },
   settings: ['richTextCustomCSS', 'richTextCustomJS'],

@@ -1,7 +1,13 @@
 /**
- * New Collection and Edit Collection (content spec §2). Work in progress: the collection form and
- * the schema builder arrive in this session.
+ * New Collection and Edit Collection (content spec §2): one screen for both routes. With a
+ * collectionID in the route it edits that collection, otherwise it creates one.
  */
+import { useParams } from 'react-router';
+import { EditCollection } from './EditCollection.tsx';
+import { NewCollection } from './NewCollection.tsx';
+
 export default function CollectionSettingsScreen() {
-  return null;
+  const { collectionID } = useParams();
+  // Keyed by id: another collection's settings start from its own state.
+  return collectionID ? <EditCollection key={collectionID} collectionID={collectionID} /> : <NewCollection />;
 }

@@ -3,14 +3,12 @@
  * Plan & Usage (admins; empty until the billing issue), Danger Zone (admins). Non-admins see only
  * General and the user list. `?view=plans` scrolls to the plans for admins.
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import organizationNameForm from '../../../definitions/forms/organization-name.ts';
 import validateOrganizationName from '../../../definitions/forms/organization-name.ts?validator';
 import { formatDateTime } from '../../../definitions/format-date-time.ts';
-import { ui } from '../../../definitions/constants.ts';
 import { routePath } from '../../../definitions/route-path.ts';
-import { ConfirmNameDialog } from '../../../renderers/dialogs/ConfirmNameDialog.tsx';
 import { FormRenderer } from '../../../renderers/forms/FormRenderer.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
@@ -19,6 +17,7 @@ import { isApiError } from '../../api/errors.ts';
 import type { Organization } from '../../api/platform.ts';
 import { useDeleteOrganization, useRenameOrganization } from '../../api/platform-queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
+import { DeleteByNameSection } from '../../shell/DeleteByNameSection.tsx';
 import { problemFieldErrors } from '../../shell/problem-field-errors.ts';
 import { UsersSection } from './UsersSection.tsx';
 
@@ -107,43 +106,35 @@ function GeneralSection({ organization, isAdmin }: { organization: Organization;
 function DangerZone({ organization }: { organization: Organization }) {
   const format = useFormat();
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
   const remove = useDeleteOrganization(organization.id);
   return (
-    <section className="panel panel-danger" aria-labelledby="settings-danger">
-      <h2 id="settings-danger">{format('settings.dangerZone')}</h2>
-      <p>{format('organization.delete.explain')}</p>
-      <button type="button" className="button button-danger" onClick={() => setOpen(true)}>
-        {format('organization.delete.button')}
-      </button>
-      <ConfirmNameDialog
-        open={open}
-        onOpenChange={setOpen}
-        name="deleteOrganization"
-        widthPx={ui.deleteDialogWidthPx}
-        title={format('organization.delete.title')}
-        body={format('organization.delete.body', { name: organization.name })}
-        inputLabel={format('organization.delete.label')}
-        expected={organization.name}
-        mismatchMessage={format('organization.nameMismatch')}
-        confirmLabel={format('organization.delete.confirm')}
-        busyLabel={format('form.deleting')}
-        cancelLabel={format('form.cancel')}
-        busy={remove.isPending}
-        onConfirm={() =>
-          remove.mutate(undefined, {
-            onSuccess: () => {
-              void notify({ kind: 'success', title: format('organization.deleted') });
-              setOpen(false);
-              navigate(routePath('home'), { replace: true });
-            },
-            onError: (error) => {
-              const reason = isApiError(error) && error.detail ? error.detail : 'none';
-              void notify({ kind: 'error', title: format('organization.deleteFailed', { reason }) });
-            },
-          })
-        }
-      />
-    </section>
+    <DeleteByNameSection
+      headingLevel={2}
+      headingId="settings-danger"
+      heading={format('settings.dangerZone')}
+      explain={format('organization.delete.explain')}
+      buttonLabel={format('organization.delete.button')}
+      dialogName="deleteOrganization"
+      title={format('organization.delete.title')}
+      body={format('organization.delete.body', { name: organization.name })}
+      inputLabel={format('organization.delete.label')}
+      expected={organization.name}
+      mismatchMessage={format('organization.nameMismatch')}
+      confirmLabel={format('organization.delete.confirm')}
+      busy={remove.isPending}
+      onConfirm={(close) =>
+        remove.mutate(undefined, {
+          onSuccess: () => {
+            void notify({ kind: 'success', title: format('organization.deleted') });
+            close();
+            navigate(routePath('home'), { replace: true });
+          },
+          onError: (error) => {
+            const reason = isApiError(error) && error.detail ? error.detail : 'none';
+            void notify({ kind: 'error', title: format('organization.deleteFailed', { reason }) });
+          },
+        })
+      }
+    />
   );
 }

@@ -1,16 +1,14 @@
 /**
  * Project Settings (platform §2, §4, §5): General (name, ProjectID with copy, description), Api
- * Tokens (saved tokens and "+ New API Token"), Danger Zone (Delete Project, confirmed by typing
+ * Tokens (saved tokens and "+ New API Token"), Restricted view (admins: which members see only
+ * which collections), Danger Zone (Delete Project, confirmed by typing
  * the project's name exactly in a 500 px dialog; on success the organization is loaded again and
  * the organization page opens).
  */
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ui } from '../../../definitions/constants.ts';
 import projectGeneralForm from '../../../definitions/forms/project-general.ts';
 import validateProjectGeneral from '../../../definitions/forms/project-general.ts?validator';
 import { routePath } from '../../../definitions/route-path.ts';
-import { ConfirmNameDialog } from '../../../renderers/dialogs/ConfirmNameDialog.tsx';
 import { FormRenderer } from '../../../renderers/forms/FormRenderer.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
@@ -18,7 +16,9 @@ import type { Project } from '../../api/platform.ts';
 import { useApiTokens, useDeleteProject, useProject, useUpdateProject } from '../../api/platform-queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
+import { DeleteByNameSection } from '../../shell/DeleteByNameSection.tsx';
 import { useMyPermissions, useProjectActions, useProjectIds, useProjectPath } from './project-context.ts';
+import { RestrictedViewSection } from './RestrictedViewSection.tsx';
 import { SavedToken } from './tokens/SavedToken.tsx';
 
 export default function ProjectSettingsScreen() {
@@ -32,6 +32,7 @@ export default function ProjectSettingsScreen() {
       <h2 className="visually-hidden">{format('project.section.settings')}</h2>
       <GeneralSection project={project} canUpdate={actions.update} />
       <TokensSection project={project} />
+      {actions.admin ? <RestrictedViewSection organizationID={project.organizationID} projectID={project.id} /> : null}
       {actions.delete ? <DangerZone project={project} /> : null}
     </div>
   );
@@ -113,40 +114,32 @@ function TokensSection({ project }: { project: Project }) {
 function DangerZone({ project }: { project: Project }) {
   const format = useFormat();
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
   const remove = useDeleteProject(project.organizationID, project.id);
   return (
-    <section className="panel panel-danger" aria-labelledby="project-danger">
-      <h3 id="project-danger">{format('projectSettings.dangerZone')}</h3>
-      <p>{format('projectSettings.deleteExplain')}</p>
-      <button type="button" className="button button-danger" onClick={() => setOpen(true)}>
-        {format('project.delete.button')}
-      </button>
-      <ConfirmNameDialog
-        open={open}
-        onOpenChange={setOpen}
-        name="deleteProject"
-        widthPx={ui.deleteDialogWidthPx}
-        title={format('project.delete.title')}
-        body={format('project.delete.body', { name: project.name })}
-        inputLabel={format('project.delete.label')}
-        expected={project.name}
-        mismatchMessage={format('project.nameMismatch')}
-        confirmLabel={format('project.delete.confirm')}
-        busyLabel={format('form.deleting')}
-        cancelLabel={format('form.cancel')}
-        busy={remove.isPending}
-        onConfirm={() =>
-          remove.mutate(undefined, {
-            onSuccess: () => {
-              void notify({ kind: 'success', title: format('project.deleted') });
-              setOpen(false);
-              navigate(routePath('organization', { organizationID: project.organizationID }), { replace: true });
-            },
-            onError: () => void notify({ kind: 'error', title: format('project.deleteFailed') }),
-          })
-        }
-      />
-    </section>
+    <DeleteByNameSection
+      headingLevel={3}
+      headingId="project-danger"
+      heading={format('projectSettings.dangerZone')}
+      explain={format('projectSettings.deleteExplain')}
+      buttonLabel={format('project.delete.button')}
+      dialogName="deleteProject"
+      title={format('project.delete.title')}
+      body={format('project.delete.body', { name: project.name })}
+      inputLabel={format('project.delete.label')}
+      expected={project.name}
+      mismatchMessage={format('project.nameMismatch')}
+      confirmLabel={format('project.delete.confirm')}
+      busy={remove.isPending}
+      onConfirm={(close) =>
+        remove.mutate(undefined, {
+          onSuccess: () => {
+            void notify({ kind: 'success', title: format('project.deleted') });
+            close();
+            navigate(routePath('organization', { organizationID: project.organizationID }), { replace: true });
+          },
+          onError: () => void notify({ kind: 'error', title: format('project.deleteFailed') }),
+        })
+      }
+    />
   );
 }

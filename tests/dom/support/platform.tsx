@@ -90,6 +90,7 @@ export function fakePlatformApi(overrides: Partial<PlatformApi> = {}): PlatformA
     project: vi.fn(async () => project()),
     createProject: unexpected('createProject'),
     updateProject: unexpected('updateProject'),
+    restrictedView: vi.fn(async () => ({ restrictedView: null, collections: [] })),
     deleteProject: unexpected('deleteProject'),
     apiTokens: vi.fn(async () => []),
     createApiToken: unexpected('createApiToken'),

@@ -28,7 +28,8 @@ export const testEnv: Record<string, string> = {
   RATE_LIMIT_SIGNUP_ADDRESS: '1000/1m',
 };
 
-export async function openTestDatabase(kind: DatabaseKind): Promise<Database> {
+/** A test database; on PostgreSQL with its connection string, so a test can open a second pool as another process would. */
+export async function openTestDatabase(kind: DatabaseKind): Promise<Database & { url?: string }> {
   if (kind === 'pglite') {
     const dump = readFileSync(path.resolve('.tmp/pglite-template.tar.gz'));
     return openDatabase({ loadDataDir: new Blob([dump]), skipMigrations: false });
@@ -46,6 +47,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<Database> {
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
   return {
     ...database,
+    url: url.toString(),
     close: async () => {
       await database.close();
       const drop = new pg.Client({ connectionString: adminUrl });
@@ -59,7 +61,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<Database> {
 export interface TestApp {
   app: App;
   config: Config;
-  database: Database;
+  database: Database & { url?: string };
   close(): Promise<void>;
 }
 

@@ -1,0 +1,64 @@
+/**
+ * `GET …/collection/{collectionID}/live?authorization&requestID&nestedID&itemID`: the console's
+ * live stream of a collection (content spec §7). An EventSource cannot send headers, so the access
+ * token comes in `authorization`; the stream stops at the token's expiry and the console resumes
+ * with a fresh token and the request id.
+ */
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { decodeJwt } from 'jose';
+import { unauthorized } from '../lib/errors.ts';
+import { responses } from '../lib/schemas.ts';
+import { serveLiveStream } from '../live/stream.ts';
+import { collectionVisibilityOf } from '../main/projects.ts';
+import { CollectionService } from './collections.ts';
+import { liveTarget } from '../live/target.ts';
+
+const LiveQuery = Type.Object({
+  authorization: Type.Optional(Type.String({ maxLength: 4096, description: 'The access token (EventSource sends no headers); `Bearer ` may precede it.' })),
+  requestID: Type.Optional(Type.String({ maxLength: 64, pattern: '^[0-9a-f]*$', description: 'The request id of a stream that was told to stop: resume after it.' })),
+  nestedID: Type.Optional(Type.String({ maxLength: 1024, description: 'A nested list of `itemID` (slug chain, contract §5); empty for the top-level list.' })),
+  itemID: Type.Optional(Type.String({ maxLength: 64, description: 'The top-level item whose nested list is followed; absent, empty or `undefined` for the top level.' })),
+});
+
+export async function liveRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { access, projects, database, tokens, live, config } = app.ctx;
+  const collections = new CollectionService(database.db);
+
+  app.get(
+    '/collection/:collection/live',
+    {
+      schema: {
+        summary: 'Server-sent events of the collection’s item writes (read)',
+        tags: ['items'],
+        params: Type.Object({ org: Type.String({ maxLength: 64 }), proj: Type.String({ maxLength: 64 }), collection: Type.String({ maxLength: 64 }) }),
+        querystring: LiveQuery,
+        response: responses({}),
+      },
+    },
+    async (request, reply) => {
+      const raw = request.query.authorization ?? /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const token = raw?.replace(/^Bearer\s+/i, '');
+      if (!token) throw unauthorized('missing_token', 'Sign in first: this call needs a token in `authorization`.');
+      const claims = await tokens.verifyAccess(token);
+      const { org, proj, collection } = request.params;
+      const viewer = await access.require(claims.userId, org, 'read');
+      collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
+      const row = await collections.row(proj, collection);
+      const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
+      const lastEventID = Number(request.headers['last-event-id']);
+      await serveLiveStream(request, reply, {
+        hub: live,
+        db: database.db,
+        collectionId: row.id,
+        collectionSlug: row.slug,
+        ...target,
+        requestID: request.query.requestID || undefined,
+        lastEventID: Number.isSafeInteger(lastEventID) && lastEventID >= 0 ? lastEventID : undefined,
+        maxSeconds: config.liveStreamMaxS,
+        expiresAt: decodeJwt(token).exp,
+      });
+    },
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * Compiles a parsed list query to SQL against the level's table (drizzle `sql` templates: every
+ * value is a bound parameter, every identifier a server-made name). Comparisons are written on
+ * the expressions the field types' indexes cover, so PostgreSQL can serve them from the index.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { ColumnType } from '../../../definitions/field-types/index.ts';
+import type { SchemaLevel } from '../schema-tree.ts';
+import { selectList, targetExpression } from '../storage.ts';
+import type { Cond, Scalar } from './conditions.ts';
+import type { ListQuery } from './parse.ts';
+import type { Target } from './targets.ts';
+
+const id = (name: string) => sql.identifier(name);
+
+const columnTypes: Record<Target['kind'], ColumnType> = {
+  text: 'text',
+  option: 'text',
+  refs: 'jsonb',
+  number: 'double precision',
+  bool: 'boolean',
+  date: 'timestamptz',
+  geo: 'jsonb',
+  json: 'jsonb',
+};
+
+/** A compared value as a typed parameter. */
+function param(t: Target, v: Scalar): SQL {
+  switch (columnTypes[t.kind]) {
+    case 'double precision':
+      return sql`${v}::double precision`;
+    case 'boolean':
+      return sql`${v}::boolean`;
+    case 'timestamptz':
+      return sql`${v}::timestamptz`;
+    default:
+      return sql`${String(v)}::text`;
+  }
+}
+
+/** The expression holding a key's comparable value. */
+function expr(t: Target): SQL {
+  if (t.member) return targetExpression(t.column, { of: 'member', member: t.member });
+  return sql`${id(t.column)}`;
+}
+
+function equals(t: Target, v: Scalar): SQL {
+  const e = expr(t);
+  // PlainText's btree covers its first characters: test them too, so the index finds the rows.
+  if (t.equalityPrefix) return sql`(left(${e}, ${sql.raw(String(t.equalityPrefix))}) = left(${param(t, v)}, ${sql.raw(String(t.equalityPrefix))}) and ${e} = ${param(t, v)})`;
+  return sql`${e} = ${param(t, v)}`;
+}
+
+const refsJson = (member: 'itemRefID' | 'value', value: string) => sql`${JSON.stringify([{ [member]: value }])}::jsonb`;
+
+const lat = (t: Target) => sql`((${id(t.column)} ->> 'lat')::double precision)`;
+const lng = (t: Target) => sql`((${id(t.column)} ->> 'lng')::double precision)`;
+
+/** The mean Earth radius the `within` distance uses (metres). */
+export const earthRadius = 6_371_008.8;
+
+/** Escapes text for LIKE (backslash is the escape character). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function compileCond(c: Cond): SQL {
+  switch (c.k) {
+    case 'and':
+    case 'or':
+      return sql`(${sql.join(
+        c.of.map(compileCond),
+        c.k === 'and' ? sql` and ` : sql` or `,
+      )})`;
+    case 'not':
+      // A condition on an unset value is unknown (null); "not" must still hold there.
+      return sql`(not coalesce(${compileCond(c.of)}, false))`;
+    case 'const':
+      return c.value ? sql`true` : sql`false`;
+    case 'cmp': {
+      const e = expr(c.t);
+      if (c.v === null) return c.op === '!=' ? sql`${e} is not null` : sql`${e} is null`;
+      switch (c.op) {
+        case '=':
+          return equals(c.t, c.v);
+        case '!=':
+          return sql`${e} is distinct from ${param(c.t, c.v)}`;
+        default:
+          return sql`${e} ${sql.raw(c.op)} ${param(c.t, c.v)}`;
+      }
+    }
+    case 'in': {
+      const list = sql`(${e_in(c.t, c.vs)})`;
+      return c.neg ? sql`(${expr(c.t)} is null or ${expr(c.t)} not in ${list})` : sql`${expr(c.t)} in ${list}`;
+    }
+    case 'regex':
+      return sql`${expr(c.t)} ${sql.raw(c.ci ? '~*' : '~')} ${c.pattern}::text`;
+    case 'exists':
+      return c.yes ? sql`${expr(c.t)} is not null` : sql`${expr(c.t)} is null`;
+    case 'refs': {
+      const any = sql`(${sql.join(
+        c.ids.map((ref) => sql`${id(c.t.column)} @> ${refsJson('itemRefID', ref)}`),
+        sql` or `,
+      )})`;
+      return c.neg ? sql`(${id(c.t.column)} is null or not ${any})` : any;
+    }
+    case 'refValue':
+      return sql`${id(c.t.column)} @> ${refsJson('value', c.text)}`;
+    case 'contains':
+      return sql`${id(c.t.column)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
+    case 'within': {
+      if ('box' in c.shape) {
+        const { minLat, minLng, maxLat, maxLng } = c.shape.box;
+        const lngTest =
+          minLng <= maxLng
+            ? sql`${lng(c.t)} between ${minLng}::double precision and ${maxLng}::double precision`
+            : sql`(${lng(c.t)} >= ${minLng}::double precision or ${lng(c.t)} <= ${maxLng}::double precision)`;
+        return sql`(${lat(c.t)} between ${minLat}::double precision and ${maxLat}::double precision and ${lngTest})`;
+      }
+      const { lat: la, lng: ln, meters } = c.shape.circle;
+      const rad = (x: SQL) => sql`radians(${x})`;
+      const dLat = sql`(${rad(lat(c.t))} - radians(${la}::double precision))`;
+      const dLng = sql`(${rad(lng(c.t))} - radians(${ln}::double precision))`;
+      const h = sql`(sin(${dLat} / 2) ^ 2 + cos(radians(${la}::double precision)) * cos(${rad(lat(c.t))}) * sin(${dLng} / 2) ^ 2)`;
+      return sql`(${earthRadius}::double precision * 2 * asin(least(1::double precision, sqrt(${h}))) <= ${meters}::double precision)`;
+    }
+    case 'elem':
+      return sql`exists (select 1 from ${id(c.child.table)} where ${id(c.child.table)}.${id('_parent_id')} = ${id(c.parent.table)}.${id('_id')} and ${compileCond(c.cond)})`;
+  }
+}
+
+const e_in = (t: Target, values: Scalar[]) =>
+  sql.join(
+    values.map((v) => param(t, v)),
+    sql`, `,
+  );
+
+/** The pieces of a list statement, so a caller (a page, a count, a CSV export in batches) can assemble its own. */
+export interface CompiledList {
+  table: SQL;
+  select: SQL;
+  /** Every condition, the parent scope of a nested list included (`true` when none). */
+  where: SQL;
+  orderBy: SQL;
+  limit: number;
+  offset: number;
+  /** Whether conditions beyond the parent scope apply (otherwise the kept counts serve the total). */
+  filtered: boolean;
+}
+
+/** Compiles the list of a level (of one parent, for a nested level). */
+export function compileListQuery(level: SchemaLevel, q: ListQuery, scope: { parentId?: string | undefined } = {}): CompiledList {
+  const conds: SQL[] = [];
+  if (level.parentTable) conds.push(sql`${id('_parent_id')} = ${scope.parentId ?? ''}::text`);
+  if (q.where) conds.push(compileCond(q.where));
+  const direction = sql.raw(q.desc ? 'desc' : 'asc');
+  const sortExpression = q.sort ? targetExpression(q.sort.column, q.sort.sortKey!) : sql`${id('_rank')}`;
+  return {
+    table: sql`${id(level.table)}`,
+    select: selectList(level),
+    where: conds.length ? sql.join(conds, sql` and `) : sql`true`,
+    // Ties are broken by _id in the same direction, so the (value, _id) index serves both ways.
+    orderBy: sql`${sortExpression} ${direction}, ${id('_id')} ${direction}`,
+    limit: q.perPage,
+    offset: (q.pageNumber - 1) * q.perPage,
+    filtered: q.where !== undefined,
+  };
+}
+
+export const pageStatement = (c: CompiledList): SQL =>
+  sql`select ${c.select} from ${c.table} where ${c.where} order by ${c.orderBy} limit ${c.limit} offset ${c.offset}`;
+
+export const countStatement = (c: CompiledList): SQL => sql`select count(*)::integer as n from ${c.table} where ${c.where}`;

@@ -1,0 +1,204 @@
+/**
+ * Runs compiled list queries: a page and the total matching (the kept counter when nothing
+ * filters the top level), projections, and aggregation pipelines. Every query runs in a
+ * transaction with a statement timeout, so no request can hold the database for long; errors
+ * the database raises about people's input (a regex it refuses, the timeout) become 400s.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { parseNestedId } from '../../../definitions/content.ts';
+import type { Db } from '../../db/index.ts';
+import { notFound } from '../../lib/errors.ts';
+import { CollectionService, invalid, levelOf, type CollectionRow } from '../collections.ts';
+import { childLevel, nestedFieldBySlug, type SchemaLevel } from '../schema-tree.ts';
+import { countChildren, query, readItem, rowToItem, selectList, targetExpression, type Executor } from '../storage.ts';
+import { documentStages, itemDocument, type Stage } from './aggregate.ts';
+import { compileListQuery, countStatement, pageStatement, type CompiledList } from './compile.ts';
+import { and, type Cond } from './conditions.ts';
+import { queryError } from './errors.ts';
+import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
+import { nestedField, type Target } from './targets.ts';
+
+/** How long one list query may run (milliseconds). */
+export const listStatementTimeoutMs = 10_000;
+
+/** A list of a level: all top-level items, or the nested items of one parent. */
+export interface ListAddress {
+  level: SchemaLevel;
+  parentId?: string;
+}
+
+export interface ListResult {
+  items: Record<string, unknown>[];
+  total: number;
+}
+
+function databaseCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/** Runs `work` in a read transaction with the list statement timeout; maps input-caused database errors to 400. */
+export async function guarded<T>(db: Db, work: (executor: Executor) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('statement_timeout', ${String(listStatementTimeoutMs)}, true)`);
+      return work(tx);
+    });
+  } catch (error) {
+    const code = databaseCode(error);
+
+    if (code === '57014') throw queryError('query_timeout', 'query', 'took too long; narrow the filter or the search');
+    if (code === '2201B' || code === '54001') throw queryError('invalid_regex', 'query', 'the database refused a regular expression as invalid or too complex');
+    throw error;
+  }
+}
+
+function project(item: Record<string, unknown>, q: ListQuery): Record<string, unknown> {
+  if (!q.projection) return item;
+  if ('on' in q.projection) {
+    const out: Record<string, unknown> = { _id: item._id };
+    for (const key of q.projection.on) if (key in item) out[key] = item[key];
+    return out;
+  }
+  const out = { ...item };
+  for (const key of q.projection.off) delete out[key];
+  return out;
+}
+
+/** The nested lists `projectOn` names, read for a page of items in one query each. */
+async function attachNested(executor: Executor, level: SchemaLevel, items: Record<string, unknown>[], q: ListQuery) {
+  if (!q.projection || !('on' in q.projection) || items.length === 0) return;
+  for (const key of q.projection.on) {
+    const field = nestedField(level, key);
+    if (!field) continue;
+    const child = childLevel(level, field);
+    const ids = sql.join(
+      items.map((item) => sql`${item._id as string}`),
+      sql`, `,
+    );
+    const rows = await query(
+      executor,
+      sql`select ${selectList(child)}, ${sql.identifier('_parent_id')} from ${sql.identifier(child.table)} where ${sql.identifier('_parent_id')} in (${ids}) order by ${sql.identifier('_parent_id')}, ${sql.identifier('_rank')}, ${sql.identifier('_id')}`,
+    );
+    const byParent = new Map<string, unknown[]>();
+    for (const row of rows) {
+      const list = byParent.get(row._parent_id as string) ?? [];
+      list.push(rowToItem(child, row));
+      byParent.set(row._parent_id as string, list);
+    }
+    for (const item of items) item[key] = byParent.get(item._id as string) ?? [];
+  }
+}
+
+/** The leading pipeline stages that run on the item table, and the rest. */
+function splitPipeline(stages: Stage[]) {
+  const conds: Cond[] = [];
+  let sort: { t: { t: Target; desc: boolean }[] } | undefined;
+  let offset = 0;
+  let limit: number | undefined;
+  let i = 0;
+  for (; i < stages.length; i++) {
+    const stage = stages[i]!;
+    if (stage.kind === 'match') conds.push(stage.cond);
+    else if (stage.kind === 'sort' && stage.items) sort = { t: stage.items };
+    else if (stage.kind === 'skip') {
+      offset += stage.n;
+      if (limit !== undefined) limit = Math.max(0, limit - stage.n);
+    } else if (stage.kind === 'limit') limit = limit === undefined ? stage.n : Math.min(limit, stage.n);
+    else break;
+  }
+  return { conds, sort: sort?.t, offset, limit, rest: stages.slice(i) };
+}
+
+/** Runs a parsed list query on a list. `unfilteredTotal` gives the total when nothing filters (run on the given executor: PGlite has one connection). */
+export async function runList(db: Db, address: ListAddress, q: ListQuery, unfilteredTotal: (executor: Executor) => Promise<number>): Promise<ListResult> {
+  if (q.pipeline) return runPipeline(db, address, q);
+  const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
+  return guarded(db, async (executor) => {
+    const rows = q.perPage === 0 ? [] : await query(executor, pageStatement(compiled));
+    const items = rows.map((row) => rowToItem(address.level, row) as Record<string, unknown>);
+    await attachNested(executor, address.level, items, q);
+    const total = compiled.filtered ? ((await query<{ n: number }>(executor, countStatement(compiled)))[0]?.n ?? 0) : await unfilteredTotal(executor);
+    return { items: items.map((item) => project(item, q)), total };
+  });
+}
+
+async function runPipeline(db: Db, address: ListAddress, q: ListQuery): Promise<ListResult> {
+  const { level } = address;
+  const split = splitPipeline(q.pipeline!);
+  const where = [q.where, ...split.conds].filter((c): c is Cond => c !== undefined);
+  const base: CompiledList = compileListQuery(level, { ...q, where: where.length ? and(where) : undefined, pipeline: undefined }, { parentId: address.parentId });
+  const orderBy = split.sort
+    ? sql.join([...split.sort.map((s) => sql`${sortExpression(s.t)} ${sql.raw(s.desc ? 'desc' : 'asc')}`), sql`${sql.identifier('_id')} asc`], sql`, `)
+    : base.orderBy;
+  const paging = sql`${split.limit === undefined ? sql`` : sql` limit ${split.limit}`}${split.offset ? sql` offset ${split.offset}` : sql``}`;
+  const source = sql`select ${itemDocument(level)} as doc, row_number() over (order by ${orderBy}) as ord from ${base.table} where ${base.where} order by ${orderBy}${paging}`;
+  const final = documentStages(source, split.rest);
+  return guarded(db, async (executor) => {
+    const docs =
+      q.perPage === 0
+        ? []
+        : await query<{ doc: unknown }>(executor, sql`select doc from (${final}) f order by ord limit ${q.perPage} offset ${(q.pageNumber - 1) * q.perPage}`);
+    const [count] = await query<{ n: number }>(executor, sql`select count(*)::integer as n from (${final}) f`);
+    return { items: docs.map((row) => (typeof row.doc === 'string' ? JSON.parse(row.doc) : row.doc) as Record<string, unknown>), total: count?.n ?? 0 };
+  });
+}
+
+const sortExpression = (t: Target): SQL => targetExpression(t.column, t.sortKey ?? { of: 'value' });
+
+/**
+ * Follows a nestedID to a nested list (contract §5), checking every item on the way belongs to
+ * the one before it. Undefined when the chain ends in an item (not a list).
+ */
+export async function resolveNestedList(db: Db, row: CollectionRow, itemId: string, nestedID: string): Promise<ListAddress | undefined> {
+  const steps = parseNestedId(nestedID);
+  if (!steps) throw invalid([{ path: 'nestedID', message: 'must alternate nested collection slugs and item ids, joined by dots' }]);
+  if (steps.length === 0 || steps[steps.length - 1]!.kind !== 'collection') return undefined;
+  let level = levelOf(row);
+  let current = itemId;
+  let parentId: string | undefined;
+  if (!(await readItem(db, level, current))) throw notFound('item_not_found', 'Could not find item');
+  for (const step of steps) {
+    if (step.kind === 'collection') {
+      const field = nestedFieldBySlug(level, step.slug);
+      if (!field) throw notFound('nested_collection_not_found', `There is no nested collection "${step.slug}" here.`);
+      level = childLevel(level, field);
+      parentId = current;
+      continue;
+    }
+    if (!(await readItem(db, level, step.id, parentId))) throw notFound('item_not_found', 'Could not find item');
+    current = step.id;
+  }
+  return { level, parentId: current };
+}
+
+/** Lists and searches of a project's collections, by the API's parameters. */
+export class ItemQueryService {
+  private readonly collections: CollectionService;
+
+  constructor(private readonly db: Db) {
+    this.collections = new CollectionService(db);
+  }
+
+  /** The top-level list of a collection. */
+  async list(projectId: string, slug: string, raw: RawListParams, defaults: { perPage?: number } = {}): Promise<ListResult> {
+    const row = await this.collections.row(projectId, slug);
+    const level = levelOf(row);
+    const q = parseListQuery(level, raw, defaults);
+    return runList(this.db, { level }, q, async () => row.itemCount);
+  }
+
+  /** A nested list under a top-level item; undefined when the nestedID names an item instead. */
+  async nestedList(projectId: string, slug: string, itemId: string, nestedID: string, raw: RawListParams, defaults: { perPage?: number } = {}): Promise<ListResult | undefined> {
+    const row = await this.collections.row(projectId, slug);
+    const steps = parseNestedId(nestedID);
+    if (steps && (steps.length === 0 || steps[steps.length - 1]!.kind !== 'collection')) return undefined;
+    const address = await resolveNestedList(this.db, row, itemId, nestedID);
+    if (!address) return undefined;
+    const q = parseListQuery(address.level, raw, defaults);
+    return runList(this.db, address, q, (executor) => countChildren(executor, address.level, address.parentId!));
+  }
+}
+

@@ -1,0 +1,9 @@
+/**
+ * The list query engine (content spec §5, §7; client contract §3, §5): parameters parsed and
+ * checked against the schema, compiled to SQL on the collection's tables, run with a timeout.
+ * The console's API and the public API both use it.
+ */
+export { parseListQuery, parseSearch, listLimits, type ListQuery, type RawListParams } from './parse.ts';
+export { compileListQuery, compileCond, pageStatement, countStatement, type CompiledList } from './compile.ts';
+export { runList, resolveNestedList, guarded, ItemQueryService, type ListAddress, type ListResult } from './engine.ts';
+export { queryError, type QueryErrorCode } from './errors.ts';

@@ -1,0 +1,97 @@
+/**
+ * Content events: one row per item write, inserted in the write's own transaction, so an event
+ * exists exactly when its write committed. `pg_notify` in the same transaction tells every
+ * server process at commit (PostgreSQL delivers notifications of a transaction only when, and
+ * only if, it commits). Live streams (and webhooks) read the rows.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+
+export const contentEventChannel = 'larder_item_events';
+
+export type ContentTrigger = 'create' | 'update' | 'delete';
+
+export interface ContentEvent {
+  id: number;
+  projectId: string;
+  /** The collection row's id (storage id), not its slug. */
+  collectionId: string;
+  trigger: ContentTrigger;
+  itemId: string;
+  /** The top-level item a nested item lives under; null at the top. */
+  rootItemId: string | null;
+  /** The nestedID of the list the item is in ('' at the top). */
+  nestedPath: string;
+  /** The item after the write (for a delete, as it was). */
+  item: Record<string, unknown>;
+  createdAt: string;
+}
+
+export type NewContentEvent = Omit<ContentEvent, 'id' | 'createdAt'>;
+
+type Executor = { execute: Db['execute'] };
+
+/** The list path of an item addressed by a nestedID that ends in its id (`a.1.b.2` → `a.1.b`). */
+export const listPathOfItem = (nestedID: string): string => nestedID.split('.').slice(0, -1).join('.');
+
+/** Records the event and notifies the listening processes at commit. Call inside the write's transaction. */
+export async function recordContentEvent(tx: Executor, event: NewContentEvent): Promise<void> {
+  await tx.execute(sql`
+    with inserted as (
+      insert into item_events (project_id, collection_id, trigger, item_id, root_item_id, nested_path, item)
+      values (${event.projectId}, ${event.collectionId}, ${event.trigger}, ${event.itemId}, ${event.rootItemId},
+              ${event.nestedPath}, ${JSON.stringify(event.item)}::jsonb)
+      returning id, collection_id
+    )
+    select pg_notify(${contentEventChannel}, json_build_object('id', id, 'c', collection_id)::text) from inserted`);
+}
+
+const selectEvent = sql`select id, project_id, collection_id, trigger, item_id, root_item_id, nested_path, item, created_at from item_events`;
+
+function toEvent(row: Record<string, unknown>): ContentEvent {
+  const item = typeof row.item === 'string' ? (JSON.parse(row.item) as Record<string, unknown>) : (row.item as Record<string, unknown>);
+  return {
+    id: Number(row.id),
+    projectId: String(row.project_id),
+    collectionId: String(row.collection_id),
+    trigger: row.trigger as ContentTrigger,
+    itemId: String(row.item_id),
+    rootItemId: row.root_item_id == null ? null : String(row.root_item_id),
+    nestedPath: String(row.nested_path),
+    item,
+    createdAt: new Date(row.created_at as string).toISOString(),
+  };
+}
+
+async function rows(db: Executor, statement: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
+  const result = (await db.execute(statement)) as unknown as { rows: Record<string, unknown>[] };
+  return result.rows;
+}
+
+/** Events by id, in id order. */
+export async function eventsByIds(db: Executor, ids: readonly number[]): Promise<ContentEvent[]> {
+  if (!ids.length) return [];
+  const list = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return (await rows(db, sql`${selectEvent} where id in (${list}) order by id`)).map(toEvent);
+}
+
+/** Events of a collection after `cursor` (all collections when null), oldest first, at most `limit`. */
+export async function eventsAfter(db: Executor, cursor: number, collectionId: string | null, limit: number): Promise<ContentEvent[]> {
+  const where = collectionId === null ? sql`id > ${cursor}` : sql`collection_id = ${collectionId} and id > ${cursor}`;
+  return (await rows(db, sql`${selectEvent} where ${where} order by id limit ${limit}`)).map(toEvent);
+}
+
+/** The newest event id (0 when there is none). */
+export async function latestEventId(db: Executor): Promise<number> {
+  const [row] = await rows(db, sql`select coalesce(max(id), 0) as id from item_events`);
+  return Number(row?.id ?? 0);
+}
+
+/** Forgets events older than `seconds` and stopped streams' positions older than that. */
+export async function pruneEvents(db: Executor, seconds: number): Promise<void> {
+  await db.execute(sql`delete from item_events where created_at < now() - make_interval(secs => ${seconds})`);
+  await db.execute(sql`delete from live_requests where updated_at < now() - make_interval(secs => ${seconds})`);
+}

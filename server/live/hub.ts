@@ -1,0 +1,148 @@
+/**
+ * The live hub of one server process: it listens for content-event notifications (one LISTEN per
+ * process, whatever the number of streams), reads each event once and hands it to the streams of
+ * its collection. Events cross processes through PostgreSQL (PGlite: in-process); the hub keeps
+ * no state that another process would need.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/index.ts';
+import { contentEventChannel, eventsAfter, eventsByIds, latestEventId, pruneEvents, type ContentEvent } from './events.ts';
+
+export interface LiveSubscriber {
+  /** The collection row id the stream follows. */
+  collectionId: string;
+  deliver(event: ContentEvent): void;
+  /** The hub is closing (server shutdown): the stream says stop so the client reconnects elsewhere. */
+  stop(): Promise<void>;
+}
+
+export interface LiveHubOptions {
+  /** How long events and stopped streams' positions are kept, in seconds. */
+  retentionSeconds: number;
+  log?: FastifyBaseLogger;
+}
+
+const catchUpBatch = 500;
+
+export class LiveHub {
+  private readonly subscribers = new Map<string, Set<LiveSubscriber>>();
+  private unlisten: (() => Promise<void>) | undefined;
+  private pending: { id: number; collectionId: string }[] = [];
+  private flushing: Promise<void> | undefined;
+  /** The highest event id handed out, so a lost LISTEN connection can be caught up. */
+  private lastSeen = 0;
+  private pruneTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: LiveHubOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.lastSeen = await latestEventId(this.database.db);
+    this.unlisten = await this.database.listen(
+      contentEventChannel,
+      (payload) => this.onNotify(payload),
+      () => void this.catchUp(),
+    );
+    const prune = () => pruneEvents(this.database.db, this.options.retentionSeconds).catch((error) => this.options.log?.warn({ err: error }, 'pruning content events failed'));
+    this.pruneTimer = setInterval(prune, Math.min(this.options.retentionSeconds, 600) * 1000);
+    this.pruneTimer.unref();
+  }
+
+  /** Starts handing the collection's events to `subscriber`; the returned function stops it. */
+  subscribe(subscriber: LiveSubscriber): () => void {
+    let set = this.subscribers.get(subscriber.collectionId);
+    if (!set) this.subscribers.set(subscriber.collectionId, (set = new Set()));
+    set.add(subscriber);
+    return () => {
+      set.delete(subscriber);
+      if (set.size === 0 && this.subscribers.get(subscriber.collectionId) === set) this.subscribers.delete(subscriber.collectionId);
+    };
+  }
+
+  /** Streams open in this process (for tests and metrics). */
+  get streamCount(): number {
+    let count = 0;
+    for (const set of this.subscribers.values()) count += set.size;
+    return count;
+  }
+
+  /** Tells every stream to stop (each records where it was), then stops listening. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    const all = [...this.subscribers.values()].flatMap((set) => [...set]);
+    await Promise.allSettled(all.map((subscriber) => subscriber.stop()));
+    this.subscribers.clear();
+    await this.flushing;
+    await this.unlisten?.();
+  }
+
+  private onNotify(payload: string) {
+    let note: { id?: unknown; c?: unknown };
+    try {
+      note = JSON.parse(payload) as typeof note;
+    } catch {
+      return;
+    }
+    if (typeof note.id !== 'number' || typeof note.c !== 'string') return;
+    this.pending.push({ id: note.id, collectionId: note.c });
+    this.flushing ??= this.flush();
+  }
+
+  /** Reads the notified events of followed collections in one query per burst, and delivers them in commit order. */
+  private async flush(): Promise<void> {
+    // Yield first: `flushing` must be set before this can finish (and clear it).
+    await Promise.resolve();
+    try {
+      while (this.pending.length) {
+        const batch = this.pending;
+        this.pending = [];
+        for (const note of batch) this.lastSeen = Math.max(this.lastSeen, note.id);
+        const wanted = batch.filter((note) => this.subscribers.has(note.collectionId));
+        if (!wanted.length) continue;
+        const events = new Map((await eventsByIds(this.database.db, wanted.map((note) => note.id))).map((event) => [event.id, event]));
+        for (const note of wanted) {
+          const event = events.get(note.id);
+          if (event) this.dispatch(event);
+        }
+      }
+    } catch (error) {
+      this.options.log?.error({ err: error }, 'reading content events failed');
+    } finally {
+      this.flushing = undefined;
+      if (this.pending.length && !this.closed) this.flushing = this.flush();
+    }
+  }
+
+  /** After the LISTEN connection was lost: deliver what was committed meanwhile. */
+  private async catchUp(): Promise<void> {
+    try {
+      for (;;) {
+        const events = await eventsAfter(this.database.db, this.lastSeen, null, catchUpBatch);
+        for (const event of events) {
+          this.lastSeen = Math.max(this.lastSeen, event.id);
+          this.dispatch(event);
+        }
+        if (events.length < catchUpBatch) return;
+      }
+    } catch (error) {
+      this.options.log?.error({ err: error }, 'catching up content events failed');
+    }
+  }
+
+  private dispatch(event: ContentEvent) {
+    const set = this.subscribers.get(event.collectionId);
+    if (!set) return;
+    for (const subscriber of set) {
+      try {
+        subscriber.deliver(event);
+      } catch (error) {
+        this.options.log?.warn({ err: error }, 'a live stream failed to take an event');
+      }
+    }
+  }
+}

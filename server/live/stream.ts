@@ -1,0 +1,195 @@
+/**
+ * One live stream (server-sent events) of a collection, as the BagelDB client expects it
+ * (contract §7): `event: start` with the request id, then one message per item write
+ * (`{collectionID, itemID, nestedID, trigger, item}`), and `event: stop` when the server ends the
+ * stream (shutdown, the stream's age limit, the token's expiry). A client that reconnects with
+ * the request id gets every event it missed in between, each once.
+ *
+ * How nothing is missed. Event ids are handed out in write order, but a transaction may commit
+ * after one with a higher id. Assuming a write commits within `settleSeconds` of starting, every
+ * event still to commit at a moment T has an id above the newest event that started before
+ * T − 2·settle. So at stop the stream records, under its request id, that cursor (never below
+ * where the stream itself began) and the ids above it it already sent; the next stream subscribes
+ * first, replays the events after the cursor it was not sent, then goes on live, skipping what
+ * the replay gave.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.ts';
+import { eventsAfter, type ContentEvent } from './events.ts';
+import type { LiveHub } from './hub.ts';
+
+export interface LiveStreamOptions {
+  hub: LiveHub;
+  db: Db;
+  /** The collection row id followed, and its public id (slug) for the messages. */
+  collectionId: string;
+  collectionSlug: string;
+  /** Which writes: the top-level list (root null, path '') or one nested list under a top-level item. */
+  rootItemId: string | null;
+  nestedPath: string;
+  /** The request id of a stream that was told to stop, to resume after. */
+  requestID?: string | undefined;
+  /** The `Last-Event-ID` an EventSource sends when it reconnects by itself. */
+  lastEventID?: number | undefined;
+  /** The stream ends with `stop` after this long (and at the token's expiry when given). */
+  maxSeconds: number;
+  expiresAt?: number | undefined;
+  /** A transaction is assumed to commit within this many seconds of writing its event. */
+  settleSeconds?: number;
+  heartbeatSeconds?: number;
+}
+
+/** Events a slow reader may have queued before the stream is closed (it resumes with Last-Event-ID). */
+const maxQueued = 1000;
+const replayBatch = 500;
+
+const newRequestId = () => randomBytes(16).toString('hex');
+
+async function rows(db: Db, statement: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
+  return ((await db.execute(statement)) as unknown as { rows: Record<string, unknown>[] }).rows;
+}
+
+function message(event: ContentEvent, slug: string): string {
+  const data = {
+    collectionID: slug,
+    itemID: event.itemId,
+    nestedID: event.nestedPath,
+    trigger: event.trigger,
+    item: event.item,
+  };
+  return `id: ${event.id}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+export async function serveLiveStream(request: FastifyRequest, reply: FastifyReply, options: LiveStreamOptions): Promise<void> {
+  const { hub, db } = options;
+  const settleSeconds = options.settleSeconds ?? 60;
+  const requestID = newRequestId();
+  const raw = reply.raw;
+  /** Ids sent (or replayed) recently, for de-duplication and for the position kept at stop. */
+  const sent = new Map<number, number>();
+  /** Where this stream began: the newest event when it subscribed, or the resumed stream's cursor. */
+  let begin = 0;
+  let ended = false;
+  let replaying = true;
+  const held: ContentEvent[] = [];
+  let queued = 0;
+
+  const matches = (event: ContentEvent) => event.rootItemId === options.rootItemId && event.nestedPath === options.nestedPath;
+
+  const write = (chunk: string) => {
+    if (ended) return;
+    if (!raw.write(chunk)) {
+      queued += 1;
+      if (queued > maxQueued) void end(false);
+    } else queued = 0;
+  };
+
+  const send = (event: ContentEvent) => {
+    if (!matches(event) || sent.has(event.id)) return;
+    sent.set(event.id, Date.now());
+    write(message(event, options.collectionSlug));
+  };
+
+  let heartbeatTimer: NodeJS.Timeout | undefined;
+  let lifetimeTimer: NodeJS.Timeout | undefined;
+  let unsubscribe: () => void = () => {};
+
+  /** Ends the stream; with `stop`, says so to the client and keeps the position for its reconnect. */
+  const end = async (stop: boolean) => {
+    if (ended) return;
+    if (stop) {
+      try {
+        await keepPosition();
+      } catch (error) {
+        request.log.warn({ err: error }, 'could not keep a live stream’s position');
+      }
+      write(`event: stop\ndata: ${requestID}\n\n`);
+    }
+    ended = true;
+    unsubscribe();
+    clearTimeout(heartbeatTimer);
+    clearTimeout(lifetimeTimer);
+    raw.end();
+  };
+
+  /** Below the cursor everything has settled; above it, `seen` lists what this stream sent. */
+  const keepPosition = async () => {
+    const [row] = await rows(
+      db,
+      sql`select coalesce(max(id), 0) as cursor from item_events
+          where collection_id = ${options.collectionId} and created_at < now() - make_interval(secs => ${2 * settleSeconds})`,
+    );
+    const cursor = Math.max(begin, Number(row?.cursor ?? 0));
+    const seen = [...sent.keys()].filter((id) => id > cursor);
+    const seenList = seen.length ? sql`array[${sql.join(seen.map((id) => sql`${id}`), sql`, `)}]::bigint[]` : sql`'{}'::bigint[]`;
+    await db.execute(sql`
+      insert into live_requests (request_id, collection_id, cursor, seen) values (${requestID}, ${options.collectionId}, ${cursor}, ${seenList})
+      on conflict (request_id) do update set cursor = excluded.cursor, seen = excluded.seen, updated_at = now()`);
+  };
+
+  const subscriber = {
+    collectionId: options.collectionId,
+    deliver: (event: ContentEvent) => (replaying ? held.push(event) : send(event)),
+    stop: () => end(true),
+  };
+
+  reply.hijack();
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  raw.on('close', () => void end(false));
+  // Subscribe before reading the past, so nothing falls between the replay and the live events.
+  unsubscribe = hub.subscribe(subscriber);
+  write(`retry: 2000\nevent: start\ndata: ${requestID}\n\n`);
+
+  try {
+    let cursor: number | undefined;
+    let seen = new Set<number>();
+    if (options.requestID) {
+      const [previous] = await rows(db, sql`select cursor, seen from live_requests where request_id = ${options.requestID} and collection_id = ${options.collectionId}`);
+      if (previous) {
+        cursor = Number(previous.cursor);
+        seen = new Set(((previous.seen as (string | number)[] | null) ?? []).map(Number));
+      }
+    }
+    if (cursor === undefined && options.lastEventID !== undefined) cursor = options.lastEventID;
+    if (cursor === undefined) {
+      const [row] = await rows(db, sql`select coalesce(max(id), 0) as id from item_events where collection_id = ${options.collectionId}`);
+      begin = Number(row?.id ?? 0);
+    } else {
+      begin = cursor;
+      // What the previous stream sent stays sent: the next stop must not offer it again.
+      const now = Date.now();
+      for (const id of seen) sent.set(id, now);
+      for (let after = cursor; !ended; ) {
+        const events = await eventsAfter(db, after, options.collectionId, replayBatch);
+        for (const event of events) if (!seen.has(event.id)) send(event);
+        if (events.length < replayBatch) break;
+        after = events[events.length - 1]!.id;
+      }
+    }
+  } catch (error) {
+    request.log.error({ err: error }, 'replaying live events failed');
+  } finally {
+    replaying = false;
+    for (const event of held.splice(0)) send(event);
+  }
+
+  if (ended) return;
+  const heartbeat = (options.heartbeatSeconds ?? 25) * 1000;
+  const beat = () => {
+    write(': ping\n\n');
+    // Ids above the cursor kept at stop were all sent within 3·settle; older ones can go.
+    const horizon = Date.now() - settleSeconds * 4000;
+    for (const [id, at] of sent) if (at < horizon) sent.delete(id);
+    if (!ended) heartbeatTimer = setTimeout(beat, heartbeat).unref();
+  };
+  heartbeatTimer = setTimeout(beat, heartbeat).unref();
+  const lifetime = Math.max(1, Math.min(options.maxSeconds * 1000, options.expiresAt ? options.expiresAt * 1000 - Date.now() : Infinity));
+  lifetimeTimer = setTimeout(() => void end(true), lifetime).unref();
+}

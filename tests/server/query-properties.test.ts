@@ -1,0 +1,258 @@
+/**
+ * Property-based tests of the list query engine (fast-check): over random items of every
+ * filterable type, random filters in every form (`query`, `filter`, `find`, search) and random
+ * sorts and pages give exactly what an in-memory reference evaluator gives, on both databases.
+ * Operators come from the field-type registry, so every operator of every type is exercised.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldType, fieldTypes } from '../../definitions/field-types/index.ts';
+import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
+import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
+import { matchFind, matchSearch, matchTerm, sortDocs, type Doc, type Kind, type Term } from './support/query-reference.ts';
+
+const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
+const runs = Number(process.env.QUERY_PROPERTY_RUNS ?? 60);
+
+const words = ['a', 'ab', 'Ab', 'abc', 'b a', 'B', 'ba', 'cab', 'a:b', 'x_y', '50%', 'aa', 'zz'];
+const links = ['http://a.b', 'https://ab.c', 'a.b/c', 'x_y.z', 'ab', 'B.a'];
+const numbers = [-2, -1, 0, 0.5, 1, 2, 3, 10];
+const dates = ['2024-01-01T00:00:00.000Z', '2024-01-02T12:00:00.000Z', '2024-06-30T23:59:59.999Z', '1999-12-31T00:00:00.000Z'];
+const places = [
+  { lat: 48.85, lng: 2.29 },
+  { lat: 48.86, lng: 2.34 },
+  { lat: 51.5, lng: -0.12 },
+  { lat: -33.86, lng: 151.2 },
+  { lat: 0, lng: 179.9 },
+];
+const phones = ['5550101', '5550202', '123'];
+
+/** The fields of the collection, with the kind the reference evaluator compares them as. */
+const fields = [
+  { slug: 'title', type: 'PlainText', kind: 'text', values: words },
+  { slug: 'body', type: 'RichText', kind: 'text', values: words },
+  { slug: 'site', type: 'Link', kind: 'text', values: links },
+  { slug: 'phone', type: 'Phone', kind: 'text', values: phones },
+  { slug: 'price', type: 'Number', kind: 'number', values: numbers },
+  { slug: 'live', type: 'Bool', kind: 'bool', values: [true, false] },
+  { slug: 'when', type: 'Date', kind: 'date', values: dates },
+  { slug: 'size', type: 'Option', kind: 'option', values: ['a', 'b', 'c'] },
+  { slug: 'people', type: 'ItemRef', kind: 'refs', values: [] },
+  { slug: 'place', type: 'GeoPoint', kind: 'geo', values: places },
+] as const;
+const kinds: Record<string, Kind> = Object.fromEntries(fields.map((f) => [f.slug, f.kind]));
+const operatorsOf = (type: string) => fieldType(code(type))!.filterOperators;
+
+describe.each(databaseKinds)('list query properties on %s', (kind) => {
+  let t: TestApp;
+  let f: ContentFixture;
+  let people: { _id: string; name: string }[];
+  let docs: Doc[];
+
+  async function listIds(params: string, path = 'collection/things/item') {
+    const response = await f.call('GET', `${path}?${params}`);
+    expect(response.statusCode, `${params}\n${response.body}`).toBe(200);
+    return { ids: (json(response) as Doc[]).map((d) => d._id as string), count: Number(response.headers['item-count']) };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    f = await contentFixture(t);
+    await createCollection(f, { id: 'people', name: 'People', schema: [{ name: 'Name', slug: 'name', type: code('PlainText'), primaryField: true }] });
+    people = [];
+    for (const name of ['Ann', 'Bob', 'ann', 'Cy']) people.push({ _id: (await createItem(f, 'people', { name }))._id, name });
+    await createCollection(f, {
+      id: 'things',
+      name: 'Things',
+      schema: [
+        ...fields.map((field) => ({
+          name: field.slug,
+          slug: field.slug,
+          type: code(field.type),
+          ...(field.type === 'Option' ? { options: ['a', 'b', 'c'].map((id) => ({ _id: id, value: id.toUpperCase() })) } : {}),
+          ...(field.type === 'ItemRef' ? { referenceCollectionID: 'people' } : {}),
+        })),
+        {
+          name: 'Parts',
+          slug: 'parts',
+          type: code('NestedCollection'),
+          nestedCollectionSchema: [
+            { name: 'Label', slug: 'label', type: code('PlainText') },
+            { name: 'Qty', slug: 'qty', type: code('Number') },
+          ],
+        },
+      ],
+    });
+    const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
+    const itemArb = fc.record({
+      ...Object.fromEntries(
+        fields.filter((field) => field.kind !== 'refs').map((field) => [field.slug, optional(fc.constantFrom<unknown>(...field.values))]),
+      ),
+      people: optional(fc.subarray(people.map((p) => p._id), { minLength: 1 })),
+      parts: fc.array(fc.record({ label: optional(fc.constantFrom(...words)), qty: optional(fc.constantFrom(...numbers)) }), { maxLength: 2 }),
+    });
+    const items = fc.sample(itemArb, { numRuns: 40, seed: 20261122 });
+    for (const item of items) {
+      const { parts, people: refs, size, ...rest } = item as Record<string, any>;
+      const body = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      if (refs) body.people = refs.map((itemRefID: string) => ({ itemRefID }));
+      if (size) body.size = { _id: size };
+      const created = await createItem(f, 'things', body);
+      for (const part of parts) await createItem(f, 'things', Object.fromEntries(Object.entries(part).filter(([, v]) => v !== undefined)), { item: created._id, nestedID: 'parts' });
+    }
+    const all = await f.call('GET', 'collection/things/item?perPage=1000&projectOn=' + ['_id', '_createdDate', '_lastUpdatedDate', '_order', '_rank', ...fields.map((x) => x.slug), 'parts'].join(','));
+    docs = json(all) as Doc[];
+    expect(docs).toHaveLength(40);
+  });
+  afterAll(() => t.close());
+
+  const rankOrder = () => sortDocs(docs, undefined, false).map((d) => d._id as string);
+  /** Runs whose answer was neither empty nor everything: the properties must mostly test those. */
+  let telling = 0;
+  const expectIds = (result: { ids: string[]; count: number }, matching: (d: Doc) => boolean, context: string) => {
+    const expected = rankOrder().filter((id) => matching(docs.find((d) => d._id === id)!));
+    if (expected.length > 0 && expected.length < docs.length) telling++;
+    expect(result.ids, context).toEqual(expected);
+    expect(result.count, context).toBe(expected.length);
+  };
+
+  const patternArb = fc
+    .tuple(
+      fc.boolean(),
+      fc.array(fc.constantFrom('a', 'b', 'A', '.', '[ab]', 'a*', '(a|b)', 'x?', '\\.', ' ', ':', '%', '_', '[^a]', '\\w'), { minLength: 1, maxLength: 3 }),
+      fc.boolean(),
+    )
+    .map(([start, parts, end]) => `${start ? '^' : ''}${parts.join('')}${end ? '$' : ''}`);
+
+  /** A term on a random field with an operator its type allows (from the registry) and a value from its domain. */
+  const termArb: fc.Arbitrary<Term> = fc
+    .constantFrom(...fields.filter((field) => operatorsOf(field.type).length > 0))
+    .chain((field) =>
+      fc.constantFrom(...operatorsOf(field.type)).chain((op): fc.Arbitrary<Term> => {
+        const term = (value: fc.Arbitrary<string>) => value.map((v) => ({ key: field.kind === 'refs' ? `${field.slug}.itemRefID` : field.slug, kind: field.kind as Kind, op, value: v }));
+        if (op === 'regex') return term(patternArb);
+        if (field.kind === 'refs') return term(fc.subarray(people.map((p) => p._id), { minLength: 1 }).map((ids) => ids.join(',')));
+        if (field.kind === 'geo') {
+          const circle = fc.tuple(fc.constantFrom(...places), fc.constantFrom(0, 1000, 5000, 400_000, 20_000_000)).map(([p, m]) => `${p.lat},${p.lng},${m}`);
+          const box = fc
+            .tuple(fc.integer({ min: -90, max: 89 }), fc.integer({ min: -180, max: 180 }), fc.integer({ min: 1, max: 90 }), fc.integer({ min: -180, max: 180 }))
+            .map(([a, b, h, d]) => `${a},${b},${Math.min(90, a + h)},${d}`);
+          return term(fc.oneof(circle, box));
+        }
+        if (field.kind === 'date') return term(fc.oneof(fc.constantFrom(...dates), fc.constantFrom(...dates).map((d) => String(Date.parse(d) / 1000))));
+        return term(fc.constantFrom(...field.values.map(String)));
+      }),
+    );
+
+  it('query and filter terms of every operator on every type match the reference', async () => {
+    telling = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(termArb, { minLength: 1, maxLength: 3 }), fc.boolean(), async (termList, asFilter) => {
+        const params = asFilter
+          ? new URLSearchParams({
+              perPage: '1000',
+              filter: JSON.stringify(
+                termList.map((term) =>
+                  term.kind === 'refs'
+                    ? { fieldName: 'People', key: 'people', operator: term.op, refFilterVal: term.value.split(',').map((itemRefID) => ({ itemRefID })) }
+                    : { fieldName: term.key, key: term.key, operator: term.op, filterValue: term.value },
+                ),
+              ),
+            }).toString()
+          : `perPage=1000&query=${termList.map((term) => encodeURIComponent(`${term.key}:${term.op}:${term.value}`)).join('%2B')}`;
+        expectIds(await listIds(params), (d) => termList.every((term) => matchTerm(d, term)), params);
+      }),
+      { numRuns: runs, seed: 7 },
+    );
+    expect(telling).toBeGreaterThan(runs / 3);
+  });
+
+  /** A random `find` document over every field, `$and`/`$or` and `$elemMatch` on the nested list. */
+  const findArb: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ node: Record<string, unknown>; leaf: Record<string, unknown> }>((tie) => ({
+    leaf: fc.oneof(
+      fc.constantFrom(...fields.filter((field) => operatorsOf(field.type).some((op) => op !== 'within'))).chain((field) => {
+        const ops = operatorsOf(field.type);
+        const key = field.kind === 'refs' ? 'people.itemRefID' : field.slug;
+        const scalar: fc.Arbitrary<unknown> =
+          field.kind === 'refs'
+            ? fc.constantFrom(...people.map((p) => p._id))
+            : field.kind === 'date'
+              ? fc.oneof(fc.constantFrom(...dates), fc.constantFrom('Date(2024-01-01)', 'Date(2024-01-02)'))
+              : fc.constantFrom(...field.values);
+        const choices: fc.Arbitrary<Record<string, unknown>>[] = [fc.boolean().map((b) => ({ [key]: { $exists: b } })), fc.constant({ [key]: null })];
+        if (ops.includes('=')) {
+          choices.push(scalar.map((v) => ({ [key]: v })));
+          choices.push(fc.tuple(fc.constantFrom('$eq', '$ne'), scalar).map(([op, v]) => ({ [key]: { [op]: v } })));
+          choices.push(fc.tuple(fc.constantFrom('$in', '$nin'), fc.array(scalar, { maxLength: 3 })).map(([op, v]) => ({ [key]: { [op]: v } })));
+        }
+        if (ops.includes('>')) {
+          choices.push(
+            fc
+              .tuple(fc.subarray(['$gt', '$gte', '$lt', '$lte'], { minLength: 1, maxLength: 2 }), scalar, scalar)
+              .map(([opList, a, b]) => ({ [key]: Object.fromEntries(opList.map((op, i) => [op, i ? b : a])) })),
+          );
+        }
+        if (ops.includes('regex')) {
+          choices.push(fc.tuple(patternArb, fc.constantFrom(undefined, 'i', '')).map(([p, o]) => ({ [key]: o === undefined ? { $regex: p } : { $regex: p, $options: o } })));
+        }
+        return fc.oneof(...choices);
+      }),
+      fc
+        .record({
+          label: fc.option(fc.oneof(fc.constantFrom(...words), patternArb.map((p) => ({ $regex: p }))), { nil: undefined }),
+          qty: fc.option(fc.oneof(fc.constantFrom(...numbers), fc.constantFrom(...numbers).map((n) => ({ $gte: n }))), { nil: undefined }),
+        })
+        .map((c) => ({ parts: { $elemMatch: Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) } })),
+    ),
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      tie('leaf'),
+      fc.array(tie('node'), { minLength: 1, maxLength: 3 }).map((of) => ({ $and: of })),
+      fc.array(tie('node'), { minLength: 1, maxLength: 3 }).map((of) => ({ $or: of })),
+      fc.tuple(tie('leaf'), tie('leaf')).map(([a, b]) => (Object.keys(a)[0] === Object.keys(b)[0] ? a : { ...a, ...b })),
+    ),
+  })).node;
+
+  it('find documents with every operator match the reference', async () => {
+    telling = 0;
+    await fc.assert(
+      fc.asyncProperty(findArb, async (find) => {
+        const params = new URLSearchParams({ perPage: '1000', find: JSON.stringify(find) }).toString();
+        expectIds(await listIds(params), (d) => matchFind(d, find, { ...kinds, 'people.itemRefID': 'refs' }, { parts: { label: 'text', qty: 'number' } }), JSON.stringify(find));
+      }),
+      { numRuns: 2 * runs, seed: 11 },
+    );
+    expect(telling).toBeGreaterThan(runs / 2);
+  });
+
+  it('search terms match the reference (ids, text fields, numbers, linked items)', async () => {
+    telling = 0;
+    const termPool = [...words, ...links, ...phones, ...numbers.map(String), 'ANN', 'Ann', 'ann', 'Bob', 'B.A', '555', '%', '_', '.'];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(fc.constantFrom(...termPool), fc.constantFrom(...docs.map((d) => d._id as string))), { minLength: 1, maxLength: 3 }), async (termList) => {
+        const search = termList.join(' | ');
+        const result = await listIds(new URLSearchParams({ query: search, perPage: '1000' }).toString(), 'collection/things/search');
+        expectIds(result, (d) => matchSearch(d, search, { text: ['title', 'body', 'site', 'phone'], numbers: ['price'], refs: ['people'] }), search);
+      }),
+      { numRuns: runs, seed: 13 },
+    );
+    expect(telling).toBeGreaterThan(runs / 3);
+  });
+
+  it('sorting by any sortable key, either way, and paging match the reference', async () => {
+    const sortable = [
+      ...fields.filter((field) => fieldType(code(field.type))!.capabilities.sortable).map((field) => ({ key: field.slug, kind: field.kind as Kind | 'system' })),
+      ...['_id', '_createdDate', '_order', '_rank'].map((key) => ({ key, kind: 'system' as const })),
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...sortable), fc.constantFrom('asc', 'DESC', 'Asc', 'desc'), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 5 }), async (sort, order, perPage, pageNumber) => {
+        const params = `sort=${sort.key}&order=${order}&perPage=${perPage}&pageNumber=${pageNumber}`;
+        const result = await listIds(params);
+        const all = sortDocs(docs, sort.key, order.toLowerCase() === 'desc', sort.kind).map((d) => d._id as string);
+        expect(result.ids, params).toEqual(all.slice((pageNumber - 1) * perPage, pageNumber * perPage));
+        expect(result.count).toBe(docs.length);
+      }),
+      { numRuns: runs, seed: 17 },
+    );
+  });
+});
