@@ -3,6 +3,7 @@
  * the compiler turns into SQL. Values are already checked and typed for their key.
  */
 import { parseDate } from '../../../definitions/field-types/date/index.ts';
+import { unstorableText } from '../../../definitions/field-types/support.ts';
 import type { SchemaLevel } from '../schema-tree.ts';
 import { queryError } from './errors.ts';
 import type { Target } from './targets.ts';
@@ -49,7 +50,12 @@ export function coerce(t: Target, raw: unknown, path: string): Scalar {
     case 'text':
     case 'option':
     case 'refs':
-      if (typeof raw === 'string') return raw;
+      if (typeof raw === 'string') {
+        // The database refuses NUL in text: say so instead of failing the query.
+        const problem = unstorableText(raw);
+        if (problem) throw queryError('invalid_query', path, `the value ${problem}`);
+        return raw;
+      }
       if (typeof raw === 'number' && t.kind === 'text') return String(raw);
       throw bad('text');
     case 'number': {
@@ -65,7 +71,7 @@ export function coerce(t: Target, raw: unknown, path: string): Scalar {
       if (typeof raw === 'number' || (typeof raw === 'string' && numeral.test(raw.trim()))) {
         const ms = Number(raw) * 1000;
         const d = new Date(ms);
-        if (!Number.isFinite(ms) || Number.isNaN(d.getTime())) throw bad('dates');
+        if (!Number.isFinite(ms) || Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) throw bad('dates between the years 1 and 9999');
         return d.toISOString();
       }
       if (typeof raw !== 'string') throw bad('dates (RFC 3339, Date(YYYY-MM-DD) or epoch seconds)');

@@ -40,10 +40,11 @@ function databaseCode(error: unknown): string | undefined {
 }
 
 /** Runs `work` in a read transaction with the list statement timeout; maps input-caused database errors to 400. */
-export async function guarded<T>(db: Db, work: (executor: Executor) => Promise<T>): Promise<T> {
+export async function guarded<T>(db: Db, work: (executor: Executor) => Promise<T>, timeoutMs = listStatementTimeoutMs): Promise<T> {
   try {
     return await db.transaction(async (tx) => {
-      await tx.execute(sql`select set_config('statement_timeout', ${String(listStatementTimeoutMs)}, true)`);
+      // PostgreSQL enforces it; PGlite (one in-process backend, no timer signals) does not.
+      await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
       return work(tx);
     });
   } catch (error) {

@@ -2,7 +2,7 @@
  * Parses and checks the parameters of a list (content spec §5, §7; client contract §3): pure,
  * against the schema level only. Every refusal is a 400 naming the parameter and its bad part.
  */
-import { isPlainObject } from '../../../definitions/field-types/support.ts';
+import { isPlainObject, unstorableJson } from '../../../definitions/field-types/support.ts';
 import type { FilterOperator } from '../../../definitions/field-types/index.ts';
 import { childLevel, type SchemaLevel } from '../schema-tree.ts';
 import { parsePipeline, type Stage } from './aggregate.ts';
@@ -123,11 +123,15 @@ export function parseQueryTerms(level: SchemaLevel, raw: string): Cond[] {
 
 function parseJson(raw: string, path: string): unknown {
   if (raw.length > listLimits.jsonMax) throw queryError('invalid_query', path, `must be at most ${listLimits.jsonMax} characters`);
+  let value: unknown;
   try {
-    return JSON.parse(raw) as unknown;
+    value = JSON.parse(raw) as unknown;
   } catch (error) {
     throw queryError('malformed_json', path, `is not valid JSON (${(error as Error).message})`);
   }
+  const problem = unstorableJson(value);
+  if (problem) throw queryError('invalid_query', path, `holds a value that ${problem}`);
+  return value;
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
