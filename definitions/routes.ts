@@ -52,6 +52,8 @@ export const screenNames = [
   'newApiToken',
   /** New Collection and Edit Collection (content §2): name, id, type, direction and the schema builder. */
   'collectionSettings',
+  /** The item list of a collection (content §2): header, menu, search, filter, table, paging; the item opens over it. */
+  'itemList',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -132,7 +134,7 @@ const projectChildren: readonly RouteDefinition[] = [
         path: '{collectionID}',
         title: 'route.viewCollection.title',
         query: ['layout'],
-        placeholder: true,
+        screen: 'itemList',
         children: [
           { name: 'addItemToCollection', path: 'item', title: 'route.addItemToCollection.title', placeholder: true },
           { name: 'viewItem', path: 'item/{itemID}', title: 'route.viewItem.title', placeholder: true },
