@@ -3,6 +3,7 @@ export {};
 const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<number> }>> = {
   bundle: () => import('./bundle.ts'),
   'content-storage': () => import('./content-storage.ts'),
+  list: () => import('./list.ts'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -1,0 +1,394 @@
+/**
+ * The item list at a million items (issue 7), measured over HTTP against the real server, on
+ * PostgreSQL and on PGlite:
+ *
+ *   npm run bench -- list                       # 1,000,000 items, PostgreSQL then PGlite
+ *   npm run bench -- list --items 100000 --db postgres
+ *   npm run bench -- list --json
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   (the server to use; the default)
+ *
+ * The seed makes an owner, an organization, a project and a collection through the API (title,
+ * body, price, published, status, featured), then bulk-loads the items into the collection's
+ * table (indexes dropped and rebuilt, as an import would). Then it times, with p50/p95 over
+ * repeated calls: the first page with its count, page 10,000, a sort by every sortable field, a
+ * filter with its count, a search over every text field; CSV export speed and the server's memory
+ * growth; list throughput with 100 connections (autocannon); and how long a new item takes to reach
+ * 1,000 live subscribers.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { generateNKeysBetween } from 'fractional-indexing';
+import pg from 'pg';
+import { fieldTypes } from '../definitions/field-types/index.ts';
+import { buildApp, type App } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase, type Database } from '../server/db/index.ts';
+import { newId } from '../server/lib/ids.ts';
+import { fieldColumn } from '../server/content/schema-tree.ts';
+
+type Kind = 'postgres' | 'pglite';
+
+const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
+
+/** A small deterministic PRNG, so every run loads the same data. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const syllables = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'qui', 'ber', 'nal', 'sto', 'pe', 'dru', 'fi', 'gon', 'hal', 'jun', 'xe', 'zor', 'wi', 'yam'];
+
+function vocabulary(random: () => number, size: number) {
+  const words = new Set<string>();
+  while (words.size < size) {
+    const n = 2 + Math.floor(random() * 3);
+    let word = '';
+    for (let i = 0; i < n; i += 1) word += syllables[Math.floor(random() * syllables.length)];
+    words.add(word);
+  }
+  return [...words];
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const round = (n: number) => Math.round(n * 100) / 100;
+
+interface CaseFigure {
+  p50: number;
+  p95: number;
+  runs: number;
+  total?: number;
+  rows?: number;
+}
+
+interface Figures {
+  db: Kind;
+  items: number;
+  seedSeconds: number;
+  cases: Record<string, CaseFigure>;
+  csv: { rows: number; seconds: number; rowsPerSecond: number; memoryGrowthMB: number } | { error: string };
+  throughput: { connections: number; requestsPerSecond: number; p95Ms: number; errors: number };
+  live: { subscribers: number; items: number; p50: number; p95: number; delivered: number };
+}
+
+const statusOptions = ['draft', 'review', 'published', 'archived'];
+
+async function openBenchDatabase(kind: Kind): Promise<{ database: Database; drop(): Promise<void> }> {
+  if (kind === 'pglite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'larder-bench-'));
+    const database = await openDatabase({ dataDir: dir });
+    return { database, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `larder_bench_list_${newId().slice(0, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  return {
+    database,
+    drop: async () => {
+      const drop = new pg.Client({ connectionString: adminUrl });
+      await drop.connect();
+      await drop.query(`drop database if exists ${name} with (force)`);
+      await drop.end();
+    },
+  };
+}
+
+async function call(base: string, token: string, method: string, url: string, body?: unknown) {
+  const response = await fetch(base + url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${url} → ${response.status} ${text.slice(0, 300)}`);
+  return { response, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** The owner, organization, project and collection, made through the API; then the bulk load. */
+async function seed(app: App, database: Database, base: string, items: number, log: (line: string) => void) {
+  await app.ctx.users.bootstrapAdmin();
+  const grant = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: 'bench@larder.test', password: 'bench bench bench', client_id: 'larder-console', client_secret: 'larder-console' }),
+  });
+  if (grant.status !== 200) throw new Error(`sign-in failed: ${grant.status} ${await grant.text()}`);
+  const token = ((await grant.json()) as { access_token: string }).access_token;
+  const org = (await call(base, token, 'POST', '/api/organization', { name: 'Bench' })).body as { id: string };
+  const project = (await call(base, token, 'POST', `/api/organization/${org.id}/project`, { name: 'Bench' })).body as { id: string };
+  const prefix = `/api/organization/${org.id}/project/${project.id}`;
+  await call(base, token, 'POST', `${prefix}/collection`, {
+    id: 'articles',
+    name: 'Articles',
+    schema: [
+      { name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true },
+      { name: 'Body', slug: 'body', type: code('RichText') },
+      { name: 'Price', slug: 'price', type: code('Number') },
+      { name: 'Published', slug: 'published', type: code('Date') },
+      { name: 'Status', slug: 'status', type: code('Option'), options: statusOptions.map((value) => ({ value })) },
+      { name: 'Featured', slug: 'featured', type: code('Bool') },
+    ],
+  });
+  const row = (await database.db.execute(sql`select id, schema from content_collections where slug = 'articles' and project_id = ${project.id}`)) as unknown as {
+    rows: { id: string; schema: { id: string; slug: string; options?: { _id: string; value: string }[] }[] }[];
+  };
+  const collection = row.rows[0]!;
+  const table = `content_${collection.id}`;
+  const col = (slug: string) => fieldColumn(collection.schema.find((f) => f.slug === slug)!.id);
+  const options = collection.schema.find((f) => f.slug === 'status')!.options!;
+
+  const random = prng(42);
+  const words = vocabulary(random, 5000);
+  const ranks = generateNKeysBetween(null, null, items);
+  const start2020 = Date.UTC(2020, 0, 1);
+  const query = async (text: string, params: unknown[] = []) => {
+    // Both drivers take parameters through drizzle's `sql` with placeholders.
+    const chunks = text.split(/\$(\d+)/);
+    const parts = [sql.raw(chunks[0]!)];
+    // `sql.param` keeps an array one parameter (a PostgreSQL array), where `${array}` would spread it.
+    for (let i = 1; i < chunks.length; i += 2) parts.push(sql`${sql.param(params[Number(chunks[i]) - 1])}`, sql.raw(chunks[i + 1]!));
+    return database.db.execute(sql.join(parts, sql``));
+  };
+
+  const indexes = ((await database.db.execute(sql`select indexname, indexdef from pg_indexes where tablename = ${table} and indexname not like '%_pkey'`)) as unknown as {
+    rows: { indexname: string; indexdef: string }[];
+  }).rows;
+  for (const index of indexes) await database.db.execute(sql.raw(`drop index ${index.indexname}`));
+  const batch = 5000;
+  const begin = performance.now();
+  for (let offset = 0; offset < items; offset += batch) {
+    const n = Math.min(batch, items - offset);
+    const ids: string[] = [];
+    const rankList: string[] = [];
+    const created: string[] = [];
+    const titles: string[] = [];
+    const bodies: string[] = [];
+    const prices: number[] = [];
+    const dates: string[] = [];
+    const statuses: string[] = [];
+    const featured: boolean[] = [];
+    for (let i = 0; i < n; i += 1) {
+      ids.push(newId());
+      rankList.push(ranks[offset + i]!);
+      created.push(new Date(start2020 + (offset + i) * 1000).toISOString());
+      const words3 = 3 + Math.floor(random() * 3);
+      const title: string[] = [];
+      for (let w = 0; w < words3; w += 1) title.push(words[Math.floor(random() * words.length)]!);
+      titles.push(title.join(' '));
+      const body: string[] = [];
+      for (let w = 0; w < 30; w += 1) body.push(words[Math.floor(random() * words.length)]!);
+      bodies.push(`<p>${body.join(' ')}</p>`);
+      prices.push(Math.round(random() * 100_000) / 100);
+      dates.push(new Date(start2020 + Math.floor(random() * 5 * 365 * 86_400_000)).toISOString());
+      statuses.push(JSON.stringify(options[Math.floor(random() * options.length)]));
+      featured.push(random() < 0.1);
+    }
+    await query(
+      `insert into ${table} (_id, _rank, _created_date, _last_updated_date, ${col('title')}, ${col('body')}, ${col('price')}, ${col('published')}, ${col('status')}, ${col('featured')})
+       select * from unnest($1::text[], $2::text[], $3::timestamptz[], $3::timestamptz[], $4::text[], $5::text[], $6::float8[], $7::timestamptz[], $8::jsonb[], $9::boolean[])`,
+      [ids, rankList, created, titles, bodies, prices, dates, statuses, featured],
+    );
+    if ((offset / batch) % 40 === 0) log(`  ${offset} items loaded`);
+  }
+  for (const index of indexes) await database.db.execute(sql.raw(index.indexdef));
+  await database.db.execute(sql`update content_collections set item_count = ${items} where id = ${collection.id}`);
+  await database.db.execute(sql.raw(`vacuum analyze ${table}`));
+  const seedSeconds = (performance.now() - begin) / 1000;
+  log(`  loaded ${items} items in ${seedSeconds.toFixed(1)} s`);
+  const published = options.find((o) => o.value === 'published')!._id;
+  return { token, prefix, words, seedSeconds, published };
+}
+
+async function timeCase(base: string, token: string, url: string, runs: number): Promise<CaseFigure> {
+  const times: number[] = [];
+  let total: number | undefined;
+  let rows: number | undefined;
+  for (let i = 0; i < runs + 3; i += 1) {
+    const start = performance.now();
+    const response = await fetch(base + url, { headers: { authorization: `Bearer ${token}` } });
+    const body = await response.text();
+    const ms = performance.now() - start;
+    if (response.status !== 200) throw new Error(`GET ${url} → ${response.status} ${body.slice(0, 300)}`);
+    if (i >= 3) times.push(ms); // three warm-up calls
+    total = Number(response.headers.get('item-count') ?? NaN);
+    rows = (JSON.parse(body) as unknown[]).length;
+  }
+  return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)), runs, ...(Number.isFinite(total) ? { total } : {}), rows };
+}
+
+async function measureCsv(base: string, token: string, url: string): Promise<Figures['csv']> {
+  global.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  try {
+    const start = performance.now();
+    const response = await fetch(base + url, { headers: { authorization: `Bearer ${token}` } });
+    if (response.status !== 200 || !response.body) return { error: `GET ${url} → ${response.status} ${(await response.text()).slice(0, 200)}` };
+    let lines = 0;
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const byte of value) if (byte === 10) lines += 1;
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const rows = Math.max(0, lines - 1);
+    return { rows, seconds: round(seconds), rowsPerSecond: Math.round(rows / seconds), memoryGrowthMB: Math.round((peak - baseline) / 1048576) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function measureThroughput(base: string, token: string, url: string): Promise<Figures['throughput']> {
+  const result = await autocannon({ url: base + url, connections: 100, duration: 10, headers: { authorization: `Bearer ${token}` } });
+  return {
+    connections: 100,
+    requestsPerSecond: Math.round(result.requests.average),
+    p95Ms: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/** Opens `subscribers` live streams, creates items one by one, and times each delivery. */
+async function measureLive(base: string, token: string, prefix: string, subscribers: number, items: number): Promise<Figures['live']> {
+  const controllers: AbortController[] = [];
+  const pending = new Map<string, { start: number; left: number }>();
+  const latencies: number[] = [];
+  let delivered = 0;
+  const open = async () => {
+    const controller = new AbortController();
+    controllers.push(controller);
+    const response = await fetch(`${base}${prefix}/collection/articles/live?authorization=${encodeURIComponent(token)}`, { signal: controller.signal });
+    if (response.status !== 200 || !response.body) throw new Error(`live → ${response.status}`);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => (started = resolve));
+    void (async () => {
+      let buffer = '';
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (block.includes('event: start')) started();
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (!data || block.includes('event:')) continue;
+            const itemID = (JSON.parse(data) as { itemID: string }).itemID;
+            const waiting = pending.get(itemID);
+            if (waiting) {
+              latencies.push(performance.now() - waiting.start);
+              delivered += 1;
+            }
+          }
+        }
+      } catch {
+        /* aborted */
+      }
+    })();
+    await ready;
+  };
+  for (let i = 0; i < subscribers; i += 50) await Promise.all(Array.from({ length: Math.min(50, subscribers - i) }, open));
+  try {
+    for (let i = 0; i < items; i += 1) {
+      const start = performance.now();
+      const created = (await call(base, token, 'POST', `${prefix}/collection/articles/item`, { title: `live ${i}` })).body as { _id: string };
+      pending.set(created._id, { start, left: subscribers });
+      const deadline = performance.now() + 5000;
+      while (delivered < (i + 1) * subscribers && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  } finally {
+    for (const controller of controllers) controller.abort();
+  }
+  return { subscribers, items, p50: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)), delivered };
+}
+
+async function runOne(kind: Kind, items: number, log: (line: string) => void): Promise<Figures> {
+  log(`${kind}: ${items} items`);
+  const { database, drop } = await openBenchDatabase(kind);
+  const config = loadConfig({
+    SERVE_CONSOLE: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: 'bench@larder.test',
+    ADMIN_PASSWORD: 'bench bench bench',
+    DATA_DIR: tmpdir(),
+  });
+  const app = await buildApp({ config, database });
+  try {
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { token, prefix, words, seedSeconds, published } = await seed(app, database, base, items, log);
+    const list = `${prefix}/collection/articles/item`;
+    const lastPage = Math.floor(items / 50);
+    const page = Math.min(10_000, lastPage);
+    const rare = words[4321]!;
+    const cases: Record<string, CaseFigure> = {};
+    const measure = async (name: string, url: string, runs = 100) => {
+      cases[name] = await timeCase(base, token, url, runs);
+      log(`  ${name.padEnd(44)} p50 ${String(cases[name].p50).padStart(8)} ms  p95 ${String(cases[name].p95).padStart(8)} ms  (${cases[name].rows} rows${cases[name].total !== undefined ? `, total ${cases[name].total}` : ''})`);
+    };
+    await measure('first page of 50 with total', `${list}?perPage=50`);
+    await measure(`page ${page} of 50`, `${list}?perPage=50&pageNumber=${page}`);
+    for (const field of ['title', 'price', 'published', 'featured', '_createdDate', '_lastUpdatedDate', '_id']) {
+      await measure(`sort by ${field} desc`, `${list}?perPage=50&sort=${field}&order=desc`, 50);
+    }
+    await measure('filter price > 900 with total', `${list}?perPage=50&query=${encodeURIComponent('price:>:900')}`, 50);
+    await measure('filter status = published with total', `${list}?perPage=50&query=${encodeURIComponent(`status:=:${published}`)}`, 50);
+    await measure(`search "${rare}" over all text fields`, `${prefix}/collection/articles/search?query=${encodeURIComponent(rare)}&perPage=50`, 50);
+    await measure(`list search "${rare}"`, `${list}?perPage=50&search=${encodeURIComponent(rare)}`, 50);
+    const csv = await measureCsv(base, token, `${prefix}/collection/articles/csv?pagination=none`);
+    log(`  csv: ${JSON.stringify(csv)}`);
+    const throughput = await measureThroughput(base, token, `${list}?perPage=50`);
+    log(`  throughput: ${JSON.stringify(throughput)}`);
+    const live = await measureLive(base, token, prefix, Number(process.env.BENCH_LIVE_SUBSCRIBERS ?? 1000), 20);
+    log(`  live: ${JSON.stringify(live)}`);
+    return { db: kind, items, seedSeconds: round(seedSeconds), cases, csv, throughput, live };
+  } finally {
+    await app.close();
+    await database.close();
+    await drop();
+  }
+}
+
+export async function run(args: string[]): Promise<number> {
+  const flag = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const items = Number(flag('--items') ?? process.env.BENCH_ITEMS ?? 1_000_000);
+  const kinds = (flag('--db') ?? 'postgres,pglite').split(',') as Kind[];
+  const asJson = args.includes('--json');
+  const log = (line: string) => {
+    if (!asJson) console.log(line);
+  };
+  const results: Figures[] = [];
+  for (const kind of kinds) results.push(await runOne(kind, items, log));
+  if (asJson) console.log(JSON.stringify(results, null, 2));
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exit(await run(process.argv.slice(2)));
+}
