@@ -271,8 +271,8 @@ async function measureThroughput(base: string, token: string, url: string): Prom
 /** Opens `subscribers` live streams, creates items one by one, and times each delivery. */
 async function measureLive(base: string, token: string, prefix: string, subscribers: number, items: number): Promise<Figures['live']> {
   const controllers: AbortController[] = [];
-  const pending = new Map<string, { start: number; left: number }>();
-  const latencies: number[] = [];
+  // A delivery can arrive before the POST that caused it has answered: keep arrival times by item.
+  const arrivals = new Map<string, number[]>();
   let delivered = 0;
   const open = async () => {
     const controller = new AbortController();
@@ -298,11 +298,10 @@ async function measureLive(base: string, token: string, prefix: string, subscrib
             const data = /^data: (.*)$/m.exec(block)?.[1];
             if (!data || block.includes('event:')) continue;
             const itemID = (JSON.parse(data) as { itemID: string }).itemID;
-            const waiting = pending.get(itemID);
-            if (waiting) {
-              latencies.push(performance.now() - waiting.start);
-              delivered += 1;
-            }
+            const list = arrivals.get(itemID) ?? [];
+            list.push(performance.now());
+            arrivals.set(itemID, list);
+            delivered += 1;
           }
         }
       } catch {
@@ -312,13 +311,14 @@ async function measureLive(base: string, token: string, prefix: string, subscrib
     await ready;
   };
   for (let i = 0; i < subscribers; i += 50) await Promise.all(Array.from({ length: Math.min(50, subscribers - i) }, open));
+  const latencies: number[] = [];
   try {
     for (let i = 0; i < items; i += 1) {
       const start = performance.now();
       const created = (await call(base, token, 'POST', `${prefix}/collection/articles/item`, { title: `live ${i}` })).body as { _id: string };
-      pending.set(created._id, { start, left: subscribers });
       const deadline = performance.now() + 5000;
-      while (delivered < (i + 1) * subscribers && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+      while ((arrivals.get(created._id)?.length ?? 0) < subscribers && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+      for (const at of arrivals.get(created._id) ?? []) latencies.push(at - start);
     }
   } finally {
     for (const controller of controllers) controller.abort();
