@@ -1,0 +1,121 @@
+/**
+ * Small per-process caches of rows every request reads (sessions, memberships, projects,
+ * collection schemas), kept right across server processes: a write names what it changed with
+ * `invalidate(tx, cache, key)` inside its transaction; PostgreSQL delivers that NOTIFY to every
+ * process at commit (PGlite: in-process), and each drops the entry. A lost LISTEN connection
+ * clears every cache; entries also expire after a short time, so a missed message cannot keep a
+ * stale row for long.
+ *
+ * A load that began before an invalidation is never stored: each key has a generation, bumped by
+ * every invalidation, and a load stores its result only if the generation is unchanged.
+ */
+import { sql } from 'drizzle-orm';
+import type { Database, Db } from '../db/index.ts';
+
+export const invalidationChannel = 'larder_invalidate';
+
+type Executor = { execute: Db['execute'] };
+
+interface Entry<V> {
+  value: V;
+  expires: number;
+}
+
+export class SharedCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly generations = new Map<string, number>();
+  private clearCount = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** The cached value of `key`, or what `load` gives (stored unless invalidated meanwhile). */
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const entry = this.entries.get(key);
+    if (entry && entry.expires > Date.now()) {
+      this.hits += 1;
+      return entry.value;
+    }
+    this.misses += 1;
+    const generation = this.generations.get(key) ?? 0;
+    const clears = this.clearCount;
+    const value = await load();
+    if ((this.generations.get(key) ?? 0) === generation && this.clearCount === clears) {
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+    }
+    return value;
+  }
+
+  /** Drops one entry (`*`: all) in this process. */
+  drop(key: string) {
+    if (key === '*') {
+      this.clear();
+      return;
+    }
+    this.entries.delete(key);
+    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+    // Generations only matter while a load is in flight; keep the map from growing without bound.
+    if (this.generations.size > this.maxEntries * 2) this.generations.clear(), (this.clearCount += 1);
+  }
+
+  clear() {
+    this.entries.clear();
+    this.generations.clear();
+    this.clearCount += 1;
+  }
+}
+
+/** The caches of one process and the LISTEN that keeps them right. */
+export class CacheRegistry {
+  private readonly caches = new Map<string, SharedCache<unknown>>();
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(private readonly database: Database) {}
+
+  create<V>(name: string, ttlMs: number, maxEntries?: number): SharedCache<V> {
+    const cache = new SharedCache<V>(name, ttlMs, maxEntries);
+    this.caches.set(name, cache as SharedCache<unknown>);
+    return cache;
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.database.listen(
+      invalidationChannel,
+      (payload) => {
+        let message: { c?: unknown; k?: unknown };
+        try {
+          message = JSON.parse(payload) as typeof message;
+        } catch {
+          return;
+        }
+        if (typeof message.c === 'string' && typeof message.k === 'string') this.caches.get(message.c)?.drop(message.k);
+      },
+      () => this.clearAll(),
+    );
+  }
+
+  clearAll() {
+    for (const cache of this.caches.values()) cache.clear();
+  }
+
+  /**
+   * Says, inside the writing transaction, that `key` of `cache` changed: every process drops it
+   * at commit. This process drops it now as well, and again at commit.
+   */
+  async invalidate(tx: Executor, cache: SharedCache<unknown> | string, key: string): Promise<void> {
+    const name = typeof cache === 'string' ? cache : cache.name;
+    this.caches.get(name)?.drop(key);
+    await tx.execute(sql`select pg_notify(${invalidationChannel}, ${JSON.stringify({ c: name, k: key })})`);
+  }
+
+  async close(): Promise<void> {
+    await this.unlisten?.();
+    this.unlisten = undefined;
+  }
+}
