@@ -117,7 +117,7 @@ test('a schema is built with every field type, reordered by dragging, nested thr
   expect(new Set(saved.map((field) => field.type)).size).toBe(types.length + 1);
 
   // Keyboard dragging: the handle, Space, arrow, Space.
-  const order = page.waitForResponse((response) => response.url().includes('/schema/order') && response.request().method() === 'PUT');
+  const order = page.waitForResponse((response) => response.url().includes('/schema/order') && response.request().method() === 'PUT', { timeout: 15_000 });
   await fields.getByRole('button', { name: 'Move Plain text field' }).focus();
   // A person's pace: each key is handled after the list has been measured for the last one.
   for (const key of ['Space', 'ArrowDown', 'ArrowDown', 'Space']) {
@@ -128,10 +128,11 @@ test('a schema is built with every field type, reordered by dragging, nested thr
   expect((await order).status()).toBe(200);
   await expect.poll(() => shownNames(fields).then((names) => names.slice(0, 3))).toEqual(['Rich text field', 'Number field', 'Plain text field']);
 
-  // Mouse dragging, in steps: JSON field up above Rich text field.
-  const again = page.waitForResponse((response) => response.url().includes('/schema/order') && response.request().method() === 'PUT');
-  const handle = fields.getByRole('button', { name: 'Move JSON field' });
+  // Mouse dragging, in steps: Phone field up above Rich text field.
+  const again = page.waitForResponse((response) => response.url().includes('/schema/order') && response.request().method() === 'PUT', { timeout: 15_000 });
+  const handle = fields.getByRole('button', { name: 'Move Phone field' });
   const target = fields.getByRole('button', { name: 'Move Rich text field' });
+  await target.scrollIntoViewIfNeeded();
   const from = (await handle.boundingBox())!;
   const to = (await target.boundingBox())!;
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -140,7 +141,7 @@ test('a schema is built with every field type, reordered by dragging, nested thr
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 4, { steps: 25 });
   await page.mouse.up();
   expect((await again).status()).toBe(200);
-  const expected = ['JSON field', 'Rich text field', 'Number field', 'Plain text field'];
+  const expected = ['Phone field', 'Rich text field', 'Number field', 'Plain text field'];
   await expect.poll(() => shownNames(fields).then((names) => names.slice(0, 4))).toEqual(expected);
 
   await page.reload();

@@ -12,9 +12,10 @@ import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { loadServerKeys, type ServerKeys } from './auth/keys.ts';
 import { platform } from '../definitions/platform.ts';
-import { AccessService } from './main/access.ts';
+import { AccessService, type AccessCaches } from './main/access.ts';
+import { CacheRegistry } from './lib/shared-cache.ts';
 import { OrganizationService } from './main/organizations.ts';
-import { ProjectService } from './main/projects.ts';
+import { ProjectService, type ProjectRow } from './main/projects.ts';
 import { ApiTokenService } from './main/api-tokens.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { publicRoutes } from './public/routes.ts';
@@ -45,6 +46,8 @@ export interface AppContext {
   apiTokens: ApiTokenService;
   /** Live content events of this process's streams (server/live). */
   live: LiveHub;
+  /** This process's caches of hot rows (server/lib/shared-cache.ts). */
+  caches: CacheRegistry;
 }
 
 declare module 'fastify' {
@@ -72,7 +75,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const keys = await loadServerKeys(database.db);
-  const tokens = new TokenService(database.db, config, keys);
+  // Rows every request reads, cached per process; triggers (migration 0006) invalidate them everywhere at commit.
+  const caches = new CacheRegistry(database);
+  const sessionCache = caches.create<{ userId: string; live: boolean } | null>('session', 10_000);
+  const accessCaches: AccessCaches = {
+    user: caches.create('user', 10_000),
+    membership: caches.create('membership', 10_000),
+  };
+  const projectCache = caches.create<ProjectRow | null>('project', 30_000);
+  await caches.start();
+  const tokens = new TokenService(database.db, config, keys, sessionCache);
   const mailer = options.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const users = new UserService(database.db, config, mailer, tokens);
   const live = new LiveHub(database, { retentionSeconds: config.liveEventRetentionS, log: app.log });
@@ -85,13 +97,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     mailer,
     users,
     keys,
-    access: new AccessService(database.db, superAdmins),
+    access: new AccessService(database.db, superAdmins, accessCaches),
     organizations: new OrganizationService(database.db, config, mailer),
-    projects: new ProjectService(database.db),
+    projects: new ProjectService(database.db, projectCache),
     apiTokens: new ApiTokenService(database.db, keys),
     live,
+    caches,
   });
   app.addHook('onClose', () => mailer.close());
+  app.addHook('onClose', () => caches.close());
   // Before the server waits for its connections: live streams say stop (clients resume elsewhere) and end.
   app.addHook('preClose', () => live.close());
 

@@ -108,6 +108,11 @@ export interface CsvCodec {
   toCell(value: unknown, field: SchemaField): string;
   /** Returns the value as it would be written through the API (then checked by `validate`). */
   fromCell(cell: string, field: SchemaField): Check;
+  /**
+   * The cells are only ever numbers the type wrote (Number, Phone digits, GeoPoint "lat,lng"):
+   * a CSV export leaves them as they are instead of neutralising a leading `-` or `+`.
+   */
+  formulaSafe?: boolean;
 }
 
 /** What a type allows in its field definition. */

@@ -40,6 +40,9 @@ const icons: Readonly<Record<string, LucideIcon>> = {
   type: Type,
 };
 
+/** True when `name` is an icon this renderer draws (every registered type's icon must be). */
+export const hasFieldTypeIcon = (name: string | undefined): boolean => name !== undefined && Object.prototype.hasOwnProperty.call(icons, name);
+
 export interface FieldTypeIconProps {
   /** The icon name of the type's definition. */
   name: string | undefined;

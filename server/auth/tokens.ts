@@ -12,6 +12,7 @@ import { createHmac } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../config.ts';
+import type { SharedCache } from '../lib/shared-cache.ts';
 import type { Db } from '../db/index.ts';
 import { refreshTokens, sessions } from '../db/schema.ts';
 import { unauthorized } from '../lib/errors.ts';
@@ -35,11 +36,15 @@ const AUDIENCE = 'larder';
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
+/** A session as access checks need it (cached per process; server/lib/shared-cache.ts). */
+type SessionState = { userId: string; live: boolean } | null;
+
 export class TokenService {
   constructor(
     private readonly db: Db,
     private readonly config: Config,
     private readonly keys: ServerKeys,
+    private readonly sessionCache?: SharedCache<SessionState>,
   ) {}
 
   private successorOf(raw: string) {
@@ -156,11 +161,12 @@ export class TokenService {
       if (error instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'The access token has expired.');
       throw unauthorized('invalid_token', 'The access token is invalid.');
     }
-    const [alive] = await this.db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-    if (!alive) throw unauthorized('session_revoked', 'This session has ended. Sign in again.');
+    const load = async (): Promise<SessionState> => {
+      const [row] = await this.db.select({ userId: sessions.userId, revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.id, sessionId));
+      return row ? { userId: row.userId, live: row.revokedAt === null } : null;
+    };
+    const session = this.sessionCache ? await this.sessionCache.get(sessionId, load) : await load();
+    if (!session?.live || session.userId !== userId) throw unauthorized('session_revoked', 'This session has ended. Sign in again.');
     return { userId, sessionId };
   }
 

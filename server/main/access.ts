@@ -7,6 +7,7 @@ import { allowedActions, normalisePermissions, ownerPermissions, type Action, ty
 import type { Db } from '../db/index.ts';
 import { memberships, organizations, users } from '../db/schema.ts';
 import { forbidden, notFound } from '../lib/errors.ts';
+import type { SharedCache } from '../lib/shared-cache.ts';
 
 export interface OrganizationAccess {
   organizationId: string;
@@ -26,10 +27,18 @@ const denials: Record<Action, string> = {
   admin: 'Only an administrator of this organization may do this.',
 };
 
+/** What the access checks read, cached per process (server/lib/shared-cache.ts); rows change by trigger-sent invalidations. */
+export interface AccessCaches {
+  user: SharedCache<{ superAdmin: boolean; email: string }>;
+  /** By `organizationId:userId`: the member's flags, null when not a member. */
+  membership: SharedCache<{ permissions: unknown }>;
+}
+
 export class AccessService {
   constructor(
     private readonly db: Db,
     private readonly superAdminUsernames: ReadonlySet<string>,
+    private readonly caches?: AccessCaches,
   ) {}
 
   async isSuperAdmin(userId: string): Promise<boolean> {
@@ -37,19 +46,27 @@ export class AccessService {
   }
 
   private async user(userId: string): Promise<{ superAdmin: boolean; email: string }> {
-    const [user] = await this.db.select({ superAdmin: users.superAdmin, username: users.username, email: users.email }).from(users).where(eq(users.id, userId));
-    if (!user) return { superAdmin: false, email: '' };
-    return { superAdmin: user.superAdmin || this.superAdminUsernames.has(user.username.toLowerCase()), email: user.email };
+    const load = async () => {
+      const [user] = await this.db.select({ superAdmin: users.superAdmin, username: users.username, email: users.email }).from(users).where(eq(users.id, userId));
+      if (!user) return { superAdmin: false, email: '' };
+      return { superAdmin: user.superAdmin || this.superAdminUsernames.has(user.username.toLowerCase()), email: user.email };
+    };
+    return this.caches ? this.caches.user.get(userId, load) : load();
   }
 
   /** The caller's standing in an organization; 404 when it does not exist, 403 when not a member. */
   async organization(userId: string, organizationId: string): Promise<OrganizationAccess> {
-    const [row] = await this.db
-      .select({ id: organizations.id, permissions: memberships.permissions })
-      .from(organizations)
-      .leftJoin(memberships, and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, userId)))
-      .where(eq(organizations.id, organizationId));
-    if (!row) throw notFound('organization_not_found', 'There is no such organization.');
+    const load = async () => {
+      const [found] = await this.db
+        .select({ id: organizations.id, permissions: memberships.permissions })
+        .from(organizations)
+        .leftJoin(memberships, and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, userId)))
+        .where(eq(organizations.id, organizationId));
+      // An unknown organization is not kept: it throws, and a load that throws stores nothing.
+      if (!found) throw notFound('organization_not_found', 'There is no such organization.');
+      return { permissions: found.permissions };
+    };
+    const row = this.caches ? await this.caches.membership.get(`${organizationId}:${userId}`, load) : await load();
     const { superAdmin, email } = await this.user(userId);
     if (superAdmin) {
       return { organizationId, userId, permissions: ownerPermissions, member: row.permissions !== null, email };

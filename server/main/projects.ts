@@ -6,6 +6,7 @@ import { collectionVisibility, isRestricted, normaliseRestrictedView, readRestri
 import type { Db } from '../db/index.ts';
 import { projects } from '../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../lib/errors.ts';
+import type { SharedCache } from '../lib/shared-cache.ts';
 import { newId } from '../lib/ids.ts';
 import { CollectionService, type CollectionRow } from '../content/collections.ts';
 
@@ -30,7 +31,7 @@ export interface ProjectView {
   settings: Record<string, unknown>;
 }
 
-type ProjectRow = typeof projects.$inferSelect;
+export type ProjectRow = typeof projects.$inferSelect;
 
 /** Who is looking: a member's e-mail and flags (AccessService's OrganizationAccess fits). */
 export interface ProjectViewer {
@@ -106,16 +107,18 @@ const settingsProblem = (errors: { path: string; message: string }[]) =>
 export class ProjectService {
   private readonly collections: CollectionService;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Project rows by id, per process (server/lib/shared-cache.ts; a trigger invalidates). */
+    private readonly cache?: SharedCache<ProjectRow | null>,
+  ) {
     this.collections = new CollectionService(db);
   }
 
   async row(organizationId: string, projectId: string): Promise<ProjectRow> {
-    const [row] = await this.db
-      .select()
-      .from(projects)
-      .where(and(eq(projects.id, projectId), eq(projects.organizationId, organizationId)));
-    if (!row) throw notFound('project_not_found', 'There is no such project in this organization.');
+    const load = async () => (await this.db.select().from(projects).where(eq(projects.id, projectId)))[0] ?? null;
+    const row = this.cache ? await this.cache.get(projectId, load) : await load();
+    if (!row || row.organizationId !== organizationId) throw notFound('project_not_found', 'There is no such project in this organization.');
     return row;
   }
 

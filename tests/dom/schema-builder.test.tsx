@@ -11,6 +11,7 @@ import type { RouteObject } from 'react-router';
 import { creatableFieldTypes, fieldTypes } from '../../definitions/field-types/index.ts';
 import type { SchemaField } from '../../definitions/field-types/types.ts';
 import { formatMessage, type MessageKey } from '../../definitions/messages/format.ts';
+import { hasFieldTypeIcon } from '../../renderers/fields/FieldTypeIcon.tsx';
 import { notify } from '../../renderers/toasts/notify.ts';
 import type { Collection, ContentApi } from '../../src/api/content.ts';
 import { ContentApiProvider } from '../../src/api/content-queries.ts';
@@ -115,6 +116,10 @@ describe('the create-new-field picker', () => {
     expect(items.map((item) => item.textContent)).toEqual(creatableFieldTypes.map((type) => formatMessage(type.labelKey as MessageKey)));
     expect(items).toHaveLength(fieldTypes.length - 1);
     expect(screen.queryByRole('menuitem', { name: 'Metadata' })).not.toBeInTheDocument();
+  });
+
+  it('draws the icon every type declares in its definition folder', () => {
+    expect(fieldTypes.filter((type) => !hasFieldTypeIcon(type.icon)).map((type) => type.name)).toEqual([]);
   });
 
   it('shows the Metadata entry in the schema without a way to open it', async () => {
@@ -286,6 +291,29 @@ describe('a saved field', () => {
     await waitFor(() => expect(notify).toHaveBeenCalledWith({ kind: 'success', title: 'Field Updated' }));
     expect(screen.queryByRole('group', { name: 'Body text' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Edit Body text' })).toHaveFocus();
+  });
+
+  it('saves a nested collection field only with a name and a change', async () => {
+    const posts = collection([title, chapters, metadata]);
+    open(posts, fakeContentApi(posts));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Chapters' }));
+    const panel = screen.getByRole('group', { name: 'Chapters' });
+    const save = within(panel).getAllByRole('button', { name: 'Save field' })[0]!;
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription('Save needs a name and a change.');
+    const name = within(panel).getAllByLabelText('Name')[0]!;
+    await userEvent.clear(name);
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription('To save this field: The field needs a name.');
+    await userEvent.type(name, 'Sections');
+    expect(save).toBeEnabled();
+    // The nested schema is edited in place, one level down.
+    expect(within(panel).getByRole('heading', { name: 'Nested schema of Chapters' })).toBeInTheDocument();
+    expect(within(panel).getByRole('list', { name: 'Fields of Chapters' })).toBeInTheDocument();
+    // Escape closes the field and forgets the edit.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Chapters' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Edit Chapters' })).toHaveFocus();
   });
 
   it('deletes only after Delete then Confirm Delete', async () => {

@@ -3,7 +3,10 @@
  * paging with the item-count header, projections, aggregation, nested lists, search, and bad
  * input answered 400 problem+json naming the bad part.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guarded } from '../../server/content/query/index.ts';
+import { query } from '../../server/content/storage.ts';
 import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { expectProblem } from './support/assertions.ts';
@@ -251,6 +254,12 @@ describe.each(databaseKinds)('list queries on %s', (kind) => {
     // (`query` values cannot hold "+": it separates terms; find can.)
     const response = await f.call('GET', `collection/books/item?${q({ find: JSON.stringify({ title: { $regex: `${'(a+)+'.repeat(20)}b` } }) })}`);
     expect(response.statusCode, response.body).toBe(200);
+    expect((await list('collection/books/item?perPage=0')).count).toBe('5');
+  });
+
+  // PGlite runs in-process with no timer signals: statement_timeout is PostgreSQL's guard only.
+  it.runIf(kind === 'postgres')('turns the statement timeout into a 400 and leaves the connection usable', async () => {
+    await expect(guarded(t.database.db, (executor) => query(executor, sql`select pg_sleep(3)`), 100)).rejects.toMatchObject({ status: 400, code: 'query_timeout' });
     expect((await list('collection/books/item?perPage=0')).count).toBe('5');
   });
 });

@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheRegistry, SharedCache } from '../../server/lib/shared-cache.ts';
 import { openDatabase, type Database } from '../../server/db/index.ts';
-import { databaseKinds, openTestDatabase } from './support/test-app.ts';
+import { buildApp, type App } from '../../server/app.ts';
+import { createTestApp, databaseKinds, json, openTestDatabase, type TestApp } from './support/test-app.ts';
+import { bearer, lastMailTo, verifiedUser } from './support/flows.ts';
 
 const until = async (check: () => boolean, ms = 3000) => {
   const deadline = Date.now() + ms;
@@ -118,5 +120,65 @@ describe.each(databaseKinds)('CacheRegistry on %s', (kind) => {
       await otherRegistry.close();
       await other.close();
     }
+  });
+});
+
+describe.runIf(databaseKinds.includes('postgres'))('cached sessions and memberships across two server processes', () => {
+  let a: TestApp;
+  let b: App;
+
+  beforeAll(async () => {
+    a = await createTestApp('postgres');
+    b = await buildApp({ config: a.config, database: await openDatabase({ databaseUrl: a.database.url!, skipMigrations: true, poolSize: 2 }), logger: false });
+    await b.ready();
+  });
+
+  afterAll(async () => {
+    const database = b?.ctx.database;
+    await b?.close();
+    await database?.close();
+    await a?.close();
+  });
+
+  /** Polls `call` on process A until it answers `status` (the NOTIFY needs a moment to arrive). */
+  const eventually = async (call: () => Promise<{ statusCode: number }>, status: number) => {
+    let last = 0;
+    for (let i = 0; i < 100; i += 1) {
+      last = (await call()).statusCode;
+      if (last === status) return last;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return last;
+  };
+
+  it('a sign-out through process B ends the session on process A at once', async () => {
+    const { tokens } = await verifiedUser(a.app, 'twoproc');
+    const organizations = () => a.app.inject({ method: 'GET', url: '/api/organizations', headers: bearer(tokens.access_token) });
+    expect((await organizations()).statusCode).toBe(200);
+    expect((await organizations()).statusCode).toBe(200);
+    const out = await b.inject({ method: 'POST', url: '/auth/logout', headers: bearer(tokens.access_token) });
+    expect(out.statusCode).toBe(204);
+    expect(await eventually(organizations, 401)).toBe(401);
+  });
+
+  it('a member removed through process B is refused on process A', async () => {
+    const admin = await verifiedUser(a.app, 'owner2p');
+    const member = await verifiedUser(a.app, 'member2p');
+    const org = json(await a.app.inject({ method: 'POST', url: '/api/organization', headers: bearer(admin.tokens.access_token), payload: { name: 'Two processes' } })).id as string;
+    const invited = await a.app.inject({
+      method: 'PUT',
+      url: `/api/organization/${org}/users`,
+      headers: bearer(admin.tokens.access_token),
+      payload: [{ email: member.account.email, permissions: { read: true } }],
+    });
+    expect(invited.statusCode, invited.body).toBeLessThan(300);
+    const inviteId = (await lastMailTo(a.app, member.account.email, 'invite')).link!.split('/join/')[1]!;
+    const accepted = await a.app.inject({ method: 'POST', url: `/api/user/invite/${inviteId}/accept`, headers: bearer(member.tokens.access_token) });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const read = () => a.app.inject({ method: 'GET', url: `/api/organization/${org}`, headers: bearer(member.tokens.access_token) });
+    expect((await read()).statusCode).toBe(200);
+    const removed = await b.inject({ method: 'DELETE', url: `/api/organization/${org}/users/${member.account.email}`, headers: bearer(admin.tokens.access_token) });
+    expect(removed.statusCode, removed.body).toBeLessThan(300);
+    expect(await eventually(read, 403)).toBe(403);
   });
 });

@@ -136,6 +136,15 @@ describe('query', () => {
     refused({ query: 'place:within:50,0,40,10' }, 'invalid_query', 'query.0');
     refused({ query: 'authors.itemRefID:=:' }, 'invalid_query', 'query.0');
     refused({ query: Array.from({ length: 51 }, () => 'title:=:a').join('+') }, 'invalid_query', 'query');
+    // Values the database could not even read are refused here, not failed there.
+    refused({ query: 'title:=:a\u0000b' }, 'invalid_query', 'query.0');
+    refused({ query: 'title:=:\ud800' }, 'invalid_query', 'query.0');
+    refused({ query: 'authors.itemRefID:=:\u0000' }, 'invalid_query', 'query.0');
+    refused({ query: 'when:>:-99999999999' }, 'invalid_query', 'query.0');
+    refused({ query: 'when:>:99999999999999999' }, 'invalid_query', 'query.0');
+    refused({ find: JSON.stringify({ title: 'a\u0000' }) }, 'invalid_query', 'find');
+    refused({ aggregationPipeline: JSON.stringify([{ $group: { _id: null } }, { $match: { x: '\ud800' } }]) }, 'invalid_query', 'aggregationPipeline');
+    refused({ search: 'a\u0000' }, 'invalid_query', 'search');
   });
 });
 

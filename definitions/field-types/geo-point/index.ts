@@ -33,6 +33,7 @@ export const geoPoint: FieldType = {
   },
   isEmpty: (value) => value === null || value === undefined,
   csv: {
+    formulaSafe: true,
     toCell: (value) => (isPlainObject(value) ? `${String(value.lat)},${String(value.lng)}` : ''),
     fromCell(cell) {
       if (cell.trim() === '') return ok(null);

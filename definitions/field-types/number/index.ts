@@ -23,6 +23,7 @@ export const number: FieldType = {
   },
   isEmpty: isBlank,
   csv: {
+    formulaSafe: true,
     toCell: (value) => (typeof value === 'number' ? String(value) : ''),
     fromCell(cell) {
       const text = cell.trim();

@@ -24,6 +24,6 @@ export const phone: FieldType = {
     return ok(digits);
   },
   isEmpty: isBlank,
-  csv: textCsv,
+  csv: { ...textCsv, formulaSafe: true },
   display: (value) => (typeof value === 'string' ? value : ''),
 };

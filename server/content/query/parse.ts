@@ -2,7 +2,7 @@
  * Parses and checks the parameters of a list (content spec §5, §7; client contract §3): pure,
  * against the schema level only. Every refusal is a 400 naming the parameter and its bad part.
  */
-import { isPlainObject, unstorableJson } from '../../../definitions/field-types/support.ts';
+import { isPlainObject, unstorableJson, unstorableText } from '../../../definitions/field-types/support.ts';
 import type { FilterOperator } from '../../../definitions/field-types/index.ts';
 import { childLevel, type SchemaLevel } from '../schema-tree.ts';
 import { parsePipeline, type Stage } from './aggregate.ts';
@@ -85,7 +85,7 @@ function target(level: SchemaLevel, key: string, path: string): Target {
 
 const refIds = (values: unknown[], path: string): string[] => {
   const ids = values.map((v) => (isPlainObject(v) ? v.itemRefID : v));
-  if (ids.length === 0 || ids.length > listLimits.inValuesMax || ids.some((id) => typeof id !== 'string' || id === '')) {
+  if (ids.length === 0 || ids.length > listLimits.inValuesMax || ids.some((id) => typeof id !== 'string' || id === '' || unstorableText(id) !== undefined)) {
     throw queryError('invalid_query', path, `must name 1 to ${listLimits.inValuesMax} item ids`);
   }
   return ids as string[];
@@ -274,7 +274,8 @@ export function parseFind(level: SchemaLevel, raw: string): Cond {
  */
 export function parseSearch(level: SchemaLevel, raw: string, path = 'search'): Cond | undefined {
   if (raw.length > listLimits.searchMax) throw queryError('invalid_query', path, `must be at most ${listLimits.searchMax} characters`);
-  if (raw.includes('\u0000')) throw queryError('invalid_query', path, 'must not contain the NUL character');
+  const problem = unstorableText(raw);
+  if (problem) throw queryError('invalid_query', path, problem);
   const terms = [...new Set(raw.split('|').map((term) => term.trim()).filter(Boolean))];
   if (terms.length === 0) return undefined;
   if (terms.length > listLimits.searchTermsMax) throw queryError('invalid_query', path, `may hold at most ${listLimits.searchTermsMax} terms`);

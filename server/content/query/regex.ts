@@ -21,7 +21,6 @@ export function checkRegex(pattern: unknown, path: string): string {
   // Per open group: whether it holds a counted repetition. Counting such a group again multiplies
   // the automaton the database builds (PostgreSQL refuses it as too complex, PGlite fails).
   const groups: boolean[] = [];
-  let lastGroupCounted: boolean;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
     if (c === '\\') {
@@ -46,11 +45,10 @@ export function checkRegex(pattern: unknown, path: string): string {
     if (c === '(') {
       if (pattern[i + 1] === '?' && pattern[i + 2] !== ':') throw bad('look-around and embedded options "(?…)" are not supported (only "(?:…)")');
       groups.push(false);
-      lastGroupCounted = false;
       continue;
     }
     if (c === ')') {
-      lastGroupCounted = groups.pop() ?? false;
+      const lastGroupCounted = groups.pop() ?? false;
       if (groups.length && lastGroupCounted) groups[groups.length - 1] = true;
       if (pattern[i + 1] === '{' && lastGroupCounted) throw bad('a counted repetition such as {2,5} cannot be counted again');
       continue;

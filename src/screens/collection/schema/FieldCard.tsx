@@ -107,7 +107,6 @@ export function FieldCard(props: FieldCardProps) {
     if (isDraft) nameRef.current?.focus();
     else editRef.current?.focus();
     // Only when the card appears.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (value === 'discarded' || value === 'deleted') return null;
@@ -117,7 +116,8 @@ export function FieldCard(props: FieldCardProps) {
   const typeLabel = format(typeLabelKey(typeCode));
   const editable = registered?.capabilities.creatable ?? false;
   const hasNestedSchema = registered?.settings.includes('nestedCollectionSchema') ?? false;
-  const Heading = `h${Math.min(3 + depth, 6)}` as 'h3';
+  // Under the builder's h2 at the top; under the nested level's own heading further down.
+  const Heading = `h${Math.min(depth ? 4 + depth : 3, 6)}` as 'h3';
   const summaryId = `${idBase}-summary`;
   const panelId = `${idBase}-panel`;
 
