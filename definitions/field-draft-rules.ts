@@ -144,6 +144,12 @@ export function fieldInputOf(draft: FieldDraft, options: { forUpdate?: boolean }
   if (options.forUpdate) {
     delete input.type;
     delete input.slug;
+    // An update keeps what it does not name: a setting emptied in the form is sent as null to clear it.
+    const cleared = input as Record<string, unknown>;
+    for (const setting of typeSettings) {
+      if (setting !== 'nestedCollectionSchema' && hasSetting(draft.type, setting) && cleared[setting] === undefined) cleared[setting] = null;
+    }
+    if (cleared.helpText === undefined) cleared.helpText = null;
   }
   return input;
 }

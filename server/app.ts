@@ -14,6 +14,7 @@ import { loadServerKeys, type ServerKeys } from './auth/keys.ts';
 import { platform } from '../definitions/platform.ts';
 import { AccessService, type AccessCaches } from './main/access.ts';
 import { CacheRegistry } from './lib/shared-cache.ts';
+import { cacheCollectionSchemas, type SchemaRow } from './content/collections.ts';
 import { OrganizationService } from './main/organizations.ts';
 import { ProjectService, type ProjectRow } from './main/projects.ts';
 import { ApiTokenService } from './main/api-tokens.ts';
@@ -82,7 +83,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     user: caches.create('user', 10_000),
     membership: caches.create('membership', 10_000),
   };
-  const projectCache = caches.create<ProjectRow | null>('project', 30_000);
+  const projectCache = caches.create<ProjectRow>('project', 30_000);
+  cacheCollectionSchemas(database.db, caches.create<SchemaRow>('collection', 30_000));
   await caches.start();
   const tokens = new TokenService(database.db, config, keys, sessionCache);
   const mailer = options.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
@@ -106,6 +108,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   app.addHook('onClose', () => mailer.close());
   app.addHook('onClose', () => caches.close());
+  // A write is answered once this process has heard the invalidations it caused (server/lib/shared-cache.ts).
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await caches.settle();
+    return payload;
+  });
   // Before the server waits for its connections: live streams say stop (clients resume elsewhere) and end.
   app.addHook('preClose', () => live.close());
 

@@ -11,11 +11,24 @@ import type { Db } from '../db/index.ts';
 import { contentCollections } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
+import type { SharedCache } from '../lib/shared-cache.ts';
 import { prepareFieldUpdate, prepareNewField, prepareSchema } from './field-input.ts';
 import { allLevels, findField, levelAt, replaceLevelFields, topLevel, type SchemaLevel } from './schema-tree.ts';
 import { addFieldStorage, createLevelTable, dropFieldStorage, hasDuplicates, setUnique, type Executor } from './storage.ts';
 
 export type CollectionRow = typeof contentCollections.$inferSelect;
+/** A collection row as reads use it: everything but the item counter, which changes with every write. */
+export type SchemaRow = Omit<CollectionRow, 'itemCount'>;
+
+/**
+ * Per-process caches of schema rows, by database (set by buildApp). A trigger (migration 0006)
+ * invalidates an entry in every process when the collection changes, its counter aside.
+ */
+const schemaCaches = new WeakMap<Db, SharedCache<SchemaRow>>();
+
+export function cacheCollectionSchemas(db: Db, cache: SharedCache<SchemaRow>) {
+  schemaCaches.set(db, cache);
+}
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** A collection as the API gives it. */
@@ -45,7 +58,7 @@ export const invalid = (problems: SettingProblem[], detail = 'Some values are no
     errors: problems.map((p) => ({ path: p.path, message: p.message })),
   });
 
-export const levelOf = (row: CollectionRow): SchemaLevel => topLevel(row.id, row.schema as SchemaField[]);
+export const levelOf = (row: SchemaRow): SchemaLevel => topLevel(row.id, row.schema as SchemaField[]);
 
 /** Every table of a collection: its own and one per nested collection, top first. */
 export const storageTablesOf = (rowId: string, schema: SchemaField[]) => allLevels(topLevel(rowId, schema)).map((level) => level.table);
@@ -91,6 +104,25 @@ export class CollectionService {
     const [row] = lock ? await base.for(lock === 'update' ? 'update' : 'share') : await base;
     if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`);
     return row;
+  }
+
+  /**
+   * One collection for reading its items: schema, storage, settings, from this process's cache
+   * when it has it. Not its item count (use `row`), and never for a write (which must lock `row`).
+   */
+  async schemaRow(projectId: string, slug: string): Promise<SchemaRow> {
+    const load = async (): Promise<SchemaRow> => {
+      const [row] = await this.db
+        .select()
+        .from(contentCollections)
+        .where(and(eq(contentCollections.projectId, projectId), eq(contentCollections.slug, slug)));
+      // Not found is not kept (a load that throws stores nothing): a collection made next is seen at once.
+      if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`);
+      const { itemCount: _count, ...rest } = row;
+      return rest;
+    };
+    const cache = schemaCaches.get(this.db);
+    return cache ? cache.get(`${projectId}:${slug}`, load) : load();
   }
 
   private async settingsContext(executor: Db | Tx, projectId: string, collectionID: string): Promise<SettingsContext> {

@@ -147,7 +147,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
   const { access, projects, database } = app.ctx;
   const collections = new CollectionService(database.db);
   const items = new ItemService(database.db);
-  const itemQueries = new ItemQueryService(database.db);
+  const itemQueries = new ItemQueryService(database.db, database.read);
   const security = [{ bearer: [] as string[] }];
 
   app.addHook('onRequest', app.requireUser);

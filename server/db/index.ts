@@ -22,6 +22,12 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface Database {
   db: Db;
+  /**
+   * For the lists and searches people ask for: on PostgreSQL a pool of its own whose
+   * connections stop any statement after `readTimeoutMs` (a filter that would run away cannot
+   * hold the server); on PGlite the same database (one in-process backend, no timeout).
+   */
+  read: Db;
   kind: 'pglite' | 'postgres';
   /** Round-trip check for the health endpoint. */
   ping(): Promise<boolean>;
@@ -47,7 +53,13 @@ export interface OpenOptions {
   /** Skip migrations (the caller already applied them). */
   skipMigrations?: boolean;
   poolSize?: number;
+  /** Size of the read pool (PostgreSQL). */
+  readPoolSize?: number;
+  /** The statement timeout of the read pool, in milliseconds. */
+  readTimeoutMs?: number;
 }
+
+export const defaultReadTimeoutMs = 10_000;
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
@@ -61,12 +73,24 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   if (!options.skipMigrations) await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder });
+  const readPool = new pg.Pool({
+    connectionString: url,
+    max: options.readPoolSize ?? options.poolSize ?? 10,
+    statement_timeout: options.readTimeoutMs ?? defaultReadTimeoutMs,
+  });
+  readPool.on('error', () => {
+    /* as above */
+  });
+  const read = drizzlePg({ client: readPool, schema }) as unknown as Db;
   return {
     db,
+    read,
     kind: 'postgres',
     ping: async () => (await pool.query('select 1 as ok')).rows[0]?.ok === 1,
     listen: (channel, onNotify, onReconnect) => listenPostgres(url, channel, onNotify, onReconnect),
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), readPool.end()]);
+    },
   };
 }
 
@@ -96,6 +120,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   if (!options.skipMigrations) await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
   return {
     db,
+    read: db,
     kind: 'pglite',
     ping: async () => (await client.query<{ ok: number }>('select 1 as ok')).rows[0]?.ok === 1,
     listen: async (channel, onNotify) => {

@@ -75,6 +75,8 @@ export class SharedCache<V> {
 export class CacheRegistry {
   private readonly caches = new Map<string, SharedCache<unknown>>();
   private unlisten: (() => Promise<void>) | undefined;
+  private readonly syncs = new Map<string, () => void>();
+  private syncCount = 0;
 
   constructor(private readonly database: Database) {}
 
@@ -88,16 +90,43 @@ export class CacheRegistry {
     this.unlisten = await this.database.listen(
       invalidationChannel,
       (payload) => {
-        let message: { c?: unknown; k?: unknown };
+        let message: { c?: unknown; k?: unknown; sync?: unknown };
         try {
           message = JSON.parse(payload) as typeof message;
         } catch {
+          return;
+        }
+        if (typeof message.sync === 'string') {
+          this.syncs.get(message.sync)?.();
           return;
         }
         if (typeof message.c === 'string' && typeof message.k === 'string') this.caches.get(message.c)?.drop(message.k);
       },
       () => this.clearAll(),
     );
+  }
+
+  /**
+   * Waits until this process has heard every invalidation committed so far (PostgreSQL delivers
+   * notifications in commit order, so when a marker sent now comes back, the earlier ones have).
+   * The server calls it before answering a write, so the caller's next request reads fresh rows.
+   * Gives up after `timeoutMs` by clearing every cache.
+   */
+  async settle(timeoutMs = 2000): Promise<void> {
+    if (!this.unlisten) return;
+    const id = `${process.pid}-${++this.syncCount}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.syncs.set(id, () => resolve(true));
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      await this.database.db.execute(sql`select pg_notify(${invalidationChannel}, ${JSON.stringify({ sync: id })})`);
+      if (!(await heard)) this.clearAll();
+    } finally {
+      clearTimeout(timer);
+      this.syncs.delete(id);
+    }
   }
 
   clearAll() {

@@ -110,15 +110,17 @@ export class ProjectService {
   constructor(
     private readonly db: Db,
     /** Project rows by id, per process (server/lib/shared-cache.ts; a trigger invalidates). */
-    private readonly cache?: SharedCache<ProjectRow | null>,
+    private readonly cache?: SharedCache<ProjectRow>,
   ) {
     this.collections = new CollectionService(db);
   }
 
   async row(organizationId: string, projectId: string): Promise<ProjectRow> {
-    const load = async () => (await this.db.select().from(projects).where(eq(projects.id, projectId)))[0] ?? null;
+    const missing = () => notFound('project_not_found', 'There is no such project in this organization.');
+    // A missing project throws inside the load, so nothing is kept for it.
+    const load = async () => (await this.db.select().from(projects).where(eq(projects.id, projectId)))[0] ?? Promise.reject(missing());
     const row = this.cache ? await this.cache.get(projectId, load) : await load();
-    if (!row || row.organizationId !== organizationId) throw notFound('project_not_found', 'There is no such project in this organization.');
+    if (row.organizationId !== organizationId) throw missing();
     return row;
   }
 
@@ -173,7 +175,11 @@ export class ProjectService {
       else settings.restrictedView = await this.checkedRestrictedView(projectId, view, options.memberEmails ?? []);
       changes.settings = settings;
     }
-    if (Object.keys(changes).length) await this.db.update(projects).set(changes).where(eq(projects.id, projectId));
+    if (Object.keys(changes).length) {
+      await this.db.update(projects).set(changes).where(eq(projects.id, projectId));
+      // The trigger tells every process at commit; this one must not answer from its old entry meanwhile.
+      this.cache?.drop(projectId);
+    }
     return this.get(organizationId, projectId, options.viewer);
   }
 
@@ -193,5 +199,6 @@ export class ProjectService {
   async delete(organizationId: string, projectId: string) {
     await this.row(organizationId, projectId);
     await this.db.delete(projects).where(eq(projects.id, projectId));
+    this.cache?.drop(projectId);
   }
 }

@@ -209,6 +209,22 @@ describe.each(databaseKinds)('content collections on %s', (kind) => {
       expect((await contentTables(t)).length).toBe(tablesBefore + 1);
     });
 
+    it('an update keeps the settings it does not name and clears the ones sent as null', async () => {
+      const id = uniqueId();
+      await createCollection(f, { id, name: 'Limits', schema: [{ name: 'Title', slug: 'title', type: T.text, min: 2, max: 40, helpText: 'Short' }] });
+      const [title] = json(await f.call('GET', `collection/${id}/schema`));
+      const renamed = await f.call('PUT', `collection/${id}/field/${title.id}`, { name: 'Heading' });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(json(await f.call('GET', `collection/${id}/schema`))[0]).toMatchObject({ name: 'Heading', min: 2, max: 40, helpText: 'Short' });
+      const cleared = await f.call('PUT', `collection/${id}/field/${title.id}`, { min: null, max: null, helpText: null });
+      expect(cleared.statusCode, cleared.body).toBe(200);
+      const after = json(await f.call('GET', `collection/${id}/schema`))[0];
+      expect(after).toMatchObject({ name: 'Heading' });
+      expect(after).not.toHaveProperty('min');
+      expect(after).not.toHaveProperty('max');
+      expect(after).not.toHaveProperty('helpText');
+    });
+
     it('refuses reserved and duplicate slugs, missing names and slugs, naming the field; nothing changes', async () => {
       const id = uniqueId();
       await createCollection(f, { id, name: 'Slugs', schema: [{ name: 'Title', slug: 'title', type: T.text }] });

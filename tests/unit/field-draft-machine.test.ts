@@ -218,7 +218,8 @@ describe('field draft machine: saved field', () => {
       collectionID: 'posts',
       nestedID: 'chapters',
       fieldId: FIELD_ID,
-      changes: { name: 'Teaser', helpText: 'Shown in lists', required: false, primaryField: false },
+      // The plain-text character limits it does not set are sent as null: an update clears what the form left empty.
+      changes: { name: 'Teaser', helpText: 'Shown in lists', required: false, primaryField: false, min: null, max: null },
     });
     const answer = { ...savedField, name: 'Teaser', helpText: 'Shown in lists' };
     calls.update[0]?.answer.resolve(answer);

@@ -1,14 +1,15 @@
 /**
  * Runs compiled list queries: a page and the total matching (the kept counter when nothing
- * filters the top level), projections, and aggregation pipelines. Every query runs in a
- * transaction with a statement timeout, so no request can hold the database for long; errors
+ * filters the top level), projections, and aggregation pipelines. A page and its total are one
+ * statement on the read pool, whose connections carry a statement timeout (db/index.ts), so no
+ * request can hold the database for long; pipelines run in a transaction that sets one. Errors
  * the database raises about people's input (a regex it refuses, the timeout) become 400s.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { parseNestedId } from '../../../definitions/content.ts';
 import type { Db } from '../../db/index.ts';
 import { notFound } from '../../lib/errors.ts';
-import { CollectionService, invalid, levelOf, type CollectionRow } from '../collections.ts';
+import { CollectionService, invalid, levelOf, type SchemaRow } from '../collections.ts';
 import { childLevel, nestedFieldBySlug, type SchemaLevel } from '../schema-tree.ts';
 import { countChildren, query, readItem, rowToItem, selectList, targetExpression, type Executor } from '../storage.ts';
 import { documentStages, itemDocument, type Stage } from './aggregate.ts';
@@ -39,6 +40,14 @@ function databaseCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The database's refusals caused by people's input, as 400s; anything else as it was. */
+function inputError(error: unknown): unknown {
+  const code = databaseCode(error);
+  if (code === '57014') return queryError('query_timeout', 'query', 'took too long; narrow the filter or the search');
+  if (code === '2201B' || code === '54001') return queryError('invalid_regex', 'query', 'the database refused a regular expression as invalid or too complex');
+  return error;
+}
+
 /** Runs `work` in a read transaction with the list statement timeout; maps input-caused database errors to 400. */
 export async function guarded<T>(db: Db, work: (executor: Executor) => Promise<T>, timeoutMs = listStatementTimeoutMs): Promise<T> {
   try {
@@ -48,11 +57,16 @@ export async function guarded<T>(db: Db, work: (executor: Executor) => Promise<T
       return work(tx);
     });
   } catch (error) {
-    const code = databaseCode(error);
+    throw inputError(error);
+  }
+}
 
-    if (code === '57014') throw queryError('query_timeout', 'query', 'took too long; narrow the filter or the search');
-    if (code === '2201B' || code === '54001') throw queryError('invalid_regex', 'query', 'the database refused a regular expression as invalid or too complex');
-    throw error;
+/** Runs `work` on the read pool (its connections carry the statement timeout); maps input-caused errors to 400. */
+async function onReadPool<T>(read: Db, work: (executor: Executor) => Promise<T>): Promise<T> {
+  try {
+    return await work(read);
+  } catch (error) {
+    throw inputError(error);
   }
 }
 
@@ -113,16 +127,28 @@ function splitPipeline(stages: Stage[]) {
   return { conds, sort: sort?.t, offset, limit, rest: stages.slice(i) };
 }
 
-/** Runs a parsed list query on a list. `unfilteredTotal` gives the total when nothing filters (run on the given executor: PGlite has one connection). */
-export async function runList(db: Db, address: ListAddress, q: ListQuery, unfilteredTotal: (executor: Executor) => Promise<number>): Promise<ListResult> {
+/**
+ * Runs a parsed list query on a list: the page and its total in one statement (the total as an
+ * uncorrelated subquery PostgreSQL computes once), a second only when the page is empty.
+ * `unfilteredTotal` is the SQL of the total when nothing filters (the kept counter, or the
+ * parent's count).
+ */
+export async function runList(db: Db, read: Db, address: ListAddress, q: ListQuery, unfilteredTotal: SQL): Promise<ListResult> {
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
-  return guarded(db, async (executor) => {
-    const rows = q.perPage === 0 ? [] : await query(executor, pageStatement(compiled));
+  const total = compiled.filtered ? sql`(${countStatement(compiled)})` : sql`(${unfilteredTotal})`;
+  return onReadPool(read, async (executor) => {
+    const rows =
+      q.perPage === 0
+        ? []
+        : await query<Record<string, unknown> & { __total: number }>(
+            executor,
+            sql`select ${compiled.select}, ${total}::integer as __total from ${compiled.table} where ${compiled.where} order by ${compiled.orderBy} limit ${compiled.limit} offset ${compiled.offset}`,
+          );
     const items = rows.map((row) => rowToItem(address.level, row) as Record<string, unknown>);
     await attachNested(executor, address.level, items, q);
-    const total = compiled.filtered ? ((await query<{ n: number }>(executor, countStatement(compiled)))[0]?.n ?? 0) : await unfilteredTotal(executor);
-    return { items: items.map((item) => project(item, q)), total };
+    const count = rows.length ? Number(rows[0]!.__total) : ((await query<{ n: number }>(executor, sql`select ${total}::integer as n`))[0]?.n ?? 0);
+    return { items: items.map((item) => project(item, q)), total: Number(count) };
   });
 }
 
@@ -153,7 +179,7 @@ const sortExpression = (t: Target): SQL => targetExpression(t.column, t.sortKey 
  * Follows a nestedID to a nested list (contract §5), checking every item on the way belongs to
  * the one before it. Undefined when the chain ends in an item (not a list).
  */
-export async function resolveNestedList(db: Db, row: CollectionRow, itemId: string, nestedID: string): Promise<ListAddress | undefined> {
+export async function resolveNestedList(db: Db, row: SchemaRow, itemId: string, nestedID: string): Promise<ListAddress | undefined> {
   const steps = parseNestedId(nestedID);
   if (!steps) throw invalid([{ path: 'nestedID', message: 'must alternate nested collection slugs and item ids, joined by dots' }]);
   if (steps.length === 0 || steps[steps.length - 1]!.kind !== 'collection') return undefined;
@@ -179,27 +205,31 @@ export async function resolveNestedList(db: Db, row: CollectionRow, itemId: stri
 export class ItemQueryService {
   private readonly collections: CollectionService;
 
-  constructor(private readonly db: Db) {
+  /** `read` serves the lists (the read pool); `db` the rest. */
+  constructor(
+    private readonly db: Db,
+    private readonly read: Db = db,
+  ) {
     this.collections = new CollectionService(db);
   }
 
   /** The top-level list of a collection. */
   async list(projectId: string, slug: string, raw: RawListParams, defaults: { perPage?: number } = {}): Promise<ListResult> {
-    const row = await this.collections.row(projectId, slug);
+    const row = await this.collections.schemaRow(projectId, slug);
     const level = levelOf(row);
     const q = parseListQuery(level, raw, defaults);
-    return runList(this.db, { level }, q, async () => row.itemCount);
+    return runList(this.db, this.read, { level }, q, sql`select item_count from content_collections where id = ${row.id}`);
   }
 
   /** A nested list under a top-level item; undefined when the nestedID names an item instead. */
   async nestedList(projectId: string, slug: string, itemId: string, nestedID: string, raw: RawListParams, defaults: { perPage?: number } = {}): Promise<ListResult | undefined> {
-    const row = await this.collections.row(projectId, slug);
+    const row = await this.collections.schemaRow(projectId, slug);
     const steps = parseNestedId(nestedID);
     if (steps && (steps.length === 0 || steps[steps.length - 1]!.kind !== 'collection')) return undefined;
     const address = await resolveNestedList(this.db, row, itemId, nestedID);
     if (!address) return undefined;
     const q = parseListQuery(address.level, raw, defaults);
-    return runList(this.db, address, q, (executor) => countChildren(executor, address.level, address.parentId!));
+    return runList(this.db, this.read, address, q, sql`select count(*) from ${sql.identifier(address.level.table)} where ${sql.identifier('_parent_id')} = ${address.parentId!}`);
   }
 }
 
