@@ -127,3 +127,11 @@ export const defaultAccept = 'image/*,application/pdf';
 export const schemaOptionFlags: { readonly sortedByDefault: boolean } = {
   sortedByDefault: false,
 };
+
+/**
+ * Console features the spec limits to development builds, on here by default (content spec §2:
+ * the Live Data switch of the item list).
+ */
+export const contentFeatures: { readonly liveData: boolean } = {
+  liveData: true,
+};

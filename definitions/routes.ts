@@ -144,7 +144,7 @@ const projectChildren: readonly RouteDefinition[] = [
         name: 'viewNestedCollection',
         path: '{collectionID}/item/{itemID}/nestedID/{nestedID}',
         title: 'route.viewNestedCollection.title',
-        placeholder: true,
+        screen: 'itemList',
         children: [
           // The spec gives no path: the item open in the innermost nested collection, by its id.
           { name: 'nestedItem', path: 'item/{collectionNestedID}', title: 'route.nestedItem.title', placeholder: true },

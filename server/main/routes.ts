@@ -8,6 +8,7 @@ import { userRoutes } from './user-routes.ts';
 import { inviteRoutes, organizationRoutes } from './organization-routes.ts';
 import { apiTokenRoutes } from './api-token-routes.ts';
 import { contentRoutes } from '../content/routes.ts';
+import { rankRoutes } from '../content/rank-routes.ts';
 
 export async function mainRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -61,4 +62,5 @@ export async function mainRoutes(fastify: FastifyInstance) {
   await app.register(apiTokenRoutes, { prefix: '/apiTokens' });
   await app.register(contentRoutes, { prefix: '/organization/:org/project/:proj' });
   await app.register(liveRoutes, { prefix: '/organization/:org/project/:proj' });
+  await app.register(rankRoutes, { prefix: '/organization/:org/project/:proj' });
 }

@@ -11,6 +11,7 @@ import {
   type FieldInput,
   type ItemValues,
   type ItemWriteOptions,
+  type ListParams,
   type PageQuery,
   type ProjectScope,
 } from './content.ts';
@@ -31,6 +32,7 @@ export const contentKeys = {
     [...contentKeys.items(scope, collectionID), 'page', page.pageNumber ?? 1, page.perPage ?? null] as const,
   item: (scope: ProjectScope, collectionID: string, itemID: string, nestedID?: string) =>
     [...contentKeys.items(scope, collectionID), 'item', itemID, nestedID ?? ''] as const,
+  itemList: (scope: ProjectScope, collectionID: string, params: ListParams) => [...contentKeys.items(scope, collectionID), 'list', params] as const,
 };
 
 const ContentApiContext = createContext<ContentApi | null>(null);
@@ -231,5 +233,61 @@ export function useDeleteItem(scope: ProjectScope, collectionID: string) {
       queryClient.removeQueries({ queryKey: contentKeys.item(scope, collectionID, itemID, nestedID) });
       itemsChanged(queryClient, scope, collectionID);
     },
+  });
+}
+
+/** One page of the item list with every list parameter; the total comes from `item-count`. */
+export function useItemList(scope: ProjectScope, collectionID: string, params: ListParams = {}, options: { enabled?: boolean } = {}) {
+  const api = useContentApi();
+  return useQuery({
+    queryKey: contentKeys.itemList(scope, collectionID, params),
+    queryFn: () => api.listItems(scope, collectionID, params),
+    enabled: (options.enabled ?? true) && collectionID !== '',
+    retry: shouldRetry,
+  });
+}
+
+/** Deletes several items (multi-select); resolves with the ids that failed. */
+export function useDeleteItems(scope: ProjectScope, collectionID: string, nested?: { itemID: string; nestedID: string }) {
+  const api = useContentApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (itemIDs: readonly string[]) => {
+      // A nested item is addressed through its top-level item, nestedID ending in its own id.
+      const remove = (itemID: string) => (nested ? api.deleteItem(scope, collectionID, nested.itemID, { nestedID: `${nested.nestedID}.${itemID}` }) : api.deleteItem(scope, collectionID, itemID));
+      const results = await Promise.allSettled(itemIDs.map(remove));
+      return itemIDs.filter((_id, i) => results[i]?.status === 'rejected');
+    },
+    onSettled: () => itemsChanged(queryClient, scope, collectionID),
+  });
+}
+
+/** Gives every item of the collection a rank (content §4 "Make collection sortable"), batch by batch. */
+export function useInitRank(scope: ProjectScope, collectionID: string, onProgress?: (remaining: number) => void) {
+  const api = useContentApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      let ranked = 0;
+      // Each call ranks one batch; a batch that ranks nothing ends the loop either way.
+      for (let batch = 0; batch < 10_000; batch += 1) {
+        const answer = await api.initRank(scope, collectionID, {});
+        ranked += answer.ranked;
+        onProgress?.(answer.remaining);
+        if (answer.remaining === 0 || answer.ranked === 0) break;
+      }
+      return ranked;
+    },
+    onSettled: () => itemsChanged(queryClient, scope, collectionID),
+  });
+}
+
+/** Moves an item to a new rank (the drag handle): right after or right before another item. */
+export function useMoveItem(scope: ProjectScope, collectionID: string) {
+  const api = useContentApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ itemID, ...target }: { itemID: string; afterID?: string; beforeID?: string; nestedID?: string }) => api.moveItem(scope, collectionID, itemID, target),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) }),
   });
 }

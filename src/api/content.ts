@@ -75,6 +75,22 @@ export interface PageQuery {
   perPage?: number;
 }
 
+/** The item list's parameters (content §7; semantics in the README "Listing and searching items"). */
+export interface ListParams extends PageQuery {
+  sort?: string;
+  order?: 'asc' | 'desc';
+  /** `key:operator:value` terms joined by `+`. */
+  query?: string;
+  /** The filter control's state as JSON (a Filter entity or a list of them). */
+  filter?: string;
+  /** Search terms separated by `|`. */
+  search?: string;
+  /** A nested list under an item (ends in a nested collection's slug), with `parentItemID`. */
+  nestedID?: string;
+  /** The top-level item a nested list hangs under: the list is read from item/{parentItemID}. */
+  parentItemID?: string;
+}
+
 /** Conditional item writes: `ifMatch` is the ETag the item was read with. */
 export interface ItemWriteOptions {
   nestedID?: string;
@@ -132,6 +148,15 @@ export interface ContentApi {
   createNestedItem(scope: ProjectScope, collectionID: string, itemID: string, nestedID: string, values: ItemValues): Promise<VersionedItem>;
   updateItem(scope: ProjectScope, collectionID: string, itemID: string, values: ItemValues, options?: ItemWriteOptions): Promise<VersionedItem>;
   deleteItem(scope: ProjectScope, collectionID: string, itemID: string, options?: ItemWriteOptions): Promise<void>;
+
+  /** GET collection/{c}/item with every list parameter: a page and the `item-count` total. */
+  listItems(scope: ProjectScope, collectionID: string, params?: ListParams): Promise<ItemPage>;
+  /** GET collection/{c}/csv with the list's parameters (no paging): the exported file. */
+  itemsCsv(scope: ProjectScope, collectionID: string, params?: Omit<ListParams, 'pageNumber' | 'perPage'>): Promise<Blob>;
+  /** PUT collection/{c}/initRank: ranks one batch of unranked items (one way); call until `remaining` is 0. */
+  initRank(scope: ProjectScope, collectionID: string, body?: { parentItemID?: string; nestedID?: string; perPage?: number }): Promise<{ ranked: number; remaining: number }>;
+  /** PUT collection/{c}/item/{id}/sort: moves an item right after or before another of its list. */
+  moveItem(scope: ProjectScope, collectionID: string, itemID: string, target: { afterID?: string; beforeID?: string; nestedID?: string }): Promise<VersionedItem>;
 }
 
 const seg = encodeURIComponent;
@@ -235,6 +260,21 @@ export function createContentApi(client: ApiClient): ContentApi {
         ...ifMatch(options.ifMatch),
       });
     },
+
+    listItems: (scope, collectionID, { parentItemID, ...params } = {}) =>
+      page(contentPath(scope, 'collection', collectionID, 'item', ...(parentItemID ? [parentItemID] : [])), { ...params }),
+    async itemsCsv(scope, collectionID, { parentItemID, ...params } = {}) {
+      try {
+        const where = parentItemID ? contentPath(scope, 'collection', collectionID, 'item', parentItemID, 'csv') : contentPath(scope, 'collection', collectionID, 'csv');
+        const response = await http(where, only({ ...params }));
+        return await response.blob();
+      } catch (error) {
+        throw await toApiError(error);
+      }
+    },
+    initRank: (scope, collectionID, body = {}) => json<{ ranked: number; remaining: number }>(contentPath(scope, 'collection', collectionID, 'initRank'), { method: 'put', json: body }),
+    moveItem: (scope, collectionID, itemID, target) =>
+      versioned(contentPath(scope, 'collection', collectionID, 'item', itemID, 'sort'), { method: 'put', ...only({ afterID: target.afterID, beforeID: target.beforeID, nestedID: target.nestedID }) }),
   };
 }
 

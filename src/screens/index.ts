@@ -23,4 +23,5 @@ export const screens: Readonly<Record<ScreenName, ScreenLoader>> = {
   projectSettings: () => import('./project/ProjectSettingsScreen.tsx'),
   newApiToken: () => import('./project/NewApiTokenScreen.tsx'),
   collectionSettings: () => import('./collection/CollectionSettingsScreen.tsx'),
+  itemList: () => import('./items/ItemListScreen.tsx'),
 };

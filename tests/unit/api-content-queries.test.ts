@@ -53,6 +53,10 @@ function fakeContent(): ContentApi {
     createNestedItem: vi.fn(async () => ({ item, etag: '"n1"' })),
     updateItem: vi.fn(async () => ({ item: { ...item, title: 'Hi' }, etag: '"v2"' })),
     deleteItem: vi.fn(async () => undefined),
+    listItems: vi.fn(async () => ({ items: [item], total: 1 })),
+    itemsCsv: vi.fn(async () => new Blob(['_id\n'])),
+    initRank: vi.fn(async () => ({ ranked: 0, remaining: 0 })),
+    moveItem: vi.fn(async () => ({ item, etag: '"v2"' })),
   };
 }
 

@@ -1,0 +1,181 @@
+/**
+ * Ranks and CSV export under `/api/organization/{org}/project/{proj}/` (content spec §4, §7;
+ * README "Ranks and CSV"):
+ * - `PUT collection/{c}/item/{id}/sort?nestedID&order|afterID|beforeID` moves an item (update);
+ * - `PUT collection/{c}/initRank {parentItemID, nestedID, perPage}` ranks a batch of unranked
+ *   items (update), answering `{ranked, remaining}`;
+ * - `GET collection/{c}/csv?…list parameters` and `GET collection/{c}/item/{id}/csv?nestedID&…`
+ *   stream a list (top level or nested) as CSV (read).
+ * Same permission and visibility checks as the rest of the content API (server/content/routes.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Action } from '../../definitions/permissions.ts';
+import { currentUser } from '../auth/authenticate.ts';
+import { collectionVisibilityOf } from '../main/projects.ts';
+import { responses } from '../lib/schemas.ts';
+import { invalid } from './collections.ts';
+import { exportListCsv } from './csv.ts';
+import { parseOrder, rankLimits, RankService, type MoveTarget } from './ranks.ts';
+import type { Item } from './storage.ts';
+
+const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });
+const CollectionId = Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'the collection ID (letters, digits and hyphens)' });
+const NestedId = Type.String({ maxLength: 2000, pattern: '^[A-Za-z0-9_.-]*$', description: 'dot-joined chain alternating nested collection slugs and item ids' });
+
+const ItemSchema = Type.Object(
+  { _id: Type.String(), _createdDate: Type.String(), _lastUpdatedDate: Type.String(), _order: Type.Number(), _rank: Type.String() },
+  { additionalProperties: true, description: 'the moved item, with its new _rank' },
+);
+
+/** The list parameters of the query engine (server/content/query/parse.ts checks them); paging is ignored: an export is the whole list. */
+const ListParams = {
+  sort: Type.Optional(Type.String({ maxLength: 200, description: 'a sortable field slug or _id, _createdDate, _lastUpdatedDate, _order, _rank (default: rank order)' })),
+  order: Type.Optional(Type.String({ maxLength: 10, description: 'asc or desc, any case' })),
+  query: Type.Optional(Type.String({ maxLength: 20_000, description: 'key:operator:value terms joined by +' })),
+  filter: Type.Optional(Type.String({ maxLength: 20_000, description: 'the console filter state (JSON)' })),
+  find: Type.Optional(Type.String({ maxLength: 20_000, description: 'MongoDB filter JSON (safe subset)' })),
+  projectOn: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys: the CSV columns (with _id)' })),
+  projectOff: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys whose columns are left out' })),
+  search: Type.Optional(Type.String({ maxLength: 256, description: 'search terms separated by |' })),
+  aggregationPipeline: Type.Optional(Type.String({ maxLength: 20_000, description: 'refused: an aggregation is not a list' })),
+  pageNumber: Type.Optional(Type.String({ maxLength: 20, description: 'ignored: the export is the whole list' })),
+  perPage: Type.Optional(Type.String({ maxLength: 20, description: 'ignored: the export is the whole list' })),
+  download: Type.Optional(Type.Literal('csv', { description: 'accepted for the list route’s form (download=csv&pagination=none)' })),
+  pagination: Type.Optional(Type.Literal('none')),
+};
+
+const orderDescription =
+  'The position to move the item to, 1-based, in the list’s rank order (the order of `(_rank, _id)`, counted with the moved item in ' +
+  'the list): 1 makes it first, n (the list size) or more makes it last. Or give `afterID` (the item it goes right after) and/or `beforeID` ' +
+  '(the item it goes right before) instead: exact even when others move items at the same time.';
+
+export async function rankRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { access, projects, database } = app.ctx;
+  const ranks = new RankService(database.db);
+  const security = [{ bearer: [] as string[] }];
+
+  app.addHook('onRequest', app.requireUser);
+
+  /** The same check as the content routes: permission, project in the organization, collection visible. */
+  async function allow(request: FastifyRequest, action: Action): Promise<string> {
+    const { org, proj, collection } = request.params as { org: string; proj: string; collection: string };
+    const viewer = await access.require(currentUser(request).userId, org, action);
+    collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
+    return proj;
+  }
+
+  const inCollection = Type.Object({ org: Id, proj: Id, collection: CollectionId });
+  const inItem = Type.Object({ org: Id, proj: Id, collection: CollectionId, item: Id });
+  const etag = (item: Item) => `"${item._lastUpdatedDate}"`;
+
+  app.put(
+    '/collection/:collection/item/:item/sort',
+    {
+      schema: {
+        summary: 'Move an item (or, with nestedID ending in its id, a nested item) to a new place in its list (update)',
+        description: `${orderDescription} The new rank is a fractional key between the new neighbours’ ranks: no other item changes.`,
+        tags: ['items'],
+        security,
+        params: inItem,
+        querystring: Type.Object(
+          {
+            nestedID: Type.Optional(NestedId),
+            order: Type.Optional(Type.String({ maxLength: 12, description: orderDescription })),
+            afterID: Type.Optional(Type.String({ maxLength: 64, description: 'the item of the same list the moved item goes right after' })),
+            beforeID: Type.Optional(Type.String({ maxLength: 64, description: 'the item of the same list the moved item goes right before' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: responses({ 200: ItemSchema }),
+      },
+    },
+    async (request, reply) => {
+      const proj = await allow(request, 'update');
+      const { nestedID, afterID, beforeID } = request.query;
+      const order = parseOrder(request.query.order);
+      if (order !== undefined && (afterID || beforeID)) throw invalid([{ path: 'order', message: 'give either order or afterID/beforeID, not both' }]);
+      const target: MoveTarget = order !== undefined ? { order } : { afterID: afterID || undefined, beforeID: beforeID || undefined };
+      const item = await ranks.move(proj, request.params.collection, request.params.item, nestedID || undefined, target);
+      return reply.header('etag', etag(item)).send(item);
+    },
+  );
+
+  app.put(
+    '/collection/:collection/initRank',
+    {
+      schema: {
+        summary: 'Give unranked items of a list a rank, one batch per call (update)',
+        description:
+          'A one-way migration: up to `perPage` items without a rank (empty `_rank`: imported, or from before ranks) get fractional keys after the ranked ' +
+          'items, in `_id` order, in one transaction. Answers `{ranked, remaining}`: call again until `remaining` is 0. A list whose items all have ranks ' +
+          'answers `{ranked: 0, remaining: 0}` and changes nothing. `parentItemID` (a top-level item) and `nestedID` (ending in a nested collection slug) ' +
+          'address a nested list; both empty mean the top level.',
+        tags: ['items'],
+        security,
+        params: inCollection,
+        body: Type.Object(
+          {
+            parentItemID: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+            nestedID: Type.Optional(Type.Union([NestedId, Type.Null()])),
+            perPage: Type.Optional(
+              Type.Integer({ minimum: 1, maximum: rankLimits.initRankMaxPerPage, description: `items ranked per call (default ${rankLimits.initRankDefaultPerPage})` }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: responses({
+          200: Type.Object({
+            ranked: Type.Integer({ description: 'items given a rank by this call' }),
+            remaining: Type.Integer({ description: 'items of the list still without a rank' }),
+          }),
+        }),
+      },
+    },
+    async (request) => ranks.initRank(await allow(request, 'update'), request.params.collection, request.body ?? {}),
+  );
+
+  const csvDescription =
+    'Streams the whole list (filtered, searched and sorted as the list call would) as CSV: a header row of keys (`_id`, field slugs, `_createdDate`, ' +
+    '`_lastUpdatedDate`), cells written by each field type’s CSV codec; text cells starting with = + - @, tab or CR are prefixed with `\'`. ' +
+    'The `item-count` header gives the number of rows; the file is named `{collection}-{YYYY-MM-DD}.csv`.';
+
+  app.get(
+    '/collection/:collection/csv',
+    {
+      schema: {
+        summary: 'Download the list as CSV (read)',
+        description: csvDescription,
+        tags: ['items'],
+        security,
+        params: inCollection,
+        querystring: Type.Object(ListParams, { additionalProperties: false }),
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => exportListCsv(database.db, { projectId: await allow(request, 'read'), slug: request.params.collection }, request.query, reply),
+  );
+
+  app.get(
+    '/collection/:collection/item/:item/csv',
+    {
+      schema: {
+        summary: 'Download a nested list (nestedID ending in a nested collection slug) as CSV (read)',
+        description: csvDescription,
+        tags: ['items'],
+        security,
+        params: inItem,
+        querystring: Type.Object({ nestedID: NestedId, ...ListParams }, { additionalProperties: false }),
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const { nestedID, ...params } = request.query;
+      const projectId = await allow(request, 'read');
+      if (!nestedID) throw invalid([{ path: 'nestedID', message: 'must name the nested list to export' }]);
+      return exportListCsv(database.db, { projectId, slug: request.params.collection, itemId: request.params.item, nestedID }, params, reply);
+    },
+  );
+}

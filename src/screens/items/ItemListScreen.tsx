@@ -1,0 +1,584 @@
+/**
+ * The item list screen (content §2 "Item list screen", §4, §5, §9): the collection's name and
+ * item count, the menu (Column Settings, Download CSV, Select/Unselect, Collection Settings, Make
+ * collection sortable, Layout), New Item or Delete N Items, search, filter, the table and its
+ * footer. An open item (the child routes) replaces the list, which stays mounted underneath so
+ * closing the item returns to the same page, sort and filter.
+ */
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType } from 'react';
+import { Link, useNavigate, useOutlet, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { MoreHorizontal, Plus, Search, Settings, Trash2 } from 'lucide-react';
+import { DropdownMenu, Switch } from 'radix-ui';
+import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { contentFeatures } from '../../../definitions/content.ts';
+import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
+import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
+import { displayFor, type DisplayProps } from '../../../renderers/fields/display/index.ts';
+import { DateDisplay } from '../../../renderers/fields/display/DateDisplay.tsx';
+import { TextDisplay } from '../../../renderers/fields/display/TextDisplay.tsx';
+import { useFormat } from '../../../renderers/messages/use-format.ts';
+import { notify } from '../../../renderers/toasts/notify.ts';
+import type { Collection, Item, ListParams, ProjectScope } from '../../api/content.ts';
+import { contentKeys, useCollection, useContentApi, useDeleteItems, useInitRank, useMoveItem } from '../../api/content-queries.ts';
+import { isApiError } from '../../api/errors.ts';
+import { useLiveData } from '../../hooks/use-live-data.ts';
+import { useProblemMessage } from '../../hooks/use-problem-message.ts';
+import { useProjectScope } from '../collection/use-project-scope.ts';
+import { useProjectActions, useProjectPath } from '../project/project-context.ts';
+import { ColumnSettingsDialog, type ColumnChoice } from './ColumnSettingsDialog.tsx';
+import { loadColumnSettings, saveColumnSettings, type ColumnScope, type ColumnSettings } from './column-settings.ts';
+import { FilterControl } from './FilterControl.tsx';
+import { ItemGrid, type SortState } from './ItemGrid.tsx';
+import { ListFooter } from './ListFooter.tsx';
+import { nestedCrumbs, nestedFields, slugPath, truncateLabel, type Crumb } from './nested-path.ts';
+import { defaultPerPage, nestedPerPage, pageCount } from './paging.ts';
+import './items.css';
+
+/** The list search waits this long after typing (content §9) and takes at most 256 characters. */
+export const searchDebounceMs = 500;
+export const searchMaxLength = 256;
+
+/** An item with fewer keys than this came back incomplete (content §4): the page is read again. */
+const completeItemKeys = 2;
+
+/** A nested list: the top-level item it hangs under and the nestedID naming it. */
+interface NestedList {
+  itemID: string;
+  nestedID: string;
+}
+
+export default function ItemListScreen() {
+  const { collectionID = '', itemID, nestedID } = useParams();
+  const outlet = useOutlet();
+  // viewNestedCollection has a nestedID; under viewCollection an itemID belongs to the open item.
+  const nested = nestedID && itemID ? { itemID, nestedID } : undefined;
+  return (
+    <>
+      <div className="item-list-host" hidden={outlet !== null}>
+        {/* Keyed by list: another list starts with no selection, search or filter, on page 1. */}
+        <ItemList key={nested ? `${collectionID}/${nested.itemID}/${nested.nestedID}` : collectionID} collectionID={collectionID} nested={nested} />
+      </div>
+      {outlet ? <div className="item-panel">{outlet}</div> : null}
+    </>
+  );
+}
+
+function ItemList({ collectionID, nested }: { collectionID: string; nested: NestedList | undefined }) {
+  const format = useFormat();
+  const scope = useProjectScope();
+  const query = useCollection(scope, collectionID);
+  if (!query.data) {
+    if (query.isError) {
+      const notFound = isApiError(query.error) && query.error.status === 404;
+      return (
+        <section className="panel" aria-labelledby="item-list-missing">
+          <h2 id="item-list-missing">{format(notFound ? 'collectionSettings.notFound' : 'collectionSettings.loadFailed')}</h2>
+          <button type="button" className="button" onClick={() => void query.refetch()}>
+            {format('itemList.retry')}
+          </button>
+        </section>
+      );
+    }
+    return (
+      <p className="muted" role="status">
+        {format('itemList.loading')}
+      </p>
+    );
+  }
+  if (nested) {
+    const fields = nestedFields(query.data.schema, nested.nestedID);
+    const field = fields?.[fields.length - 1];
+    if (!fields || !field) {
+      return (
+        <section className="panel" aria-labelledby="item-list-missing">
+          <h2 id="item-list-missing">{format('collectionSettings.notFound')}</h2>
+        </section>
+      );
+    }
+    const view: Collection = { ...query.data, name: field.name, schema: field.nestedCollectionSchema ?? [], itemCount: 0 };
+    return <ItemListView scope={scope} collection={view} nested={{ ...nested, crumbs: nestedCrumbs(query.data, nested.itemID, nested.nestedID, fields) }} />;
+  }
+  return <ItemListView scope={scope} collection={query.data} />;
+}
+
+function Breadcrumbs({ crumbs }: { crumbs: readonly Crumb[] }) {
+  const format = useFormat();
+  const path = useProjectPath();
+  return (
+    <nav className="breadcrumbs" aria-label={format('itemList.breadcrumbs')}>
+      <ol>
+        {crumbs.map((crumb, i) => (
+          <li key={`${i}-${crumb.label}`}>
+            {crumb.route ? (
+              <Link to={path(crumb.route, crumb.params)} title={crumb.label}>
+                {truncateLabel(crumb.label)}
+              </Link>
+            ) : (
+              <span aria-current="page" title={crumb.label}>
+                {truncateLabel(crumb.label)}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+const isColumnField = (field: SchemaField) => field.visible !== false && fieldType(field.type)?.storage.kind === 'column';
+/** A schema holds more than the metadata entry when a field keeps values of its own. */
+const hasOwnFields = (schema: readonly SchemaField[]) => schema.some((field) => fieldType(field.type)?.storage.kind !== 'none');
+
+function cellOf(Display: ComponentType<DisplayProps>, field: SchemaField) {
+  return function Cell(params: ICellRendererParams<Item>) {
+    return params.data ? <Display value={params.value} field={field} /> : null;
+  };
+}
+
+const metaField = (slug: string, name: string, code: number): SchemaField => ({ id: slug, slug, name, type: code });
+
+function ItemListView({ scope, collection, nested }: { scope: ProjectScope; collection: Collection; nested?: NestedList & { crumbs: Crumb[] } }) {
+  const format = useFormat();
+  const id = useId();
+  const api = useContentApi();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const path = useProjectPath();
+  const actions = useProjectActions();
+  const problemMessage = useProblemMessage();
+  const collectionID = collection.id;
+
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(nested ? nestedPerPage : defaultPerPage);
+  const [sort, setSort] = useState<SortState | null>(null);
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<string | undefined>(undefined);
+  const [reload, setReload] = useState(0);
+  const [total, setTotal] = useState<number | null>(null);
+  const [rowsShown, setRowsShown] = useState(0);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [multiSelect, setMultiSelect] = useState(false);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [columnsOpen, setColumnsOpen] = useState(false);
+  const nestedPath = nested ? slugPath(nested.nestedID) : '';
+  const columnScope: ColumnScope = useMemo(() => ({ ...scope, collectionID, nestedPath }), [scope, collectionID, nestedPath]);
+  const [columnSettings, setColumnSettings] = useState<ColumnSettings>(() => loadColumnSettings(columnScope));
+  const [hasRanks, setHasRanks] = useState(false);
+  const [rankRemaining, setRankRemaining] = useState<number | null>(null);
+  const deleteItems = useDeleteItems(scope, collectionID, nested ? { itemID: nested.itemID, nestedID: nested.nestedID } : undefined);
+  const initRank = useInitRank(scope, collectionID, setRankRemaining);
+  const moveItem = useMoveItem(scope, collectionID);
+
+  const schema = collection.schema;
+  const ownFields = hasOwnFields(schema);
+  const fields = useMemo(() => schema.filter(isColumnField), [schema]);
+
+  // Typing settles for 500 ms before the list is searched again, from page 1.
+  useEffect(() => {
+    const next = searchText.trim();
+    if (next === search) return undefined;
+    const timer = setTimeout(() => {
+      setSearch(next);
+      setPage(1);
+    }, searchDebounceMs);
+    return () => clearTimeout(timer);
+  }, [searchText, search]);
+
+  const params: ListParams = useMemo(
+    () => ({
+      pageNumber: page,
+      perPage,
+      ...(sort ? { sort: sort.key, order: sort.order } : {}),
+      ...(search ? { search } : {}),
+      ...(filter ? { filter } : {}),
+      ...(nested ? { parentItemID: nested.itemID, nestedID: nested.nestedID } : {}),
+    }),
+    [page, perPage, sort, search, filter, nested?.itemID, nested?.nestedID],
+  );
+  const fetchKey = `${JSON.stringify(params)}#${reload}`;
+
+  const fetchPage = useCallback(async (): Promise<Item[]> => {
+    const queryKey = contentKeys.itemList(scope, collectionID, params);
+    const read = (staleTime: number) => queryClient.fetchQuery({ queryKey, queryFn: () => api.listItems(scope, collectionID, params), staleTime });
+    try {
+      let result = await read(5_000);
+      // Items with fewer than 2 keys are missing (content §4): read the page again, once.
+      if (result.items.some((item) => Object.keys(item).length < completeItemKeys)) {
+        void notify({ kind: 'info', title: format('itemList.missingReload') });
+        result = await read(0);
+      }
+      const items = result.items.filter((item) => Object.keys(item).length >= completeItemKeys);
+      setTotal(result.total);
+      setRowsShown(items.length);
+      // Ranks exist once every item of the page has one (after "Make collection sortable").
+      setHasRanks(items.length > 0 && items.every((item) => typeof item._rank === 'string' && item._rank !== ''));
+      setLoadFailed(false);
+      return items;
+    } catch (error) {
+      setLoadFailed(true);
+      // A failed search says "Unknown Issue" (content §8).
+      if (params.search) void notify({ kind: 'error', title: format('search.failed') });
+      throw error;
+    }
+  }, [api, collectionID, format, params, queryClient, scope]);
+
+  // A page past the end after deleting goes back to the last page.
+  useEffect(() => {
+    if (total === null) return;
+    const pages = pageCount(total, perPage);
+    if (page > pages) setPage(pages);
+  }, [total, perPage, page]);
+
+  // Multi-select turns off when the list has no items left (content §4).
+  useEffect(() => {
+    if (total === 0 && multiSelect) {
+      setMultiSelect(false);
+      setSelected([]);
+    }
+  }, [total, multiSelect]);
+
+  const changeColumns = (next: ColumnSettings) => {
+    setColumnSettings(next);
+    saveColumnSettings(columnScope, next);
+  };
+
+  const columnChoices: ColumnChoice[] = useMemo(
+    () => [
+      ...fields.map((field) => ({ id: field.slug, name: field.name })),
+      { id: '_id', name: format('itemList.col.id') },
+      { id: '_lastUpdatedDate', name: format('itemList.col.lastUpdated') },
+      { id: '_createdDate', name: format('itemList.col.created') },
+    ],
+    [fields, format],
+  );
+
+  // The drag handle moves items in rank order: shown when ranks exist and no column sorts the list.
+  // Nested lists are moved from their parent item's page (a later issue); here only top-level ones.
+  const dragColumn = !nested && hasRanks && sort === null && !multiSelect && actions.update;
+  const columnDefs: ColDef<Item>[] = useMemo(() => {
+    const dateType = schema.find((field) => fieldType(field.type)?.name === 'Date')?.type ?? 10;
+    const defs: ColDef<Item>[] = [
+      ...fields.map((field) => ({
+        colId: field.slug,
+        headerName: field.name,
+        valueGetter: (p: { data: Item | undefined }) => p.data?.[field.slug],
+        cellRenderer: cellOf(displayFor(field), field),
+        sortable: fieldType(field.type)?.capabilities.sortable ?? false,
+      })),
+      { colId: '_id', headerName: format('itemList.col.id'), valueGetter: (p) => p.data?._id, cellRenderer: cellOf(TextDisplay, metaField('_id', 'ID', 1)), sortable: true, cellClass: 'cell-mono' },
+      {
+        colId: '_lastUpdatedDate',
+        headerName: format('itemList.col.lastUpdated'),
+        valueGetter: (p) => p.data?._lastUpdatedDate,
+        cellRenderer: cellOf(DateDisplay, metaField('_lastUpdatedDate', 'Last Updated', dateType)),
+        sortable: true,
+      },
+      {
+        colId: '_createdDate',
+        headerName: format('itemList.col.created'),
+        valueGetter: (p) => p.data?._createdDate,
+        cellRenderer: cellOf(DateDisplay, metaField('_createdDate', 'Created Date', dateType)),
+        sortable: true,
+      },
+    ];
+    if (dragColumn) {
+      defs.unshift({
+        colId: '_drag',
+        headerName: format('itemList.col.order'),
+        rowDrag: true,
+        sortable: false,
+        resizable: false,
+        width: 64,
+        minWidth: 64,
+        maxWidth: 64,
+        pinned: 'left',
+        valueGetter: () => '',
+      });
+    }
+    return defs.map((def) => ({
+      ...def,
+      hide: columnSettings.hidden.includes(def.colId ?? ''),
+      pinned: def.colId === '_drag' ? 'left' : (columnSettings.pinned[def.colId ?? ''] ?? null),
+    }));
+  }, [fields, schema, format, columnSettings, dragColumn]);
+
+  const reloadList = () => {
+    void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) });
+    setReload((n) => n + 1);
+  };
+
+  // Live data (content spec §4): on sorts newest first, off clears the sort; Load New Items reloads page 1.
+  const live = useLiveData(
+    { scope, collectionID, ...(nested ? { itemID: nested.itemID, nestedID: nested.nestedID } : {}) },
+    {
+      applyLiveSort: () => {
+        setSort({ key: '_createdDate', order: 'desc' });
+        setPage(1);
+      },
+      clearLiveSort: () => {
+        setSort(null);
+        setPage(1);
+      },
+      reloadItems: () => {
+        setPage(1);
+        reloadList();
+      },
+    },
+  );
+
+  const downloadCsv = async () => {
+    void notify({ kind: 'info', title: format('itemList.downloading') });
+    try {
+      const { pageNumber: _page, perPage: _perPage, ...rest } = params;
+      const blob = await api.itemsCsv(scope, collectionID, rest);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `${collectionID}-${new Date().toISOString().slice(0, 10)}.csv`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (error) {
+      void notify({ kind: 'error', title: format('itemList.downloadFailed'), description: problemMessage(error) });
+    }
+  };
+
+  const orderFailed = () => void notify({ kind: 'error', title: format('order.failedTitle'), description: format('order.failed') });
+
+  const makeSortable = () =>
+    initRank.mutate(undefined, {
+      onSuccess: () => {
+        void notify({ kind: 'success', title: format('itemList.madeSortable') });
+        reloadList();
+      },
+      onError: orderFailed,
+      onSettled: () => setRankRemaining(null),
+    });
+
+  const move = (itemID: string, target: { afterID?: string; beforeID?: string }) =>
+    moveItem.mutate({ itemID, ...target }, { onError: orderFailed, onSettled: () => setReload((n) => n + 1) });
+
+  const removeSelected = async () => {
+    const count = selected.length;
+    const failed = await deleteItems.mutateAsync(selected).catch(() => selected);
+    setConfirmDelete(false);
+    setSelected([]);
+    if (failed.length < count) void notify({ kind: 'success', title: format('itemList.deleted', { count: count - failed.length }) });
+    if (failed.length) void notify({ kind: 'error', title: format('item.deleteError') });
+    reloadList();
+  };
+
+  const filtered = Boolean(search || filter);
+  const count = total ?? collection.itemCount;
+  const showLiveSwitch = contentFeatures.liveData && (count > 0 || live.on);
+  const headingId = `${id}-title`;
+  // A nested item is created from its parent item's page (the item-page issue).
+  const showNewItem = !nested && ownFields && !multiSelect && actions.create;
+
+  return (
+    <section className="item-list" aria-labelledby={headingId}>
+      {nested ? <Breadcrumbs crumbs={nested.crumbs} /> : null}
+      <header className="item-list-header">
+        <div className="item-list-title">
+          <h2 id={headingId}>{collection.name}</h2>
+          <span className="muted item-count" aria-live="polite">
+            {format('itemList.count', { count })}
+          </span>
+        </div>
+        <div className="item-list-actions">
+          {multiSelect && actions.delete ? (
+            <button type="button" className="button button-danger" disabled={selected.length === 0} onClick={() => setConfirmDelete(true)}>
+              <Trash2 aria-hidden="true" size={16} />
+              {format('itemList.deleteItems', { count: selected.length })}
+            </button>
+          ) : null}
+          {showNewItem ? (
+            <Link className="button button-primary" to={path('addItemToCollection', { collectionID })}>
+              <Plus aria-hidden="true" size={16} />
+              {format('itemList.newItem')}
+            </Link>
+          ) : null}
+          <DropdownMenu.Root modal={false}>
+            <DropdownMenu.Trigger className="icon-button" aria-label={format('itemList.menu')}>
+              <MoreHorizontal aria-hidden="true" size={20} />
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Portal>
+              <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
+                <DropdownMenu.Item className="menu-item" disabled={!ownFields} onSelect={() => setColumnsOpen(true)}>
+                  {format('itemList.columnSettings')}
+                </DropdownMenu.Item>
+                <DropdownMenu.Item className="menu-item" onSelect={() => void downloadCsv()}>
+                  {format('itemList.downloadCsv')}
+                </DropdownMenu.Item>
+                <DropdownMenu.Item
+                  className="menu-item"
+                  disabled={!multiSelect && count === 0}
+                  onSelect={() => {
+                    setMultiSelect(!multiSelect);
+                    setSelected([]);
+                  }}
+                >
+                  {format(multiSelect ? 'itemList.unselect' : 'itemList.select')}
+                </DropdownMenu.Item>
+                <DropdownMenu.Item className="menu-item" onSelect={() => navigate(path('editCollection', { collectionID }))}>
+                  {format('itemList.collectionSettings')}
+                </DropdownMenu.Item>
+                {actions.update && !nested ? (
+                  <DropdownMenu.Item className="menu-item" disabled={initRank.isPending} onSelect={makeSortable}>
+                    {format('itemList.makeSortable')}
+                  </DropdownMenu.Item>
+                ) : null}
+                <DropdownMenu.Separator className="menu-separator" />
+                <DropdownMenu.Label className="menu-label">{format('itemList.layout')}</DropdownMenu.Label>
+                <DropdownMenu.RadioGroup value="table">
+                  <DropdownMenu.RadioItem className="menu-item" value="table">
+                    {format('itemList.layoutTable')}
+                  </DropdownMenu.RadioItem>
+                </DropdownMenu.RadioGroup>
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
+        </div>
+      </header>
+      {initRank.isPending ? (
+        <p className="muted" role="status">
+          {format('itemList.ranking', { remaining: rankRemaining ?? count })}
+        </p>
+      ) : null}
+
+      {!ownFields ? (
+        <div className="panel empty-state">
+          <h3>{format('itemList.noSchema')}</h3>
+          <p className="muted">{format('itemList.noSchemaHint')}</p>
+          <Link className="button button-primary" to={path('editCollection', { collectionID })}>
+            <Settings aria-hidden="true" size={16} />
+            {format('itemList.editSettings')}
+          </Link>
+        </div>
+      ) : (
+        <>
+          {live.newItemsAvailable ? (
+            <div className="callout-info live-alert" role="status">
+              <p>{format('itemList.newItemsAvailable')}</p>
+              <button type="button" className="button button-small button-primary" onClick={live.loadNewItems}>
+                {format('itemList.loadNewItems')}
+              </button>
+            </div>
+          ) : null}
+          {live.status === 'failed' ? (
+            <div className="callout-error live-alert" role="alert">
+              <p>{format('itemList.liveFailed')}</p>
+              <button type="button" className="button button-small" onClick={live.retry}>
+                {format('itemList.liveRetry')}
+              </button>
+            </div>
+          ) : null}
+          <div className="item-list-toolbar">
+            <label className="item-search">
+              <span className="visually-hidden">{format('itemList.search')}</span>
+              <Search aria-hidden="true" size={16} />
+              <input
+                className="input"
+                type="search"
+                placeholder={format('itemList.search')}
+                maxLength={searchMaxLength}
+                value={searchText}
+                onChange={(event) => setSearchText(event.target.value.slice(0, searchMaxLength))}
+              />
+            </label>
+            <FilterControl
+              scope={scope}
+              schema={schema}
+              onChange={(next) => {
+                setFilter(next);
+                setPage(1);
+              }}
+            />
+            {showLiveSwitch ? (
+              <div className="live-switch">
+                <Switch.Root id={`${id}-live`} className="switch" checked={live.on} aria-describedby={`${id}-live-help`} onCheckedChange={live.toggle}>
+                  <Switch.Thumb className="switch-thumb" />
+                </Switch.Root>
+                <label htmlFor={`${id}-live`}>{format('itemList.liveData')}</label>
+                <span id={`${id}-live-help`} className="visually-hidden">
+                  {format('itemList.liveDataHelp')}
+                </span>
+                {live.status === 'connecting' || live.status === 'retrying' ? (
+                  <span className="muted live-status" aria-live="polite">
+                    {format(live.status === 'connecting' ? 'itemList.liveConnecting' : 'itemList.liveRetrying')}
+                  </span>
+                ) : null}
+              </div>
+            ) : null}
+          </div>
+          {loadFailed ? (
+            <div className="panel item-list-error" role="alert">
+              <p>{format('itemList.loadFailed')}</p>
+              <button type="button" className="button" onClick={reloadList}>
+                {format('itemList.retry')}
+              </button>
+            </div>
+          ) : null}
+          {total === 0 ? (
+            <div className="panel empty-state" role="status">
+              <h3>{format(filtered ? 'itemList.noMatch' : 'itemList.empty')}</h3>
+            </div>
+          ) : null}
+          <div hidden={total === 0}>
+            <ItemGrid
+              fetchKey={fetchKey}
+              fetchPage={fetchPage}
+              perPage={perPage}
+              visibleRows={rowsShown || perPage}
+              columnDefs={columnDefs}
+              sort={sort}
+              onSortChange={(next) => {
+                setSort(next);
+                setPage(1);
+              }}
+              multiSelect={multiSelect}
+              onSelectionChange={setSelected}
+              onMoveItem={dragColumn ? move : undefined}
+              onOpenItem={(itemID) =>
+                navigate(
+                  nested
+                    ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: itemID })
+                    : path('viewItem', { collectionID, itemID }),
+                )
+              }
+              label={format('itemList.grid', { name: collection.name })}
+              selectLabel={format('itemList.select')}
+            />
+            <ListFooter
+              page={page}
+              perPage={perPage}
+              total={total ?? 0}
+              onPage={setPage}
+              onPerPage={(next) => {
+                setPerPage(next);
+                setPage(1);
+              }}
+            />
+          </div>
+        </>
+      )}
+
+      <ColumnSettingsDialog open={columnsOpen} onOpenChange={setColumnsOpen} columns={columnChoices} settings={columnSettings} onChange={changeColumns} />
+      <ModalDialog open={confirmDelete} onOpenChange={setConfirmDelete} title={format('itemList.deleteTitle', { count: selected.length })} name="deleteItems" widthPx={440}>
+        <p>{format('itemList.deleteConfirm')}</p>
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
+            {format('form.cancel')}
+          </button>
+          <button type="button" className="button button-danger" disabled={deleteItems.isPending} onClick={() => void removeSelected()}>
+            {deleteItems.isPending ? format('form.deleting') : format('itemList.delete')}
+          </button>
+        </div>
+      </ModalDialog>
+    </section>
+  );
+}
