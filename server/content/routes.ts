@@ -15,6 +15,7 @@ import { Empty, responses } from '../lib/schemas.ts';
 import { CollectionService, invalid, toCollectionView } from './collections.ts';
 import { ItemService, parseVersion, StaleItemError } from './items.ts';
 import { ItemQueryService } from './query/index.ts';
+import { exportListCsv } from './csv.ts';
 import type { Item } from './storage.ts';
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });
@@ -101,6 +102,8 @@ const ListParams = {
   projectOn: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys to return (with _id)' })),
   projectOff: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys to leave out' })),
   search: Type.Optional(Type.String({ maxLength: 256, description: 'search terms separated by |' })),
+  download: Type.Optional(Type.Literal('csv', { description: 'csv: the whole list as CSV (paging ignored), as GET …/csv' })),
+  pagination: Type.Optional(Type.Literal('none', { description: 'sent with download=csv' })),
 };
 /** A listed item (or, with a projection or a pipeline, the document it became). */
 const ListEntry = Type.Record(Type.String(), Type.Unknown(), { description: 'an item, projected; or an aggregation output document' });
@@ -368,7 +371,9 @@ export async function contentRoutes(fastify: FastifyInstance) {
     ),
     async (request, reply) => {
       const proj = await allow(request, 'read');
-      const { items: list, total } = await itemQueries.list(proj, request.params.collection, request.query);
+      if (request.query.download === 'csv') return exportListCsv(database.db, { projectId: proj, slug: request.params.collection }, request.query, reply);
+      const { download: _download, pagination: _pagination, ...params } = request.query;
+      const { items: list, total } = await itemQueries.list(proj, request.params.collection, params);
       return reply.header('item-count', String(total)).send(list);
     },
   );
@@ -416,7 +421,10 @@ export async function contentRoutes(fastify: FastifyInstance) {
     ),
     async (request, reply) => {
       const proj = await allow(request, 'read');
-      const { nestedID, ...params } = request.query;
+      const { nestedID, download, pagination: _pagination, ...params } = request.query;
+      if (download === 'csv' && nestedID) {
+        return exportListCsv(database.db, { projectId: proj, slug: request.params.collection, itemId: request.params.item, nestedID }, params, reply);
+      }
       const nestedList = nestedID ? await itemQueries.nestedList(proj, request.params.collection, request.params.item, nestedID, params, { perPage: 100 }) : undefined;
       if (nestedList) return reply.header('item-count', String(nestedList.total)).send(nestedList.items);
       const page = { pageNumber: request.query.pageNumber ?? 1, perPage: perPageOf(request.query.perPage, 100) };

@@ -222,6 +222,18 @@ describe.each(databaseKinds)('CSV export on %s', (kind) => {
     expect(records.slice(1).map((r) => r[0])).toEqual((await listIds('collection/things/item?sort=price')).ids);
   });
 
+  it('the list call with download=csv&pagination=none answers the same file as the csv call, nested too', async () => {
+    const qs = new URLSearchParams({ sort: 'price', order: 'desc', query: 'price:>:0' }).toString();
+    const viaCsv = await download(`collection/things/csv?${qs}`);
+    const viaList = await download(`collection/things/item?download=csv&pagination=none&pageNumber=2&perPage=1&${qs}`);
+    expect(viaList.response.headers['content-type']).toMatch(/^text\/csv/);
+    expect(viaList.records).toEqual(viaCsv.records);
+    expect(viaList.records.length).toBeGreaterThan(2);
+    const nestedCsv = await download(`collection/things/item/${ids[0]}/csv?nestedID=parts`);
+    const nestedList = await download(`collection/things/item/${ids[0]}?nestedID=parts&download=csv&pagination=none`);
+    expect(nestedList.records).toEqual(nestedCsv.records);
+  });
+
   it('exports a nested list, filtered and sorted like the nested list call', async () => {
     const { response, records } = await download(`collection/things/item/${ids[0]}/csv?nestedID=parts&sort=qty&order=desc`);
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="things-parts-\d{4}-\d{2}-\d{2}\.csv"$/);
