@@ -152,7 +152,13 @@ export interface ContentApi {
   /** GET collection/{c}/item with every list parameter: a page and the `item-count` total. */
   listItems(scope: ProjectScope, collectionID: string, params?: ListParams): Promise<ItemPage>;
   /** GET collection/{c}/csv with the list's parameters (no paging): the exported file. */
-  itemsCsv(scope: ProjectScope, collectionID: string, params?: Omit<ListParams, 'pageNumber' | 'perPage'>): Promise<Blob>;
+  itemsCsv(
+    scope: ProjectScope,
+    collectionID: string,
+    params?: Omit<ListParams, 'pageNumber' | 'perPage'>,
+    /** Called as the file arrives: rows received so far and the rows to expect (the item-count header). */
+    onProgress?: (rows: number, total: number | null) => void,
+  ): Promise<Blob>;
   /** PUT collection/{c}/initRank: ranks one batch of unranked items (one way); call until `remaining` is 0. */
   initRank(scope: ProjectScope, collectionID: string, body?: { parentItemID?: string; nestedID?: string; perPage?: number }): Promise<{ ranked: number; remaining: number }>;
   /** PUT collection/{c}/item/{id}/sort: moves an item right after or before another of its list. */
@@ -263,11 +269,26 @@ export function createContentApi(client: ApiClient): ContentApi {
 
     listItems: (scope, collectionID, { parentItemID, ...params } = {}) =>
       page(contentPath(scope, 'collection', collectionID, 'item', ...(parentItemID ? [parentItemID] : [])), { ...params }),
-    async itemsCsv(scope, collectionID, { parentItemID, ...params } = {}) {
+    async itemsCsv(scope, collectionID, { parentItemID, ...params } = {}, onProgress) {
       try {
         const where = parentItemID ? contentPath(scope, 'collection', collectionID, 'item', parentItemID, 'csv') : contentPath(scope, 'collection', collectionID, 'csv');
-        const response = await http(where, only({ ...params }));
-        return await response.blob();
+        // A big export streams for longer than any request timeout: none here.
+        const response = await http(where, { ...only({ ...params }), timeout: false });
+        const header = Number(response.headers.get('item-count'));
+        const total = Number.isFinite(header) && response.headers.has('item-count') ? header : null;
+        if (!response.body || !onProgress) return await response.blob();
+        const chunks: Uint8Array[] = [];
+        let lines = 0;
+        const reader = response.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          chunks.push(value);
+          for (const byte of value) if (byte === 10) lines += 1;
+          // The first line is the header row (a quoted cell may hold a line break: progress is an estimate).
+          onProgress(Math.max(0, lines - 1), total);
+        }
+        return new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? 'text/csv' });
       } catch (error) {
         throw await toApiError(error);
       }

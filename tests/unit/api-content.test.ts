@@ -237,3 +237,32 @@ describe('content api: items', () => {
     expect((error as StaleItemError).current).toBeNull();
   });
 });
+
+describe('CSV download', () => {
+  it('reports rows as the file arrives, against the item-count header, and returns the whole file', async () => {
+    const lines = ['_id,title', ...Array.from({ length: 5 }, (_, i) => `id${i},Title ${i}`)];
+    const encoder = new TextEncoder();
+    const { api, fake } = start(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              // Two chunks, split inside a row.
+              const text = `${lines.join('\n')}\n`;
+              controller.enqueue(encoder.encode(text.slice(0, 20)));
+              controller.enqueue(encoder.encode(text.slice(20)));
+              controller.close();
+            },
+          }),
+          { status: 200, headers: { 'content-type': 'text/csv', 'item-count': '5' } },
+        ),
+    );
+    const progress: [number, number | null][] = [];
+    const blob = await api.itemsCsv(scope, 'posts', { sort: 'title', order: 'asc' }, (rows, total) => progress.push([rows, total]));
+    expect(await blob.text()).toBe(`${lines.join('\n')}\n`);
+    expect(progress.at(-1)).toEqual([5, 5]);
+    expect(progress.length).toBe(2);
+    expect(progress[0]![0]).toBeLessThan(5);
+    expect(last(fake).url).toBe(`${base}/collection/posts/csv?sort=title&order=asc`);
+  });
+});

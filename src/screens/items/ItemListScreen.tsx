@@ -329,11 +329,12 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
     },
   );
 
+  const [csvProgress, setCsvProgress] = useState<{ rows: number; total: number | null } | null>(null);
   const downloadCsv = async () => {
-    void notify({ kind: 'info', title: format('itemList.downloading') });
+    setCsvProgress({ rows: 0, total: null });
     try {
       const { pageNumber: _page, perPage: _perPage, ...rest } = params;
-      const blob = await api.itemsCsv(scope, collectionID, rest);
+      const blob = await api.itemsCsv(scope, collectionID, rest, (rows, total) => setCsvProgress({ rows, total }));
       const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
       link.href = url;
@@ -344,6 +345,8 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     } catch (error) {
       void notify({ kind: 'error', title: format('itemList.downloadFailed'), description: problemMessage(error) });
+    } finally {
+      setCsvProgress(null);
     }
   };
 
@@ -461,6 +464,16 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
         </div>
       ) : (
         <>
+          {csvProgress ? (
+            <div className="csv-progress" role="status">
+              <label htmlFor={`${id}-csv`}>
+                {csvProgress.total === null
+                  ? format('itemList.downloading')
+                  : format('itemList.downloadProgress', { rows: Math.min(csvProgress.rows, csvProgress.total), total: csvProgress.total })}
+              </label>
+              <progress id={`${id}-csv`} max={csvProgress.total ?? undefined} value={csvProgress.total === null ? undefined : Math.min(csvProgress.rows, csvProgress.total)} />
+            </div>
+          ) : null}
           {live.newItemsAvailable ? (
             <div className="callout-info live-alert" role="status">
               <p>{format('itemList.newItemsAvailable')}</p>
