@@ -22,6 +22,7 @@ import { ItemService } from '../server/content/items.ts';
 import { addFieldStorage, createLevelTable, dropFieldStorage } from '../server/content/storage.ts';
 import { fieldColumn, topLevel, type SchemaLevel } from '../server/content/schema-tree.ts';
 import { metadataField } from '../definitions/content.ts';
+import { prng, vocabulary } from './support/data.ts';
 
 type Layout = 'typed' | 'jsonb';
 
@@ -39,30 +40,6 @@ interface Figures {
   matches: Record<string, number>;
 }
 
-/** A small deterministic PRNG, so every run loads the same data. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const syllables = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'qui', 'ber', 'nal', 'sto', 'pe', 'dru', 'fi', 'gon', 'hal', 'jun', 'xe', 'zor', 'wi', 'yam'];
-
-function vocabulary(random: () => number, size: number) {
-  const words = new Set<string>();
-  while (words.size < size) {
-    const n = 2 + Math.floor(random() * 3);
-    let word = '';
-    for (let i = 0; i < n; i += 1) word += syllables[Math.floor(random() * syllables.length)];
-    words.add(word);
-  }
-  return [...words];
-}
 
 const field = (slug: string, type: number, extra: Partial<SchemaField> = {}): SchemaField => ({ id: newId(), name: slug, slug, type, ...extra });
 

@@ -30,6 +30,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/index.ts';
 import { newId } from '../server/lib/ids.ts';
 import { fieldColumn } from '../server/content/schema-tree.ts';
+import { prng, vocabulary } from './support/data.ts';
 
 type Kind = 'postgres' | 'pglite';
 
@@ -37,30 +38,6 @@ const require = createRequire(import.meta.url);
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
 
-/** A small deterministic PRNG, so every run loads the same data. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const syllables = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'qui', 'ber', 'nal', 'sto', 'pe', 'dru', 'fi', 'gon', 'hal', 'jun', 'xe', 'zor', 'wi', 'yam'];
-
-function vocabulary(random: () => number, size: number) {
-  const words = new Set<string>();
-  while (words.size < size) {
-    const n = 2 + Math.floor(random() * 3);
-    let word = '';
-    for (let i = 0; i < n; i += 1) word += syllables[Math.floor(random() * syllables.length)];
-    words.add(word);
-  }
-  return [...words];
-}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -15,7 +15,7 @@ import { contentCollections } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { CollectionService, invalid, levelOf, type CollectionRow, type Tx } from './collections.ts';
-import { childLevel, columnFields, fieldColumn, nestedFieldBySlug, type SchemaLevel } from './schema-tree.ts';
+import { columnFields, fieldColumn, followChain, type SchemaLevel } from './schema-tree.ts';
 import {
   columnTypeOf,
   countChildren,
@@ -162,28 +162,20 @@ export class ItemService {
    * to the one before it. `lockParent` takes the row of the item a new nested item goes into.
    */
   private async address(executor: Db | Tx, row: CollectionRow, itemId: string, nestedID: string | undefined, lockParent = false): Promise<Address> {
-    let level = levelOf(row);
-    if (!nestedID) return { kind: 'item', level, itemId };
+    const top = levelOf(row);
+    if (!nestedID) return { kind: 'item', level: top, itemId };
     const steps = parseNestedId(nestedID);
     if (!steps) throw invalid([{ path: 'nestedID', message: 'must alternate nested collection slugs and item ids, joined by dots' }]);
-    // `current` is the item last reached; `parentId` the item owning the list last entered.
-    let parentId: string | undefined;
-    let current = itemId;
-    if (!(await readItem(executor, level, current, undefined, lockParent && steps.length === 1))) throw itemNotFound();
-    for (const [i, step] of steps.entries()) {
-      if (step.kind === 'collection') {
-        const field = nestedFieldBySlug(level, step.slug);
-        if (!field) throw notFound('nested_collection_not_found', `There is no nested collection "${step.slug}" here.`);
-        level = childLevel(level, field);
-        parentId = current;
-        continue;
-      }
-      // The final item is read (and locked) by the caller; the ones on the way must exist under their parent.
-      if (i < steps.length - 1 && !(await readItem(executor, level, step.id, parentId, lockParent && i === steps.length - 2))) throw itemNotFound();
-      current = step.id;
-    }
+    // The final item is read (and locked) by the caller; the ones on the way must exist under their parent.
+    const end = await followChain((level, id, parent, lock) => readItem(executor, level, id, parent, lock), top, itemId, steps, {
+      lock: lockParent,
+      missingItem: itemNotFound,
+      missingCollection: (slug) => notFound('nested_collection_not_found', `There is no nested collection "${slug}" here.`),
+    });
     const last = steps[steps.length - 1]!;
-    return last.kind === 'collection' ? { kind: 'list', level, parentId: current } : { kind: 'item', level, itemId: last.id, ...(parentId ? { parentId } : {}) };
+    return last.kind === 'collection'
+      ? { kind: 'list', level: end.level, parentId: end.current }
+      : { kind: 'item', level: end.level, itemId: last.id, ...(end.parentId ? { parentId: end.parentId } : {}) };
   }
 
   /** Checks a write's values against the level's schema and returns them keyed by field. */

@@ -18,33 +18,10 @@ import { responses } from '../lib/schemas.ts';
 import { invalid } from './collections.ts';
 import { exportListCsv } from './csv.ts';
 import { parseOrder, rankLimits, RankService, type MoveTarget } from './ranks.ts';
+import { CollectionId, Id, ItemSchema, ListParams, NestedId } from './route-schemas.ts';
 import type { Item } from './storage.ts';
 
-const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });
-const CollectionId = Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'the collection ID (letters, digits and hyphens)' });
-const NestedId = Type.String({ maxLength: 2000, pattern: '^[A-Za-z0-9_.-]*$', description: 'dot-joined chain alternating nested collection slugs and item ids' });
 
-const ItemSchema = Type.Object(
-  { _id: Type.String(), _createdDate: Type.String(), _lastUpdatedDate: Type.String(), _order: Type.Number(), _rank: Type.String() },
-  { additionalProperties: true, description: 'the moved item, with its new _rank' },
-);
-
-/** The list parameters of the query engine (server/content/query/parse.ts checks them); paging is ignored: an export is the whole list. */
-const ListParams = {
-  sort: Type.Optional(Type.String({ maxLength: 200, description: 'a sortable field slug or _id, _createdDate, _lastUpdatedDate, _order, _rank (default: rank order)' })),
-  order: Type.Optional(Type.String({ maxLength: 10, description: 'asc or desc, any case' })),
-  query: Type.Optional(Type.String({ maxLength: 20_000, description: 'key:operator:value terms joined by +' })),
-  filter: Type.Optional(Type.String({ maxLength: 20_000, description: 'the console filter state (JSON)' })),
-  find: Type.Optional(Type.String({ maxLength: 20_000, description: 'MongoDB filter JSON (safe subset)' })),
-  projectOn: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys: the CSV columns (with _id)' })),
-  projectOff: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys whose columns are left out' })),
-  search: Type.Optional(Type.String({ maxLength: 256, description: 'search terms separated by |' })),
-  aggregationPipeline: Type.Optional(Type.String({ maxLength: 20_000, description: 'refused: an aggregation is not a list' })),
-  pageNumber: Type.Optional(Type.String({ maxLength: 20, description: 'ignored: the export is the whole list' })),
-  perPage: Type.Optional(Type.String({ maxLength: 20, description: 'ignored: the export is the whole list' })),
-  download: Type.Optional(Type.Literal('csv', { description: 'accepted for the list route’s form (download=csv&pagination=none)' })),
-  pagination: Type.Optional(Type.Literal('none')),
-};
 
 const orderDescription =
   'The position to move the item to, 1-based, in the list’s rank order (the order of `(_rank, _id)`, counted with the moved item in ' +

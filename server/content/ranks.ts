@@ -24,7 +24,7 @@ import type { Db } from '../db/index.ts';
 import { conflict, notFound } from '../lib/errors.ts';
 import { listPathOfItem, recordContentEvent } from '../live/events.ts';
 import { CollectionService, invalid, levelOf, type CollectionRow, type Tx } from './collections.ts';
-import { childLevel, nestedFieldBySlug, type SchemaLevel } from './schema-tree.ts';
+import { followChain, type SchemaLevel } from './schema-tree.ts';
 import { query, readItem, rowToItem, selectList, writeTime, type Item } from './storage.ts';
 
 const id = (name: string) => sql.identifier(name);
@@ -191,22 +191,13 @@ export class RankService {
       // A top-level move still needs its item to exist; the caller reads it under lock.
       return { row, level, place };
     }
-    let current = topItemId!;
-    let parentId: string | undefined;
-    if (!(await readItem(tx, level, current, undefined, steps.length === 1))) throw itemNotFound();
-    for (const [i, step] of steps.entries()) {
-      if (step.kind === 'collection') {
-        const field = nestedFieldBySlug(level, step.slug);
-        if (!field) throw notFound('nested_collection_not_found', `There is no nested collection "${step.slug}" here.`);
-        level = childLevel(level, field);
-        parentId = current;
-        continue;
-      }
-      // The item owning the final list is locked; the ones on the way must exist under their parent.
-      if (!(await readItem(tx, level, step.id, parentId, i === steps.length - 2))) throw itemNotFound();
-      current = step.id;
-    }
-    return { row, level, parentId: current, place };
+    // The item owning the list is locked; the ones on the way must exist under their parent.
+    const end = await followChain((at, id, parent, lock) => readItem(tx, at, id, parent, lock), level, topItemId!, steps, {
+      lock: true,
+      missingItem: itemNotFound,
+      missingCollection: (name) => notFound('nested_collection_not_found', `There is no nested collection "${name}" here.`),
+    });
+    return { row, level: end.level, parentId: end.current, place };
   }
 
   private scope(list: LockedList): SQL {

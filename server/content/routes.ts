@@ -16,13 +16,11 @@ import { CollectionService, invalid, toCollectionView } from './collections.ts';
 import { ItemService, parseVersion, StaleItemError } from './items.ts';
 import { ItemQueryService } from './query/index.ts';
 import { exportListCsv } from './csv.ts';
+import { CollectionId, Id, ItemSchema, ListParams, NestedId, Page } from './route-schemas.ts';
 import type { Item } from './storage.ts';
 
-const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });
-const CollectionId = Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'the collection ID (letters, digits and hyphens)' });
 const ItemId = Id;
 const FieldId = Type.String({ pattern: '^([0-9a-f]{24}|_metadata)$', description: 'a field id' });
-const NestedId = Type.String({ maxLength: 2000, pattern: '^[A-Za-z0-9_.-]*$', description: 'dot-joined chain alternating nested collection slugs and item ids' });
 
 const SchemaField = Type.Object(
   {
@@ -67,10 +65,6 @@ const Collection = Type.Object({
   itemCount: Type.Integer(),
   createdDate: Type.String(),
 });
-const ItemSchema = Type.Object(
-  { _id: Type.String(), _createdDate: Type.String(), _lastUpdatedDate: Type.String(), _order: Type.Number(), _rank: Type.String() },
-  { additionalProperties: true, description: 'an item: system keys and one value per set field, keyed by slug' },
-);
 const ItemBody = Type.Record(Type.String(), Type.Unknown(), { description: 'values keyed by field slug; system keys are ignored' });
 const StaleProblem = Type.Object(
   {
@@ -83,28 +77,7 @@ const StaleProblem = Type.Object(
   },
   { description: 'a conflict; for a stale write `item` is the item as it is now' },
 );
-const Page = {
-  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  perPage: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-};
 
-/** The list parameters of the query engine (server/content/query/parse.ts checks them against the schema). */
-const ListParams = {
-  ...Page,
-  sort: Type.Optional(Type.String({ maxLength: 200, description: 'a sortable field slug or _id, _createdDate, _lastUpdatedDate, _order, _rank (default: rank order)' })),
-  order: Type.Optional(Type.String({ maxLength: 10, description: 'asc or desc, any case' })),
-  query: Type.Optional(
-    Type.String({ maxLength: 20_000, description: 'key:operator:value terms joined by + (operators = != > < regex within; ItemRef: field.itemRefID:=:id1,id2)' }),
-  ),
-  filter: Type.Optional(Type.String({ maxLength: 20_000, description: 'the console filter state: JSON list of {fieldName, key, operator, filterValue, refFilterVal}' })),
-  find: Type.Optional(Type.String({ maxLength: 20_000, description: 'MongoDB filter JSON (safe subset)' })),
-  aggregationPipeline: Type.Optional(Type.String({ maxLength: 20_000, description: 'MongoDB pipeline JSON: $match $sort $skip $limit $project $count $group' })),
-  projectOn: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys to return (with _id)' })),
-  projectOff: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys to leave out' })),
-  search: Type.Optional(Type.String({ maxLength: 256, description: 'search terms separated by |' })),
-  download: Type.Optional(Type.Literal('csv', { description: 'csv: the whole list as CSV (paging ignored), as GET …/csv' })),
-  pagination: Type.Optional(Type.Literal('none', { description: 'sent with download=csv' })),
-};
 /** A listed item (or, with a projection or a pipeline, the document it became). */
 const ListEntry = Type.Record(Type.String(), Type.Unknown(), { description: 'an item, projected; or an aggregation output document' });
 

@@ -3,6 +3,7 @@
  * helpers walk it and name the storage of each level (its table) and of each field (its column).
  */
 import { fieldType, type SchemaField } from '../../definitions/field-types/index.ts';
+import type { NestedStep } from '../../definitions/content.ts';
 
 /** The table of a collection's top-level items. */
 export const collectionTable = (collectionRowId: string) => `content_${collectionRowId}`;
@@ -80,3 +81,47 @@ export function replaceLevelFields(schema: SchemaField[], path: readonly string[
 
 /** The fields of a level whose values live in a column of its table. */
 export const columnFields = (level: SchemaLevel) => level.fields.filter((f) => fieldType(f.type)?.storage.kind === 'column');
+
+/** What following a nestedID reached: the level of its last list, and the item that owns that list. */
+export interface ChainEnd {
+  level: SchemaLevel;
+  /** The item owning the last nested list entered (undefined when no list was entered). */
+  parentId: string | undefined;
+  /** The last item reached: the final step's item, or the list owner when the chain ends in a slug. */
+  current: string;
+}
+
+/**
+ * Follows a nestedID from a top-level item (contract §5), checking that the top item exists and
+ * that every item on the way belongs to the one before it. With `lock`, the item owning the final
+ * list (or the final item's list) is read `for update`. A final item step is read only with
+ * `readFinalItem` (callers that read it themselves, under their own lock, leave it).
+ * `readItem(executor, level, id, parentId?, lock?)` is the storage read, passed in to keep this
+ * module free of SQL.
+ */
+export async function followChain(
+  readItem: (level: SchemaLevel, itemId: string, parentId: string | undefined, lock: boolean) => Promise<unknown>,
+  top: SchemaLevel,
+  topItemId: string,
+  steps: readonly NestedStep[],
+  options: { lock?: boolean; readFinalItem?: boolean; missingItem: () => Error; missingCollection: (slug: string) => Error },
+): Promise<ChainEnd> {
+  const lock = options.lock ?? false;
+  let level = top;
+  let parentId: string | undefined;
+  let current = topItemId;
+  if (!(await readItem(level, current, undefined, lock && steps.length === 1))) throw options.missingItem();
+  for (const [i, step] of steps.entries()) {
+    if (step.kind === 'collection') {
+      const field = nestedFieldBySlug(level, step.slug);
+      if (!field) throw options.missingCollection(step.slug);
+      level = childLevel(level, field);
+      parentId = current;
+      continue;
+    }
+    const final = i === steps.length - 1;
+    if ((!final || options.readFinalItem) && !(await readItem(level, step.id, parentId, lock && i === steps.length - 2))) throw options.missingItem();
+    current = step.id;
+  }
+  return { level, parentId, current };
+}

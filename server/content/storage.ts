@@ -47,10 +47,12 @@ export async function createLevelTable(executor: Executor, level: SchemaLevel): 
     ${id('_created_date')} timestamptz not null,
     ${id('_last_updated_date')} timestamptz not null
   )`);
-  // Lists are read in rank order (per parent for nested items) and by creation date.
+  // Lists are read in rank order (per parent for nested items), and sorted by any system key.
   const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
   await executor.execute(sql`create index ${id(`${t}_rank`)} on ${id(t)} (${scope}${id('_rank')}, ${id('_id')})`);
   await executor.execute(sql`create index ${id(`${t}_created`)} on ${id(t)} (${scope}${id('_created_date')}, ${id('_id')})`);
+  await executor.execute(sql`create index ${id(`${t}_updated`)} on ${id(t)} (${scope}${id('_last_updated_date')}, ${id('_id')})`);
+  await executor.execute(sql`create index ${id(`${t}_order`)} on ${id(t)} (${scope}${id('_order')}, ${id('_id')})`);
 }
 
 /** Adds a field's storage to a level: its column and indexes, or (nested collection) its tables. */

@@ -10,7 +10,7 @@ import { parseNestedId } from '../../../definitions/content.ts';
 import type { Db } from '../../db/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { CollectionService, invalid, levelOf, type SchemaRow } from '../collections.ts';
-import { childLevel, nestedFieldBySlug, type SchemaLevel } from '../schema-tree.ts';
+import { childLevel, followChain, type SchemaLevel } from '../schema-tree.ts';
 import { countChildren, query, readItem, rowToItem, selectList, targetExpression, type Executor } from '../storage.ts';
 import { documentStages, itemDocument, type Stage } from './aggregate.ts';
 import { compileListQuery, countStatement, pageStatement, type CompiledList } from './compile.ts';
@@ -183,22 +183,11 @@ export async function resolveNestedList(db: Db, row: SchemaRow, itemId: string, 
   const steps = parseNestedId(nestedID);
   if (!steps) throw invalid([{ path: 'nestedID', message: 'must alternate nested collection slugs and item ids, joined by dots' }]);
   if (steps.length === 0 || steps[steps.length - 1]!.kind !== 'collection') return undefined;
-  let level = levelOf(row);
-  let current = itemId;
-  let parentId: string | undefined;
-  if (!(await readItem(db, level, current))) throw notFound('item_not_found', 'Could not find item');
-  for (const step of steps) {
-    if (step.kind === 'collection') {
-      const field = nestedFieldBySlug(level, step.slug);
-      if (!field) throw notFound('nested_collection_not_found', `There is no nested collection "${step.slug}" here.`);
-      level = childLevel(level, field);
-      parentId = current;
-      continue;
-    }
-    if (!(await readItem(db, level, step.id, parentId))) throw notFound('item_not_found', 'Could not find item');
-    current = step.id;
-  }
-  return { level, parentId: current };
+  const end = await followChain((level, id, parent) => readItem(db, level, id, parent), levelOf(row), itemId, steps, {
+    missingItem: () => notFound('item_not_found', 'Could not find item'),
+    missingCollection: (slug) => notFound('nested_collection_not_found', `There is no nested collection "${slug}" here.`),
+  });
+  return { level: end.level, parentId: end.current };
 }
 
 /** Lists and searches of a project's collections, by the API's parameters. */
