@@ -60,6 +60,7 @@ interface Figures {
   cases: Record<string, CaseFigure>;
   csv: { rows: number; seconds: number; rowsPerSecond: number; memoryGrowthMB: number } | { error: string };
   throughput: { connections: number; requestsPerSecond: number; p95Ms: number; errors: number };
+  baseline: { connections: number; requestsPerSecond: number; p95Ms: number; errors: number };
   live: { subscribers: number; items: number; p50: number; p95: number; delivered: number };
 }
 
@@ -347,11 +348,14 @@ async function runOne(kind: Kind, items: number, log: (line: string) => void): P
     await measure(`list search "${rare}"`, `${list}?perPage=50&search=${encodeURIComponent(rare)}`, 50);
     const csv = await measureCsv(base, token, `${prefix}/collection/articles/csv?pagination=none`);
     log(`  csv: ${JSON.stringify(csv)}`);
+    // The ceiling: the same server answering its cheapest call.
+    const baseline = await measureThroughput(base, token, '/api/health');
+    log(`  throughput of GET /api/health (baseline): ${JSON.stringify(baseline)}`);
     const throughput = await measureThroughput(base, token, `${list}?perPage=50`);
     log(`  throughput: ${JSON.stringify(throughput)}`);
     const live = await measureLive(base, token, prefix, Number(process.env.BENCH_LIVE_SUBSCRIBERS ?? 1000), 20);
     log(`  live: ${JSON.stringify(live)}`);
-    return { db: kind, items, seedSeconds: round(seedSeconds), cases, csv, throughput, live };
+    return { db: kind, items, seedSeconds: round(seedSeconds), cases, csv, baseline, throughput, live };
   } finally {
     await app.close();
     await database.close();
