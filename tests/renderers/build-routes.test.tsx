@@ -86,13 +86,15 @@ describe('buildRoutes', () => {
     expect(document.querySelectorAll('[data-placeholder="true"]')).toHaveLength(1);
   });
 
-  it('shows list and single item on one {collectionID} route, and keeps `new` for createCollection', async () => {
+  it('shows list and single item on one {collectionID} route, keeps `new` for createCollection, and draws nothing for the grouping row', async () => {
     open('/organization/o1/project/p1/collection/posts');
-    expect(await screen.findByRole('heading', { level: 2, name: 'Collections' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 3, name: 'Collection' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'screen:itemList' })).toBeInTheDocument();
+    // `collection` only groups its children (`outlet`): no placeholder, no heading of its own.
+    expect(screen.queryByRole('heading', { name: 'Collections' })).not.toBeInTheDocument();
+    expect(document.querySelectorAll('[data-placeholder="true"]')).toHaveLength(0);
     cleanup();
     open('/organization/o1/project/p1/collection/new');
-    expect(await screen.findByRole('heading', { level: 3, name: 'New Collection' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'screen:collectionSettings' })).toBeInTheDocument();
   });
 
   it('answers 404 when a parameter takes a reserved value', async () => {
