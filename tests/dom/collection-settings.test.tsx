@@ -10,6 +10,7 @@ import { ContentApiProvider } from '../../src/api/content-queries.ts';
 import { ApiError } from '../../src/api/errors.ts';
 import { notify } from '../../renderers/toasts/notify.ts';
 import { fakePlatformApi, me, member, ORG, organization, PROJECT, renderPlatform } from './support/platform.tsx';
+import { strictContentApi } from './support/fake-content-api.ts';
 
 vi.mock('../../renderers/toasts/notify.ts', () => ({ notify: vi.fn(async () => undefined) }));
 // The schema builder is another screen's work: here it only has to receive the collection.
@@ -23,37 +24,13 @@ const posts: Collection = { id: 'posts', name: 'Posts', schema: [], singleItem: 
 
 /** Every content call as a mock; a test overrides the ones it answers. */
 function fakeContentApi(overrides: Partial<ContentApi> = {}) {
-  const unexpected = (name: string) =>
-    vi.fn(async () => {
-      throw new Error(`${name} was not expected`);
-    });
-  const names = [
-    'collections',
-    'schema',
-    'replaceSchema',
-    'reorderSchema',
-    'addField',
-    'addNestedField',
-    'updateField',
-    'deleteField',
-    'items',
-    'item',
-    'nestedItems',
-    'nestedItem',
-    'createItem',
-    'createNestedItem',
-    'updateItem',
-    'deleteItem',
-  ] as const;
-  const api: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, unexpected(name)]));
-  Object.assign(api, {
+  const api = strictContentApi({
     collection: vi.fn(async (_scope: unknown, id: string) => ({ ...posts, id })),
     createCollection: vi.fn(async (_scope: unknown, draft: CollectionDraft) => ({ ...posts, id: draft.id!, name: draft.name })),
     updateCollection: vi.fn(async (_scope: unknown, id: string, changes: CollectionChanges) => ({ ...posts, id, ...changes })),
     deleteCollection: vi.fn(async () => undefined),
-    ...overrides,
   });
-  return api as unknown as ContentApi;
+  return Object.assign(api, overrides) as unknown as ContentApi;
 }
 
 function open(path: string, content: ContentApi, platform: Parameters<typeof fakePlatformApi>[0] = {}, user = me) {

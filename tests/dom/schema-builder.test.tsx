@@ -18,6 +18,7 @@ import { ContentApiProvider } from '../../src/api/content-queries.ts';
 import { ApiError } from '../../src/api/errors.ts';
 import { SchemaBuilder } from '../../src/screens/collection/schema/SchemaBuilder.tsx';
 import { fakePlatformApi, member, ORG, organization, PROJECT, renderPlatform } from './support/platform.tsx';
+import { strictContentApi } from './support/fake-content-api.ts';
 
 vi.mock('../../renderers/toasts/notify.ts', () => ({ notify: vi.fn(async () => undefined) }));
 
@@ -39,38 +40,12 @@ type FakeContentApi = { [K in keyof ContentApi]: ReturnType<typeof vi.fn> };
 
 /** Every content call as a mock; the schema calls answer from `levels` (keyed by nestedID). */
 function fakeContentApi(posts: Collection, others: Collection[] = [], overrides: Partial<FakeContentApi> = {}): FakeContentApi {
-  const unexpected = (name: string) =>
-    vi.fn(async () => {
-      throw new Error(`${name} was not expected`);
-    });
   const levelOf = (nestedID?: string): SchemaField[] => {
     let fields = posts.schema;
     for (const slug of nestedID ? nestedID.split('.') : []) fields = fields.find((f) => f.slug === slug)?.nestedCollectionSchema ?? [];
     return fields;
   };
-  const api: Record<string, ReturnType<typeof vi.fn>> = {};
-  for (const name of [
-    'collection',
-    'createCollection',
-    'updateCollection',
-    'deleteCollection',
-    'replaceSchema',
-    'reorderSchema',
-    'addField',
-    'addNestedField',
-    'updateField',
-    'deleteField',
-    'items',
-    'item',
-    'nestedItems',
-    'nestedItem',
-    'createItem',
-    'createNestedItem',
-    'updateItem',
-    'deleteItem',
-  ]) {
-    api[name] = unexpected(name);
-  }
+  const api: Record<string, ReturnType<typeof vi.fn>> = strictContentApi();
   api.collections = vi.fn(async () => [posts, ...others]);
   api.schema = vi.fn(async (_scope: unknown, _id: string, options: { nestedID?: string } = {}) => levelOf(options.nestedID));
   return { ...api, ...overrides } as FakeContentApi;

@@ -195,6 +195,15 @@ function TextAttribute({ id, label, value, onChange, onBlur, help, error, disabl
         onChange={(event) => onChange(event.target.value)}
         onBlur={onBlur}
       />
+      <HelpAndError id={id} help={help} error={error} />
+    </div>
+  );
+}
+
+/** The help line and the problem of one attribute, with the ids its input's aria-describedby names. */
+function HelpAndError({ id, help, error }: { id: string; help?: string | null | undefined; error?: string | null | undefined }) {
+  return (
+    <>
       {help ? (
         <p className="field-help" id={`${id}-help`}>
           {help}
@@ -205,7 +214,7 @@ function TextAttribute({ id, label, value, onChange, onBlur, help, error, disabl
           {error}
         </p>
       ) : null}
-    </div>
+    </>
   );
 }
 
@@ -343,16 +352,7 @@ function ReferenceEditor({ idBase, draft, change, disabled, collectionID, collec
           </option>
         ))}
       </select>
-      {noneHelp ? (
-        <p className="field-help" id={`${id}-help`}>
-          {noneHelp}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <HelpAndError id={id} help={noneHelp} error={error} />
     </div>
   );
 }
