@@ -11,6 +11,7 @@ import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { expectProblem } from './support/assertions.ts';
 import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
+import { listTuning } from '../../server/content/query/engine.ts';
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
@@ -125,6 +126,27 @@ describe.each(databaseKinds)('list queries on %s', (kind) => {
     expect(await titles('sort=when')).toEqual(['Alpha', 'Beta', 'Gamma', ...unset.reverse()]);
     expect(await titles('sort=_createdDate&order=desc')).toEqual(['Epsilon', 'delta 50% off', 'Gamma', 'Beta', 'Alpha']);
     expect(await titles('order=desc')).toEqual(['Epsilon', 'delta 50% off', 'Gamma', 'Beta', 'Alpha']);
+  });
+
+  it('a deep page read by its ids first (deferred join) is the same page, with the same total', async () => {
+    const cases = [
+      'perPage=2&pageNumber=2',
+      'sort=price&order=desc&perPage=2&pageNumber=2',
+      'sort=title&perPage=1&pageNumber=3',
+      'sort=when&order=desc&perPage=2&pageNumber=2',
+      `perPage=2&pageNumber=1&query=${encodeURIComponent('price:>:1')}`,
+      'perPage=2&pageNumber=9',
+    ];
+    const direct = [];
+    for (const params of cases) direct.push(await list(`collection/books/item?${params}`));
+    const saved = listTuning.deferredJoinOffset;
+    listTuning.deferredJoinOffset = 0;
+    try {
+      for (const [i, params] of cases.entries()) expect(await list(`collection/books/item?${params}`), params).toEqual(direct[i]);
+    } finally {
+      listTuning.deferredJoinOffset = saved;
+    }
+    expect(direct.some((page) => page.items.length > 0)).toBe(true);
   });
 
   it('filters with the console filter state and with find', async () => {
