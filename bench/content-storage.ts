@@ -22,7 +22,8 @@ import { ItemService } from '../server/content/items.ts';
 import { addFieldStorage, createLevelTable, dropFieldStorage } from '../server/content/storage.ts';
 import { fieldColumn, topLevel, type SchemaLevel } from '../server/content/schema-tree.ts';
 import { metadataField } from '../definitions/content.ts';
-import { prng, vocabulary } from './support/data.ts';
+import { loadWithIndexesDeferred } from './support/bulk-load.ts';
+import { phrase, prng, vocabulary } from './support/data.ts';
 
 type Layout = 'typed' | 'jsonb';
 
@@ -134,10 +135,7 @@ async function runLayout(adminUrl: string, layout: Layout, items: number, increm
         ids.push(newId());
         rankList.push(ranks[from + i]!);
         created.push(new Date(start2020 + (from + i) * 1000).toISOString());
-        const wordCount = 3 + Math.floor(random() * 3);
-        const title: string[] = [];
-        for (let w = 0; w < wordCount; w += 1) title.push(words[Math.floor(random() * words.length)]!);
-        titles.push(title.join(' '));
+        titles.push(phrase(random, words, 3 + Math.floor(random() * 3)));
         prices.push(Math.round(random() * 100_000) / 100);
         dates.push(new Date(start2020 + Math.floor(random() * 5 * 365 * 86_400_000)).toISOString());
         const status = statusOptions[Math.floor(random() * statusOptions.length)]!;
@@ -163,23 +161,14 @@ async function runLayout(adminUrl: string, layout: Layout, items: number, increm
       await pool.query('update content_collections set item_count = item_count + $1 where id = $2', [n, collectionRowId]);
     };
 
-    // A bulk load (an import) is fastest with the secondary indexes built afterwards: take the
-    // definitions the storage layer made, drop them, load, and build them again.
-    const definitions = (await pool.query<{ indexname: string; indexdef: string }>(
-      `select indexname, indexdef from pg_indexes where tablename = $1 and indexname not like '%_pkey'`,
-      [level.table],
-    )).rows;
-    for (const d of definitions) await pool.query(`drop index ${d.indexname}`);
     const batch = 5000;
     const loadStart = performance.now();
-    for (let offset = 0; offset < items; offset += batch) {
-      await insertRows(offset, Math.min(batch, items - offset));
-      if ((offset / batch) % 40 === 0) log(`  ${layout}: ${offset} items loaded`);
-    }
-    const rowsSeconds = (performance.now() - loadStart) / 1000;
-    const indexStart = performance.now();
-    for (const d of definitions) await pool.query(d.indexdef);
-    const indexSeconds = (performance.now() - indexStart) / 1000;
+    const { rowsSeconds, indexSeconds } = await loadWithIndexesDeferred((text) => pool.query(text), level.table, async () => {
+      for (let offset = 0; offset < items; offset += batch) {
+        await insertRows(offset, Math.min(batch, items - offset));
+        if ((offset / batch) % 40 === 0) log(`  ${layout}: ${offset} items loaded`);
+      }
+    });
     const loadSeconds = (performance.now() - loadStart) / 1000;
     await pool.query(`vacuum analyze ${level.table}`);
     log(`  ${layout}: loaded ${items} in ${loadSeconds.toFixed(1)} s (rows ${rowsSeconds.toFixed(1)} s, indexes ${indexSeconds.toFixed(1)} s)`);

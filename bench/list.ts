@@ -30,7 +30,8 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/index.ts';
 import { newId } from '../server/lib/ids.ts';
 import { fieldColumn } from '../server/content/schema-tree.ts';
-import { prng, vocabulary } from './support/data.ts';
+import { loadWithIndexesDeferred } from './support/bulk-load.ts';
+import { phrase, prng, vocabulary } from './support/data.ts';
 
 type Kind = 'postgres' | 'pglite';
 
@@ -140,58 +141,45 @@ async function seed(app: App, database: Database, base: string, items: number, l
   const words = vocabulary(random, 5000);
   const ranks = generateNKeysBetween(null, null, items);
   const start2020 = Date.UTC(2020, 0, 1);
-  const query = async (text: string, params: unknown[] = []) => {
-    // Both drivers take parameters through drizzle's `sql` with placeholders.
-    const chunks = text.split(/\$(\d+)/);
-    const parts = [sql.raw(chunks[0]!)];
-    // `sql.param` keeps an array one parameter (a PostgreSQL array), where `${array}` would spread it.
-    for (let i = 1; i < chunks.length; i += 2) parts.push(sql`${sql.param(params[Number(chunks[i]) - 1])}`, sql.raw(chunks[i + 1]!));
-    return database.db.execute(sql.join(parts, sql``));
-  };
-
-  const indexes = ((await database.db.execute(sql`select indexname, indexdef from pg_indexes where tablename = ${table} and indexname not like '%_pkey'`)) as unknown as {
-    rows: { indexname: string; indexdef: string }[];
-  }).rows;
-  for (const index of indexes) await database.db.execute(sql.raw(`drop index ${index.indexname}`));
+  const id = (slug: string) => sql.identifier(col(slug));
+  const run = async (text: string) => (await database.db.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] };
   const batch = 5000;
   const begin = performance.now();
-  for (let offset = 0; offset < items; offset += batch) {
-    const n = Math.min(batch, items - offset);
-    const ids: string[] = [];
-    const rankList: string[] = [];
-    const created: string[] = [];
-    const titles: string[] = [];
-    const bodies: string[] = [];
-    const prices: number[] = [];
-    const dates: string[] = [];
-    const statuses: string[] = [];
-    const featured: boolean[] = [];
-    for (let i = 0; i < n; i += 1) {
-      ids.push(newId());
-      rankList.push(ranks[offset + i]!);
-      created.push(new Date(start2020 + (offset + i) * 1000).toISOString());
-      const words3 = 3 + Math.floor(random() * 3);
-      const title: string[] = [];
-      for (let w = 0; w < words3; w += 1) title.push(words[Math.floor(random() * words.length)]!);
-      titles.push(title.join(' '));
-      const body: string[] = [];
-      for (let w = 0; w < 30; w += 1) body.push(words[Math.floor(random() * words.length)]!);
-      bodies.push(`<p>${body.join(' ')}</p>`);
-      prices.push(Math.round(random() * 100_000) / 100);
-      dates.push(new Date(start2020 + Math.floor(random() * 5 * 365 * 86_400_000)).toISOString());
-      statuses.push(JSON.stringify(options[Math.floor(random() * options.length)]));
-      featured.push(random() < 0.1);
+  await loadWithIndexesDeferred(run, table, async () => {
+    for (let offset = 0; offset < items; offset += batch) {
+      const n = Math.min(batch, items - offset);
+      const ids: string[] = [];
+      const rankList: string[] = [];
+      const created: string[] = [];
+      const titles: string[] = [];
+      const bodies: string[] = [];
+      const prices: number[] = [];
+      const dates: string[] = [];
+      const statuses: string[] = [];
+      const featured: boolean[] = [];
+      for (let i = 0; i < n; i += 1) {
+        ids.push(newId());
+        rankList.push(ranks[offset + i]!);
+        created.push(new Date(start2020 + (offset + i) * 1000).toISOString());
+        titles.push(phrase(random, words, 3 + Math.floor(random() * 3)));
+        bodies.push(`<p>${phrase(random, words, 30)}</p>`);
+        prices.push(Math.round(random() * 100_000) / 100);
+        dates.push(new Date(start2020 + Math.floor(random() * 5 * 365 * 86_400_000)).toISOString());
+        statuses.push(JSON.stringify(options[Math.floor(random() * options.length)]));
+        featured.push(random() < 0.1);
+      }
+      // `sql.param` keeps an array one parameter (a PostgreSQL array), where `${array}` would spread it.
+      const p = (values: unknown[]) => sql.param(values);
+      await database.db.execute(
+        sql`insert into ${sql.identifier(table)} (_id, _rank, _created_date, _last_updated_date, ${id('title')}, ${id('body')}, ${id('price')}, ${id('published')}, ${id('status')}, ${id('featured')})
+            select * from unnest(${p(ids)}::text[], ${p(rankList)}::text[], ${p(created)}::timestamptz[], ${p(created)}::timestamptz[], ${p(titles)}::text[],
+                                 ${p(bodies)}::text[], ${p(prices)}::float8[], ${p(dates)}::timestamptz[], ${p(statuses)}::jsonb[], ${p(featured)}::boolean[])`,
+      );
+      if ((offset / batch) % 40 === 0) log(`  ${offset} items loaded`);
     }
-    await query(
-      `insert into ${table} (_id, _rank, _created_date, _last_updated_date, ${col('title')}, ${col('body')}, ${col('price')}, ${col('published')}, ${col('status')}, ${col('featured')})
-       select * from unnest($1::text[], $2::text[], $3::timestamptz[], $3::timestamptz[], $4::text[], $5::text[], $6::float8[], $7::timestamptz[], $8::jsonb[], $9::boolean[])`,
-      [ids, rankList, created, titles, bodies, prices, dates, statuses, featured],
-    );
-    if ((offset / batch) % 40 === 0) log(`  ${offset} items loaded`);
-  }
-  for (const index of indexes) await database.db.execute(sql.raw(index.indexdef));
+  });
   await database.db.execute(sql`update content_collections set item_count = ${items} where id = ${collection.id}`);
-  await database.db.execute(sql.raw(`vacuum analyze ${table}`));
+  await run(`vacuum analyze ${table}`);
   const seedSeconds = (performance.now() - begin) / 1000;
   log(`  loaded ${items} items in ${seedSeconds.toFixed(1)} s`);
   const published = options.find((o) => o.value === 'published')!._id;

@@ -25,3 +25,10 @@ export function vocabulary(random: () => number, size: number) {
   }
   return [...words];
 }
+
+/** `count` words drawn from `words`, joined by spaces. */
+export function phrase(random: () => number, words: readonly string[], count: number): string {
+  const out: string[] = [];
+  for (let w = 0; w < count; w += 1) out.push(words[Math.floor(random() * words.length)]!);
+  return out.join(' ');
+}
