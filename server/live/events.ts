@@ -5,7 +5,7 @@
  * only if, it commits). Live streams (and webhooks) read the rows.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
+import { query, type Executor } from '../content/storage.ts';
 
 export const contentEventChannel = 'larder_item_events';
 
@@ -28,8 +28,6 @@ export interface ContentEvent {
 }
 
 export type NewContentEvent = Omit<ContentEvent, 'id' | 'createdAt'>;
-
-type Executor = { execute: Db['execute'] };
 
 /** The list path of an item addressed by a nestedID that ends in its id (`a.1.b.2` → `a.1.b`). */
 export const listPathOfItem = (nestedID: string): string => nestedID.split('.').slice(0, -1).join('.');
@@ -63,10 +61,6 @@ function toEvent(row: Record<string, unknown>): ContentEvent {
   };
 }
 
-async function rows(db: Executor, statement: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
-  const result = (await db.execute(statement)) as unknown as { rows: Record<string, unknown>[] };
-  return result.rows;
-}
 
 /** Events by id, in id order. */
 export async function eventsByIds(db: Executor, ids: readonly number[]): Promise<ContentEvent[]> {
@@ -75,18 +69,18 @@ export async function eventsByIds(db: Executor, ids: readonly number[]): Promise
     ids.map((id) => sql`${id}`),
     sql`, `,
   );
-  return (await rows(db, sql`${selectEvent} where id in (${list}) order by id`)).map(toEvent);
+  return (await query(db, sql`${selectEvent} where id in (${list}) order by id`)).map(toEvent);
 }
 
 /** Events of a collection after `cursor` (all collections when null), oldest first, at most `limit`. */
 export async function eventsAfter(db: Executor, cursor: number, collectionId: string | null, limit: number): Promise<ContentEvent[]> {
   const where = collectionId === null ? sql`id > ${cursor}` : sql`collection_id = ${collectionId} and id > ${cursor}`;
-  return (await rows(db, sql`${selectEvent} where ${where} order by id limit ${limit}`)).map(toEvent);
+  return (await query(db, sql`${selectEvent} where ${where} order by id limit ${limit}`)).map(toEvent);
 }
 
 /** The newest event id (0 when there is none). */
 export async function latestEventId(db: Executor): Promise<number> {
-  const [row] = await rows(db, sql`select coalesce(max(id), 0) as id from item_events`);
+  const [row] = await query(db, sql`select coalesce(max(id), 0) as id from item_events`);
   return Number(row?.id ?? 0);
 }
 

@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { query } from '../content/storage.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { eventsAfter, type ContentEvent } from './events.ts';
@@ -47,9 +48,6 @@ const replayBatch = 500;
 
 const newRequestId = () => randomBytes(16).toString('hex');
 
-async function rows(db: Db, statement: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
-  return ((await db.execute(statement)) as unknown as { rows: Record<string, unknown>[] }).rows;
-}
 
 function message(event: ContentEvent, slug: string): string {
   const data = {
@@ -116,7 +114,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
 
   /** Below the cursor everything has settled; above it, `seen` lists what this stream sent. */
   const keepPosition = async () => {
-    const [row] = await rows(
+    const [row] = await query(
       db,
       sql`select coalesce(max(id), 0) as cursor from item_events
           where collection_id = ${options.collectionId} and created_at < now() - make_interval(secs => ${2 * settleSeconds})`,
@@ -151,7 +149,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
     let cursor: number | undefined;
     let seen = new Set<number>();
     if (options.requestID) {
-      const [previous] = await rows(db, sql`select cursor, seen from live_requests where request_id = ${options.requestID} and collection_id = ${options.collectionId}`);
+      const [previous] = await query(db, sql`select cursor, seen from live_requests where request_id = ${options.requestID} and collection_id = ${options.collectionId}`);
       if (previous) {
         cursor = Number(previous.cursor);
         seen = new Set(((previous.seen as (string | number)[] | null) ?? []).map(Number));
@@ -159,7 +157,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
     }
     if (cursor === undefined && options.lastEventID !== undefined) cursor = options.lastEventID;
     if (cursor === undefined) {
-      const [row] = await rows(db, sql`select coalesce(max(id), 0) as id from item_events where collection_id = ${options.collectionId}`);
+      const [row] = await query(db, sql`select coalesce(max(id), 0) as id from item_events where collection_id = ${options.collectionId}`);
       begin = Number(row?.id ?? 0);
     } else {
       begin = cursor;
