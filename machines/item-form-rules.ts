@@ -1,0 +1,253 @@
+/**
+ * The pure rules of the item form (content spec §4, §5): what a duplicate copies, which required
+ * fields are empty, what a save sends, how a refused save is read, and the field-by-field merge
+ * of a conflict (409: the item changed since it was loaded). Everything type-specific is read
+ * from the field-type registry; the item-form machine and the item page share these.
+ */
+import { systemKeys } from '../definitions/content.ts';
+import { fieldType } from '../definitions/field-types/index.ts';
+import type { SchemaField } from '../definitions/field-types/types.ts';
+
+/** Values keyed by field slug, as the form holds them. */
+export type ItemValues = Record<string, unknown>;
+
+/** An item as the server sends it: system keys plus one value per slug. */
+export type ItemRecord = ItemValues & { _id?: string };
+
+/** A message to show: a key of definitions/messages/en.json and its parameters. */
+export interface ItemMessage {
+  key: string;
+  values?: Record<string, string>;
+}
+
+const systemKeySet: ReadonlySet<string> = new Set(systemKeys);
+
+/** Types whose values are uploaded files: a duplicate drops their image names (spec §4). */
+const imageTypeNames: ReadonlySet<string> = new Set(['ImageRef', 'ImageRefSet']);
+
+/** Keys an image value holds only in the browser (the chosen file before upload). */
+const browserImageKeys: readonly string[] = ['file', 'selectedImage'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Structural equality of JSON-like values (key order ignored). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  // An unset value and a missing one mean the same to the server.
+  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((entry, i) => sameValue(entry, b[i]));
+  }
+  if (isRecord(a) && isRecord(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const key of keys) if (!sameValue(a[key], b[key])) return false;
+    return true;
+  }
+  return false;
+}
+
+/** The editable values of an item: system keys left out. */
+export function valuesOf(item: ItemValues): ItemValues {
+  const values: ItemValues = {};
+  for (const [key, value] of Object.entries(item)) if (!systemKeySet.has(key)) values[key] = value;
+  return values;
+}
+
+/** True when the form's values differ from the ones it started from. */
+export const valuesDiffer = (values: ItemValues, baseline: ItemValues): boolean => !sameValue(valuesOf(values), valuesOf(baseline));
+
+/** A field the item's own body may carry: nested collections are written by nestedID, metadata is the system keys. */
+const isBodyField = (field: SchemaField) => {
+  const storage = fieldType(field.type)?.storage.kind;
+  return storage === 'column';
+};
+
+const isImageField = (field: SchemaField) => imageTypeNames.has(fieldType(field.type)?.name ?? '');
+
+const withoutKeys = (value: unknown, keys: readonly string[]): unknown => {
+  if (Array.isArray(value)) return value.map((entry) => withoutKeys(entry, keys));
+  if (!isRecord(value)) return value;
+  const copy: Record<string, unknown> = { ...value };
+  for (const key of keys) delete copy[key];
+  return copy;
+};
+
+/**
+ * The values a save sends: only the schema's own column fields (no system keys, no nested
+ * collections, no metadata, no keys the schema does not know), image values without the
+ * browser-only file keys.
+ */
+export function valuesToSend(schema: readonly SchemaField[], values: ItemValues): ItemValues {
+  const out: ItemValues = {};
+  for (const field of schema) {
+    if (!isBodyField(field) || !(field.slug in values)) continue;
+    const value = values[field.slug];
+    out[field.slug] = isImageField(field) ? withoutKeys(value, browserImageKeys) : value;
+  }
+  return out;
+}
+
+/**
+ * What Duplicate copies (spec §4): the item without `_id`, the dates, `_order`, `_rank` and the
+ * image names (the copy must not claim the original's stored files by name); nested items are
+ * not copied (they belong to the original), nor keys the schema does not know.
+ */
+export function duplicateValues(schema: readonly SchemaField[], item: ItemValues): ItemValues {
+  const copy: ItemValues = {};
+  for (const field of schema) {
+    if (!isBodyField(field) || !(field.slug in item)) continue;
+    const value = structuredClone(item[field.slug]);
+    copy[field.slug] = isImageField(field) ? withoutKeys(value, ['imageName', ...browserImageKeys]) : value;
+  }
+  return copy;
+}
+
+/** A required field left empty. */
+export interface MissingField {
+  slug: string;
+  name: string;
+}
+
+/**
+ * Required fields whose value is empty (spec §5), in schema order. Emptiness is the field type's
+ * (`isEmpty`), so Bool is never missing; nested collections and metadata are never checked.
+ */
+export function missingRequiredFields(schema: readonly SchemaField[], values: ItemValues): MissingField[] {
+  return schema
+    .filter((field) => field.required === true && isBodyField(field))
+    .filter((field) => fieldType(field.type)?.isEmpty(values[field.slug]) ?? false)
+    .map((field) => ({ slug: field.slug, name: field.name }));
+}
+
+/** The message of a missing required field: "{field} is a required field". */
+export const requiredFieldMessage = (field: MissingField): ItemMessage => ({ key: 'item.requiredField', values: { field: field.name } });
+
+/** What a refused call tells the form, read off whatever the actor rejected with (ApiError, StaleItemError or a look-alike). */
+export interface ItemFormError {
+  /** 0 when no answer arrived (network, timeout); null when unknown. */
+  status: number | null;
+  code: string;
+  detail: string;
+  /** Per-field problems of a refused write (`path` starts with the slug). */
+  errors: { path: string; message: string }[];
+  /** A stale write (409): the item as it is now, and its version. */
+  current: ItemRecord | null;
+  etag: string | null;
+}
+
+export function itemFormErrorOf(error: unknown): ItemFormError {
+  const record = isRecord(error) ? error : {};
+  const problem = isRecord(record.problem) ? record.problem : {};
+  const list = Array.isArray(record.errors) ? record.errors : Array.isArray(problem.errors) ? problem.errors : [];
+  const current = isRecord(record.current) ? record.current : isRecord(problem.item) ? problem.item : null;
+  const status = typeof record.status === 'number' ? record.status : typeof problem.status === 'number' ? problem.status : null;
+  const code = typeof record.code === 'string' ? record.code : typeof problem.code === 'string' ? problem.code : 'unknown';
+  const detail = typeof record.detail === 'string' ? record.detail : typeof problem.detail === 'string' ? problem.detail : error instanceof Error ? error.message : '';
+  return {
+    status,
+    code,
+    detail,
+    errors: list.filter(isRecord).map((entry) => ({ path: String(entry.path ?? ''), message: String(entry.message ?? '') })),
+    current: current as ItemRecord | null,
+    etag: typeof record.etag === 'string' ? record.etag : null,
+  };
+}
+
+/**
+ * The version to name in the next write: the ETag, or else the item's `_lastUpdatedDate` (which
+ * the server also accepts as If-Match), so a missing header never turns into an unconditional write.
+ */
+export const versionOf = (etag: string | null, item: ItemValues | null): string | null =>
+  etag ?? (item && typeof item._lastUpdatedDate === 'string' ? `"${item._lastUpdatedDate}"` : null);
+
+/** A write refused because the item changed since it was loaded, with the item as it is now. */
+export const isStaleWrite = (error: ItemFormError) => error.status === 409 && error.current !== null;
+
+/** The slug a server error path names (`title`, `gallery.0.altText`, `/title`). */
+const slugOfPath = (path: string) => path.replace(/^\//, '').split(/[./]/)[0] ?? '';
+
+/**
+ * Per-field messages of a refused write: each error whose path names a field of the schema
+ * becomes "{field} {reason}" on that field (the first one per field). Errors naming no field are
+ * left out: the toast carries the detail.
+ */
+export function fieldErrorsOf(schema: readonly SchemaField[], error: ItemFormError): Record<string, ItemMessage> {
+  const out: Record<string, ItemMessage> = {};
+  for (const entry of error.errors) {
+    const slug = slugOfPath(entry.path);
+    const field = schema.find((candidate) => candidate.slug === slug);
+    if (!field || out[slug]) continue;
+    out[slug] = { key: 'item.fieldRefused', values: { field: field.name, reason: entry.message } };
+  }
+  return out;
+}
+
+/** Which version of a field the saved item keeps. */
+export type ConflictSide = 'mine' | 'theirs';
+
+/** One field the person's version and the server's current version disagree on. */
+export interface ConflictField {
+  slug: string;
+  name: string;
+  /** The value when the person loaded the item. */
+  base: unknown;
+  /** The value the person has in the form. */
+  mine: unknown;
+  /** The value on the server now. */
+  theirs: unknown;
+  /** Both changed it since it was loaded (otherwise one side only did, and its change is preselected). */
+  clash: boolean;
+  choice: ConflictSide;
+}
+
+/** A conflict to settle: the fields in question, and the server's current item and version. */
+export interface ItemConflict {
+  fields: ConflictField[];
+  current: ItemRecord;
+  etag: string | null;
+}
+
+/**
+ * The fields where the person's values and the server's current item differ, in schema order.
+ * A field only one side changed since `base` comes preselected with that side's change (so
+ * nobody's edit is lost by default); a field both changed is a clash and starts on the person's
+ * version. Fields where both sides agree are not listed.
+ */
+export function conflictFields(schema: readonly SchemaField[], base: ItemValues, mine: ItemValues, theirs: ItemValues): ConflictField[] {
+  const fields: ConflictField[] = [];
+  for (const field of schema) {
+    if (!isBodyField(field)) continue;
+    const { slug } = field;
+    if (sameValue(mine[slug], theirs[slug])) continue;
+    const mineChanged = !sameValue(base[slug], mine[slug]);
+    const theirsChanged = !sameValue(base[slug], theirs[slug]);
+    const clash = mineChanged && theirsChanged;
+    fields.push({ slug, name: field.name, base: base[slug], mine: mine[slug], theirs: theirs[slug], clash, choice: mineChanged ? 'mine' : 'theirs' });
+  }
+  return fields;
+}
+
+/** Sets the choice of one field of a conflict. */
+export const chooseSide = (fields: readonly ConflictField[], slug: string, side: ConflictSide): ConflictField[] =>
+  fields.map((field) => (field.slug === slug ? { ...field, choice: side } : field));
+
+/**
+ * The values to save once the conflict is settled: the server's current values, with every
+ * field chosen as "mine" taking the person's value.
+ */
+export function mergeConflict(conflict: ItemConflict, mine: ItemValues): ItemValues {
+  const merged: ItemValues = valuesOf(conflict.current);
+  for (const field of conflict.fields) {
+    if (field.choice !== 'mine') continue;
+    // A write changes only the keys it names: an emptied field is sent as null to clear it.
+    merged[field.slug] = mine[field.slug] ?? null;
+  }
+  return merged;
+}
+
+/**
+ * An item as read is treated as missing when it has fewer than 2 keys (spec §4: the page then
+ * reloads).
+ */
+export const isMissingItem = (item: unknown): boolean => !isRecord(item) || Object.keys(item).length < 2;
