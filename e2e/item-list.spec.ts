@@ -139,7 +139,7 @@ test('an editor sorts, filters, searches, pages, arranges columns and deletes se
   await page.getByRole('menuitem', { name: 'Make collection sortable' }).click();
   await expect(page.getByText('The collection is now sortable')).toBeVisible();
   const moved = (await cell(page, 0, 'title').textContent()) ?? '';
-  const handle = page.locator('.ag-row[row-index="0"] .ag-row-drag').first();
+  const handle = page.locator('.ag-row[row-index="0"] [data-row-handle]').first();
   await expect(handle).toBeVisible();
   const from = await handle.boundingBox();
   const to = await cell(page, 2, 'title').boundingBox();

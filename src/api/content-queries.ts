@@ -291,3 +291,26 @@ export function useMoveItem(scope: ProjectScope, collectionID: string) {
     onSettled: () => void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) }),
   });
 }
+
+/**
+ * Gives every item of one list a rank, batch by batch: the top level, or with `list` a nested list
+ * (`parentItemID` its top-level item, `nestedID` ending in its nested collection slug).
+ */
+export function useInitListRank(scope: ProjectScope, collectionID: string, list?: { parentItemID: string; nestedID: string }, onProgress?: (remaining: number) => void) {
+  const api = useContentApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      let ranked = 0;
+      // Each call ranks one batch; a batch that ranks nothing ends the loop either way.
+      for (let batch = 0; batch < 10_000; batch += 1) {
+        const answer = await api.initRank(scope, collectionID, list ? { parentItemID: list.parentItemID, nestedID: list.nestedID } : {});
+        ranked += answer.ranked;
+        onProgress?.(answer.remaining);
+        if (answer.remaining === 0 || answer.ranked === 0) break;
+      }
+      return ranked;
+    },
+    onSettled: () => itemsChanged(queryClient, scope, collectionID),
+  });
+}

@@ -1,7 +1,7 @@
 /** The item list screen (content §2, §4): header, empty states, New Item rules, search debounce and the table. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Outlet, type RouteObject } from 'react-router';
 import ItemListScreen from '../../src/screens/items/ItemListScreen.tsx';
@@ -12,6 +12,8 @@ import { fakePlatformApi, ORG, PROJECT, renderPlatform } from './support/platfor
 vi.mock('../../renderers/toasts/notify.ts', () => ({ notify: vi.fn(async () => undefined) }));
 
 afterEach(cleanup);
+// ag-grid draws its rows in a few frames; on a busy machine that takes more than the default second.
+configure({ asyncUtilTimeout: 8000 });
 
 const metadata = { id: 'meta', name: 'Metadata', slug: 'metadata', type: 100 };
 const collection = (schema: Collection['schema'], itemCount = 0): Collection => ({ id: 'posts', name: 'Posts', schema, singleItem: false, rtlDirection: false, itemCount, createdDate: '2026-01-01T00:00:00.000Z' });
@@ -53,7 +55,7 @@ function open(found: Collection, listItems: ContentApi['listItems']) {
   return api as ContentApi & { listItems: ReturnType<typeof vi.fn> };
 }
 
-describe('ItemListScreen', () => {
+describe('ItemListScreen', { timeout: 40_000 }, () => {
   it('a schema of only Metadata says so, offers the settings and no New Item', async () => {
     const api = open(collection([metadata]), async () => ({ items: [], total: 0 }));
     expect(await screen.findByText('Your collection schema is not set')).toBeInTheDocument();
@@ -85,7 +87,7 @@ describe('ItemListScreen', () => {
     expect(search).toHaveAttribute('maxLength', '256');
     await user.type(search, 'Post 2|x');
     expect(seen.some((params) => params.search)).toBe(false);
-    await waitFor(() => expect(seen.at(-1)).toEqual({ pageNumber: 1, perPage: 50, search: 'Post 2|x' }), { timeout: 2000 });
+    await waitFor(() => expect(seen.at(-1)).toEqual({ pageNumber: 1, perPage: 50, search: 'Post 2|x' }), { timeout: 8000 });
     expect(await screen.findByText('1 item')).toBeInTheDocument();
   });
 

@@ -3,7 +3,7 @@
  * per block, row height 42, an optional checkbox column, sort toggling asc/desc per column.
  * ag-grid loads with this screen's chunk only.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   CellStyleModule,
   ColumnApiModule,
@@ -13,6 +13,7 @@ import {
   RowApiModule,
   RowDragModule,
   RowSelectionModule,
+  RowStyleModule,
   ValidationModule,
   themeQuartz,
   type CellKeyDownEvent,
@@ -25,8 +26,10 @@ import {
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import type { Item } from '../../api/content.ts';
+import { useFormat } from '../../../renderers/messages/use-format.ts';
+import { RowMoveContext, type RowMoveControl } from './RowHandle.tsx';
 
-ModuleRegistry.registerModules([InfiniteRowModelModule, RowSelectionModule, ColumnApiModule, RowApiModule, RowDragModule, RenderApiModule, CellStyleModule, ...(import.meta.env?.DEV ? [ValidationModule] : [])]);
+ModuleRegistry.registerModules([InfiniteRowModelModule, RowSelectionModule, ColumnApiModule, RowApiModule, RowDragModule, RowStyleModule, RenderApiModule, CellStyleModule, ...(import.meta.env?.DEV ? [ValidationModule] : [])]);
 
 export const gridRowHeight = 42;
 
@@ -75,8 +78,16 @@ export interface ItemGridProps {
   label: string;
   /** Every column but the checkbox one: how a person sees the checkbox column. */
   selectLabel: string;
-  /** Moving a row by its drag handle (a column with `rowDrag`): after or before another row. */
+  /**
+   * Moving a row by its drag handle (the `_drag` column, RowHandleCell): a pointer drops it after
+   * or before another row; the keyboard gives both new neighbours when the page has them.
+   */
   onMoveItem?: (itemID: string, target: { afterID?: string; beforeID?: string }) => void;
+  /** How a person knows an item (its first text value or its id): used in the handle's name and the announcements. */
+  itemName?: (item: Item) => string;
+  /** The list position of the page's first row minus one, and the list's size: positions announced while moving. */
+  positionOffset?: number;
+  listSize?: number;
   /** Rows on the current page: sets the grid's height (up to 12 rows, then it scrolls). */
   visibleRows: number;
 }
@@ -87,19 +98,182 @@ export function ItemGrid(props: ItemGridProps) {
   const wrapper = useRef<HTMLDivElement>(null);
   const fetchRef = useRef(fetchPage);
   fetchRef.current = fetchPage;
+  const format = useFormat();
+  const instructionsId = useId();
+  // The rows last read, and while a row is moved by keyboard the order shown instead.
+  const pageItems = useRef<Item[]>([]);
+  const preview = useRef<{ id: string; from: number; order: Item[] } | null>(null);
+  const [picked, setPickedState] = useState<string | null>(null);
+  const pickedRef = useRef(picked);
+  const setPicked = (id: string | null) => {
+    pickedRef.current = id;
+    setPickedState(id);
+  };
+  const [announcement, setAnnouncementText] = useState('');
+  // The same words twice (pressing against the end of the page) must still be heard: they are
+  // told apart by a trailing no-break space the reader does not say.
+  const setAnnouncement = (text: string) => setAnnouncementText((before) => (before === text ? `${text}\u00a0` : text));
+  // The handle to focus once the rows holding this item are drawn (after a move or its reload).
+  const focusItem = useRef<string | null>(null);
+  // The handle to focus once the list has been read again after a drop.
+  const focusAfterRead = useRef<string | null>(null);
+  const claimRun = useRef(0);
+
+  const focusHandle = () => {
+    const api = apiRef.current;
+    const id = focusItem.current;
+    if (!api || !id) return;
+    const index = (preview.current?.order ?? pageItems.current).findIndex((item) => item._id === id);
+    focusItem.current = null;
+    // Someone who went on elsewhere meanwhile keeps their place.
+    const elsewhere = () => {
+      const active = document.activeElement;
+      return active !== null && active !== document.body && !wrapper.current?.contains(active);
+    };
+    // Row classes (the picked row's) are only worked out when rows are drawn: draw them again.
+    api.redrawRows();
+    if (index === -1 || elsewhere()) return;
+    api.ensureIndexVisible(index);
+    api.setFocusedCell(index, '_drag');
+    // The grid draws the rows over a few frames and may draw the handle's row anew: the handle
+    // takes the focus back until it has kept it for a few frames.
+    let steady = 0;
+    const run = ++claimRun.current;
+    const claim = (tries: number) => {
+      if (tries === 0 || steady >= 3 || run !== claimRun.current || elsewhere()) return;
+      const row = [...(wrapper.current?.querySelectorAll<HTMLElement>('.ag-row') ?? [])].find((candidate) => candidate.getAttribute('row-id') === id && candidate.querySelector('[data-row-handle]'));
+      const button = row?.querySelector<HTMLElement>('[data-row-handle]');
+      if (button && document.activeElement === button) steady += 1;
+      else if (button) {
+        steady = 0;
+        button.focus();
+      }
+      setTimeout(() => claim(tries - 1), 16);
+    };
+    claim(60);
+  };
 
   // A new datasource per fetch key: the grid drops its cache and asks for the first block.
-  const datasource = useMemo<IDatasource>(
-    () => ({
+  const datasource = useMemo<IDatasource>(() => {
+    preview.current = null;
+    return {
       getRows(params) {
+        // While a row is carried, the grid redraws the page in the order shown, without a read.
+        if (preview.current) {
+          const order = preview.current.order;
+          params.successCallback(order, order.length);
+          setTimeout(focusHandle);
+          return;
+        }
         fetchRef.current().then(
-          (items) => params.successCallback(items, items.length),
+          (items) => {
+            pageItems.current = items;
+            params.successCallback(items, items.length);
+            if (focusAfterRead.current) {
+              focusItem.current = focusAfterRead.current;
+              focusAfterRead.current = null;
+            }
+            if (focusItem.current) setTimeout(focusHandle);
+          },
           () => params.failCallback(),
         );
       },
-    }),
-    [fetchKey],
-  );
+    };
+  }, [fetchKey]);
+  // Another read (a reload, a new sort or page) ends a keyboard move.
+  useEffect(() => {
+    pickedRef.current = null;
+    setPickedState(null);
+  }, [fetchKey]);
+
+  const nameOf = (item: Item) => props.itemName?.(item) ?? item._id;
+  const positionOf = (index: number) => (props.positionOffset ?? 0) + index + 1;
+  const count = props.listSize ?? pageItems.current.length;
+
+  const redraw = (id: string) => {
+    focusItem.current = id;
+    apiRef.current?.refreshInfiniteCache();
+  };
+
+  const moveControl: RowMoveControl = {
+    picked,
+    instructionsId,
+    labelOf: (item) => format('itemList.move', { name: nameOf(item) }),
+    onKey: (key, item) => {
+      const carried = preview.current;
+      if (!carried || carried.id !== item._id) {
+        if (key !== ' ' && key !== 'Enter') return false;
+        if (!props.onMoveItem) return true;
+        const from = pageItems.current.findIndex((row) => row._id === item._id);
+        if (from === -1) return true;
+        preview.current = { id: item._id, from, order: [...pageItems.current] };
+        setPicked(item._id);
+        redraw(item._id);
+        setAnnouncement(format('itemList.drag.start', { name: nameOf(item), position: positionOf(from), count }));
+        return true;
+      }
+      const order = carried.order;
+      const at = order.findIndex((row) => row._id === item._id);
+      const last = order.length - 1;
+      const to =
+        key === 'ArrowUp' ? Math.max(0, at - 1) : key === 'ArrowDown' ? Math.min(last, at + 1) : key === 'Home' ? 0 : key === 'End' ? last : undefined;
+      if (to !== undefined) {
+        if (to !== at) {
+          const next = [...order];
+          next.splice(at, 1);
+          next.splice(to, 0, item);
+          carried.order = next;
+          redraw(item._id);
+        }
+        setAnnouncement(format(to === at ? 'itemList.drag.edge' : 'itemList.drag.over', { name: nameOf(item), position: positionOf(to), count }));
+        return true;
+      }
+      if (key === ' ' || key === 'Enter') {
+        setPicked(null);
+        setAnnouncement(format('itemList.drag.end', { name: nameOf(item), position: positionOf(at), count }));
+        if (at === carried.from) {
+          preview.current = null;
+          redraw(item._id);
+          return true;
+        }
+        // The order stays shown until the list is read again (the screen reloads after the move).
+        // As a pointer drop does, it names one neighbour: the row now above it when it went down,
+        // the row now below it when it went up. Both would be refused when a search or filter
+        // hides items between them.
+        const after = order[at - 1];
+        const before = order[at + 1];
+        redraw(item._id);
+        focusAfterRead.current = item._id;
+        if (at > carried.from && after) props.onMoveItem?.(item._id, { afterID: after._id });
+        else if (before) props.onMoveItem?.(item._id, { beforeID: before._id });
+        return true;
+      }
+      if (key === 'Escape') {
+        cancel(item);
+        return true;
+      }
+      // Nothing else leaves the handle while a row is carried (Tab, the other arrows).
+      return key === 'Tab' || key === 'ArrowLeft' || key === 'ArrowRight' || key === 'PageUp' || key === 'PageDown';
+    },
+    onLeave: (to) => {
+      const carried = preview.current;
+      if (!carried || (to instanceof Node && wrapper.current?.contains(to))) return;
+      const item = carried.order.find((row) => row._id === carried.id);
+      // Focus going nowhere happens while rows are redrawn; only a real other place cancels.
+      if (item && to) cancel(item, false);
+    },
+  };
+
+  function cancel(item: Item, refocus = true) {
+    preview.current = null;
+    setPicked(null);
+    setAnnouncement(format('itemList.drag.cancel', { name: nameOf(item) }));
+    if (refocus) redraw(item._id);
+    else {
+      apiRef.current?.refreshInfiniteCache();
+      apiRef.current?.redrawRows();
+    }
+  }
 
   // The grid's sort follows the list's sort (after a reload or a reset).
   useEffect(() => {
@@ -120,52 +294,67 @@ export function ItemGrid(props: ItemGridProps) {
   };
   useEffect(labelGrid);
 
+  const rowClassRules = useMemo(() => ({ 'item-row-picked': (params: { data?: Item }) => params.data !== undefined && params.data._id === pickedRef.current }), []);
+
   const height = Math.max(3, Math.min(visibleRows, 12)) * gridRowHeight + 46;
 
   return (
-    <div className="item-grid" ref={wrapper} style={{ height }}>
-      <AgGridReact<Item>
-        theme={gridTheme}
-        rowModelType="infinite"
-        datasource={datasource}
-        cacheBlockSize={perPage}
-        maxBlocksInCache={1}
-        infiniteInitialRowCount={1}
-        rowHeight={gridRowHeight}
-        getRowId={(params) => params.data._id}
-        columnDefs={columnDefs}
-        defaultColDef={{ sortingOrder: ['asc', 'desc'], resizable: true, suppressHeaderMenuButton: true, minWidth: 100 }}
-        suppressMultiSort
-        rowSelection={multiSelect ? { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false } : undefined}
-        selectionColumnDef={{ pinned: 'left', width: 56, minWidth: 56, maxWidth: 56, headerName: props.selectLabel, headerClass: 'grid-select-header' }}
-        onGridReady={(event) => {
-          apiRef.current = event.api;
-          if (sort) event.api.applyColumnState({ state: [{ colId: sort.key, sort: sort.order }], defaultState: { sort: null } });
-          labelGrid();
-        }}
-        onSortChanged={(event: SortChangedEvent<Item>) => {
-          const column = event.api.getColumnState().find((state) => state.sort);
-          const next = column?.sort ? { key: column.colId, order: column.sort } : null;
-          if ((next?.key ?? null) !== (sort?.key ?? null) || (next?.order ?? null) !== (sort?.order ?? null)) onSortChange(next);
-        }}
-        onSelectionChanged={(event) => onSelectionChange(event.api.getSelectedRows().map((row) => row._id))}
-        onRowClicked={(event: RowClickedEvent<Item>) => {
-          if (!multiSelect && event.data) onOpenItem(event.data._id);
-        }}
-        onCellKeyDown={(event: CellKeyDownEvent<Item>) => {
-          const key = (event.event as KeyboardEvent | undefined)?.key;
-          if (key === 'Enter' && !multiSelect && event.data) onOpenItem(event.data._id);
-        }}
-        onRowDragEnd={(event: RowDragEndEvent<Item>) => {
-          const moved = event.node;
-          const over = event.overNode;
-          if (!props.onMoveItem || !moved.data || !over?.data || moved.data._id === over.data._id) return;
-          const down = (over.rowIndex ?? 0) > (moved.rowIndex ?? 0);
-          props.onMoveItem(moved.data._id, down ? { afterID: over.data._id } : { beforeID: over.data._id });
-        }}
-        onFirstDataRendered={labelGrid}
-        onModelUpdated={labelGrid}
-      />
-    </div>
+    <RowMoveContext.Provider value={props.onMoveItem ? moveControl : null}>
+      <div className="item-grid" ref={wrapper} style={{ height }}>
+        <AgGridReact<Item>
+          theme={gridTheme}
+          rowModelType="infinite"
+          datasource={datasource}
+          cacheBlockSize={perPage}
+          maxBlocksInCache={1}
+          infiniteInitialRowCount={1}
+          rowHeight={gridRowHeight}
+          getRowId={(params) => params.data._id}
+          rowClassRules={rowClassRules}
+          columnDefs={columnDefs}
+          defaultColDef={{ sortingOrder: ['asc', 'desc'], resizable: true, suppressHeaderMenuButton: true, minWidth: 100 }}
+          suppressMultiSort
+          rowSelection={multiSelect ? { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false } : undefined}
+          selectionColumnDef={{ pinned: 'left', width: 56, minWidth: 56, maxWidth: 56, headerName: props.selectLabel, headerClass: 'grid-select-header' }}
+          onGridReady={(event) => {
+            apiRef.current = event.api;
+            if (sort) event.api.applyColumnState({ state: [{ colId: sort.key, sort: sort.order }], defaultState: { sort: null } });
+            labelGrid();
+          }}
+          onSortChanged={(event: SortChangedEvent<Item>) => {
+            const column = event.api.getColumnState().find((state) => state.sort);
+            const next = column?.sort ? { key: column.colId, order: column.sort } : null;
+            if ((next?.key ?? null) !== (sort?.key ?? null) || (next?.order ?? null) !== (sort?.order ?? null)) onSortChange(next);
+          }}
+          onSelectionChanged={(event) => onSelectionChange(event.api.getSelectedRows().map((row) => row._id))}
+          onRowClicked={(event: RowClickedEvent<Item>) => {
+            if (!multiSelect && event.data) onOpenItem(event.data._id);
+          }}
+          onCellKeyDown={(event: CellKeyDownEvent<Item>) => {
+            const key = (event.event as KeyboardEvent | undefined)?.key;
+            if (key === 'Enter' && !multiSelect && event.data) onOpenItem(event.data._id);
+          }}
+          onRowDragEnd={(event: RowDragEndEvent<Item>) => {
+            const moved = event.node;
+            const over = event.overNode;
+            if (!props.onMoveItem || !moved.data || !over?.data || moved.data._id === over.data._id) return;
+            const down = (over.rowIndex ?? 0) > (moved.rowIndex ?? 0);
+            props.onMoveItem(moved.data._id, down ? { afterID: over.data._id } : { beforeID: over.data._id });
+          }}
+          onFirstDataRendered={labelGrid}
+          onModelUpdated={labelGrid}
+        />
+      </div>
+      {props.onMoveItem ? (
+        <>
+          <p id={instructionsId} className="visually-hidden">
+            {format('itemList.drag.instructions')}
+          </p>
+          <div className="visually-hidden" aria-live="assertive" aria-atomic="true">
+            {announcement}
+          </div>
+        </>
+      ) : null}
+    </RowMoveContext.Provider>
   );
 }

@@ -20,7 +20,7 @@ import { TextDisplay } from '../../../renderers/fields/display/TextDisplay.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { Collection, Item, ListParams, ProjectScope } from '../../api/content.ts';
-import { contentKeys, useCollection, useContentApi, useDeleteItems, useInitRank, useMoveItem } from '../../api/content-queries.ts';
+import { contentKeys, useCollection, useContentApi, useDeleteItems, useInitListRank, useMoveItem } from '../../api/content-queries.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useLiveData } from '../../hooks/use-live-data.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
@@ -31,6 +31,7 @@ import { loadColumnSettings, saveColumnSettings, type ColumnScope, type ColumnSe
 import { FilterControl } from './FilterControl.tsx';
 import { ItemGrid, type SortState } from './ItemGrid.tsx';
 import { ListFooter } from './ListFooter.tsx';
+import { RowHandleCell } from './RowHandle.tsx';
 import { nestedCrumbs, nestedFields, slugPath, truncateLabel, type Crumb } from './nested-path.ts';
 import { defaultPerPage, nestedPerPage, pageCount } from './paging.ts';
 import './items.css';
@@ -169,7 +170,7 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
   const [hasRanks, setHasRanks] = useState(false);
   const [rankRemaining, setRankRemaining] = useState<number | null>(null);
   const deleteItems = useDeleteItems(scope, collectionID, nested ? { itemID: nested.itemID, nestedID: nested.nestedID } : undefined);
-  const initRank = useInitRank(scope, collectionID, setRankRemaining);
+  const initRank = useInitListRank(scope, collectionID, nested ? { parentItemID: nested.itemID, nestedID: nested.nestedID } : undefined, setRankRemaining);
   const moveItem = useMoveItem(scope, collectionID);
 
   const schema = collection.schema;
@@ -256,8 +257,21 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
   );
 
   // The drag handle moves items in rank order: shown when ranks exist and no column sorts the list.
-  // Nested lists are moved from their parent item's page (a later issue); here only top-level ones.
-  const dragColumn = !nested && hasRanks && sort === null && !multiSelect && actions.update;
+  // Search and filter keep the rank order, and the neighbours sent are those shown, so moves stay exact.
+  const dragColumn = hasRanks && sort === null && !multiSelect && actions.update;
+  // How a person knows an item in the handle's name and the announcements: its primary field, else
+  // its first text column, else its id.
+  const nameField = useMemo(
+    () => fields.find((field) => field.primaryField) ?? fields.find((field) => fieldType(field.type)?.name === 'PlainText'),
+    [fields],
+  );
+  const itemName = useCallback(
+    (item: Item) => {
+      const value = nameField ? item[nameField.slug] : undefined;
+      return typeof value === 'string' && value.trim() !== '' ? value : item._id;
+    },
+    [nameField],
+  );
   const columnDefs: ColDef<Item>[] = useMemo(() => {
     const dateType = schema.find((field) => fieldType(field.type)?.name === 'Date')?.type ?? 10;
     const defs: ColDef<Item>[] = [
@@ -288,12 +302,13 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
       defs.unshift({
         colId: '_drag',
         headerName: format('itemList.col.order'),
-        rowDrag: true,
+        cellRenderer: RowHandleCell,
+        cellClass: 'cell-handle',
         sortable: false,
         resizable: false,
-        width: 64,
-        minWidth: 64,
-        maxWidth: 64,
+        width: 84,
+        minWidth: 84,
+        maxWidth: 84,
         pinned: 'left',
         valueGetter: () => '',
       });
@@ -362,8 +377,12 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
       onSettled: () => setRankRemaining(null),
     });
 
+  // A nested item moves through its top-level item, nestedID ending in its own id (README "Ranks").
   const move = (itemID: string, target: { afterID?: string; beforeID?: string }) =>
-    moveItem.mutate({ itemID, ...target }, { onError: orderFailed, onSettled: () => setReload((n) => n + 1) });
+    moveItem.mutate(nested ? { itemID: nested.itemID, nestedID: `${nested.nestedID}.${itemID}`, ...target } : { itemID, ...target }, {
+      onError: orderFailed,
+      onSettled: () => setReload((n) => n + 1),
+    });
 
   const removeSelected = async () => {
     const count = selected.length;
@@ -430,7 +449,7 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
                 <DropdownMenu.Item className="menu-item" onSelect={() => navigate(path('editCollection', { collectionID }))}>
                   {format('itemList.collectionSettings')}
                 </DropdownMenu.Item>
-                {actions.update && !nested ? (
+                {actions.update ? (
                   <DropdownMenu.Item className="menu-item" disabled={initRank.isPending} onSelect={makeSortable}>
                     {format('itemList.makeSortable')}
                   </DropdownMenu.Item>
@@ -556,6 +575,9 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
               multiSelect={multiSelect}
               onSelectionChange={setSelected}
               onMoveItem={dragColumn ? move : undefined}
+              itemName={itemName}
+              positionOffset={(page - 1) * perPage}
+              listSize={total ?? undefined}
               onOpenItem={(itemID) =>
                 navigate(
                   nested
