@@ -1,0 +1,7 @@
+/** ImageRef: read-only here, drawn by its display; its own editor arrives with the media issue. */
+import { ReadOnlyEditor } from '../ReadOnlyEditor.tsx';
+import type { EditorProps } from '../editor-types.ts';
+
+export function ImageRefEditor(props: EditorProps) {
+  return <ReadOnlyEditor {...props} />;
+}

@@ -1,0 +1,7 @@
+/** RichText: read-only here, drawn by its display; its own editor arrives with the media issue. */
+import { ReadOnlyEditor } from '../ReadOnlyEditor.tsx';
+import type { EditorProps } from '../editor-types.ts';
+
+export function RichTextEditor(props: EditorProps) {
+  return <ReadOnlyEditor {...props} />;
+}
