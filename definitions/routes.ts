@@ -54,6 +54,8 @@ export const screenNames = [
   'collectionSettings',
   /** The item list of a collection (content §2): header, menu, search, filter, table, paging; the item opens over it. */
   'itemList',
+  /** The item page (content §2): a new item, an item, a nested item; single-item collections show it in place of the list. */
+  'item',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -136,8 +138,8 @@ const projectChildren: readonly RouteDefinition[] = [
         query: ['layout'],
         screen: 'itemList',
         children: [
-          { name: 'addItemToCollection', path: 'item', title: 'route.addItemToCollection.title', placeholder: true },
-          { name: 'viewItem', path: 'item/{itemID}', title: 'route.viewItem.title', placeholder: true },
+          { name: 'addItemToCollection', path: 'item', title: 'route.addItemToCollection.title', screen: 'item' },
+          { name: 'viewItem', path: 'item/{itemID}', title: 'route.viewItem.title', screen: 'item' },
         ],
       },
       {
@@ -147,7 +149,7 @@ const projectChildren: readonly RouteDefinition[] = [
         screen: 'itemList',
         children: [
           // The spec gives no path: the item open in the innermost nested collection, by its id.
-          { name: 'nestedItem', path: 'item/{collectionNestedID}', title: 'route.nestedItem.title', placeholder: true },
+          { name: 'nestedItem', path: 'item/{collectionNestedID}', title: 'route.nestedItem.title', screen: 'item' },
         ],
       },
       { name: 'editCollection', path: '{collectionID}/edit', title: 'route.editCollection.title', screen: 'collectionSettings' },

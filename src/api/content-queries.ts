@@ -1,5 +1,5 @@
 /** TanStack Query hooks over the content calls: thin wrappers, the calls live in content.ts. */
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SchemaField } from '../../definitions/field-types/types.ts';
 import {
@@ -9,11 +9,13 @@ import {
   type CollectionDraft,
   type ContentApi,
   type FieldInput,
+  type Item,
   type ItemValues,
   type ItemWriteOptions,
   type ListParams,
   type PageQuery,
   type ProjectScope,
+  type VersionedItem,
 } from './content.ts';
 import { shouldRetry } from './queries.ts';
 
@@ -312,5 +314,74 @@ export function useInitListRank(scope: ProjectScope, collectionID: string, list?
       return ranked;
     },
     onSettled: () => itemsChanged(queryClient, scope, collectionID),
+  });
+}
+
+/** Where an item is: top-level by `itemID`, or nested under the top-level `parentItemID` by `nestedID` (ending in the item's id). */
+export interface ItemPlace {
+  itemID: string;
+  nestedID?: string | undefined;
+  parentItemID?: string | undefined;
+}
+
+/** A create (no `itemID`) or an update naming the version it edited (`version`, sent as If-Match). */
+export interface ItemSave {
+  mode: 'create' | 'update';
+  itemID: string | null;
+  nestedID?: string | undefined;
+  parentItemID?: string | undefined;
+  values: ItemValues;
+  version: string | null;
+}
+
+/**
+ * The item page's calls (the item-form machine's actors): read one item with its version, create
+ * or update it (If-Match with the version edited; a 409 rejects with StaleItemError), delete it.
+ * Writes refresh the collection's lists and count.
+ */
+export function useItemCalls(scope: ProjectScope, collectionID: string) {
+  const api = useContentApi();
+  const queryClient = useQueryClient();
+  return useMemo(() => {
+    const nestedOf = (place: { nestedID?: string | undefined; parentItemID?: string | undefined }) =>
+      place.nestedID && place.parentItemID ? { nestedID: place.nestedID, parentItemID: place.parentItemID } : null;
+    return {
+      load: (place: ItemPlace): Promise<VersionedItem> => {
+        const nested = nestedOf(place);
+        return nested ? api.nestedItem(scope, collectionID, nested.parentItemID, nested.nestedID) : api.item(scope, collectionID, place.itemID);
+      },
+      save: async (input: ItemSave): Promise<VersionedItem> => {
+        const nested = nestedOf(input);
+        let result: VersionedItem;
+        if (input.mode === 'create' || input.itemID === null) {
+          result = nested ? await api.createNestedItem(scope, collectionID, nested.parentItemID, nested.nestedID, input.values) : await api.createItem(scope, collectionID, input.values);
+        } else if (nested) {
+          result = await api.updateItem(scope, collectionID, nested.parentItemID, input.values, { nestedID: nested.nestedID, ifMatch: input.version });
+        } else {
+          result = await api.updateItem(scope, collectionID, input.itemID, input.values, { ifMatch: input.version });
+        }
+        itemsChanged(queryClient, scope, collectionID);
+        return result;
+      },
+      remove: async (place: ItemPlace & { version: string | null }): Promise<void> => {
+        const nested = nestedOf(place);
+        if (nested) await api.deleteItem(scope, collectionID, nested.parentItemID, { nestedID: nested.nestedID, ifMatch: place.version });
+        else await api.deleteItem(scope, collectionID, place.itemID, { ifMatch: place.version });
+        queryClient.removeQueries({ queryKey: contentKeys.item(scope, collectionID, place.itemID, place.nestedID) });
+        itemsChanged(queryClient, scope, collectionID);
+      },
+    };
+  }, [api, queryClient, scope, collectionID]);
+}
+
+/** The one item of a single-item collection (the first of its list), or null while it has none. */
+export function useSingleItem(scope: ProjectScope, collectionID: string, options: { enabled?: boolean } = {}) {
+  const api = useContentApi();
+  return useQuery({
+    queryKey: [...contentKeys.items(scope, collectionID), 'single'] as const,
+    queryFn: async (): Promise<Item | null> => (await api.listItems(scope, collectionID, { pageNumber: 1, perPage: 1 })).items[0] ?? null,
+    enabled: (options.enabled ?? true) && collectionID !== '',
+    retry: shouldRetry,
+    staleTime: 0,
   });
 }

@@ -24,4 +24,5 @@ export const screens: Readonly<Record<ScreenName, ScreenLoader>> = {
   newApiToken: () => import('./project/NewApiTokenScreen.tsx'),
   collectionSettings: () => import('./collection/CollectionSettingsScreen.tsx'),
   itemList: () => import('./items/ItemListScreen.tsx'),
+  item: () => import('./item/ItemScreen.tsx'),
 };

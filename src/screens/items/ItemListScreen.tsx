@@ -5,7 +5,7 @@
  * footer. An open item (the child routes) replaces the list, which stays mounted underneath so
  * closing the item returns to the same page, sort and filter.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link, useNavigate, useOutlet, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { MoreHorizontal, Plus, Search, Settings, Trash2 } from 'lucide-react';
@@ -33,6 +33,7 @@ import { ItemGrid, type SortState } from './ItemGrid.tsx';
 import { ListFooter } from './ListFooter.tsx';
 import { RowHandleCell } from './RowHandle.tsx';
 import { nestedCrumbs, nestedFields, slugPath, truncateLabel, type Crumb } from './nested-path.ts';
+import { newNestedItemID } from '../item/new-nested-item.ts';
 import { defaultPerPage, nestedPerPage, pageCount } from './paging.ts';
 import './items.css';
 
@@ -42,6 +43,9 @@ export const searchMaxLength = 256;
 
 /** An item with fewer keys than this came back incomplete (content §4): the page is read again. */
 const completeItemKeys = 2;
+
+/** A single-item collection's page: its own chunk, with the field editors, loaded only for such collections. */
+const SingleItemScreen = lazy(() => import('../item/SingleItemScreen.tsx').then((module) => ({ default: module.SingleItemScreen })));
 
 /** A nested list: the top-level item it hangs under and the nestedID naming it. */
 interface NestedList {
@@ -99,6 +103,14 @@ function ItemList({ collectionID, nested }: { collectionID: string; nested: Nest
     }
     const view: Collection = { ...query.data, name: field.name, schema: field.nestedCollectionSchema ?? [], itemCount: 0 };
     return <ItemListView scope={scope} collection={view} nested={{ ...nested, crumbs: nestedCrumbs(query.data, nested.itemID, nested.nestedID, fields) }} />;
+  }
+  // A single-item collection shows its one item's form instead of the list (content §2 viewSingleItem).
+  if (query.data.singleItem) {
+    return (
+      <Suspense fallback={<p className="muted" role="status">{format('itemList.loading')}</p>}>
+        <SingleItemScreen scope={scope} collection={query.data} />
+      </Suspense>
+    );
   }
   return <ItemListView scope={scope} collection={query.data} />;
 }
@@ -325,6 +337,14 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
     setReload((n) => n + 1);
   };
 
+  // Back from the item page (the child route closed): items may have changed there, so the page is read again.
+  const itemOpen = useOutlet() !== null;
+  const wasItemOpen = useRef(itemOpen);
+  useEffect(() => {
+    if (wasItemOpen.current && !itemOpen) setReload((n) => n + 1);
+    wasItemOpen.current = itemOpen;
+  }, [itemOpen]);
+
   // Live data (content spec §4): on sorts newest first, off clears the sort; Load New Items reloads page 1.
   const live = useLiveData(
     { scope, collectionID, ...(nested ? { itemID: nested.itemID, nestedID: nested.nestedID } : {}) },
@@ -398,8 +418,8 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
   const count = total ?? collection.itemCount;
   const showLiveSwitch = contentFeatures.liveData && (count > 0 || live.on);
   const headingId = `${id}-title`;
-  // A nested item is created from its parent item's page (the item-page issue).
-  const showNewItem = !nested && ownFields && !multiSelect && actions.create;
+  // A nested list's New Item opens the nested item page with `new` for the item (never an item id).
+  const showNewItem = ownFields && !multiSelect && actions.create;
 
   return (
     <section className="item-list" aria-labelledby={headingId}>
@@ -419,7 +439,14 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
             </button>
           ) : null}
           {showNewItem ? (
-            <Link className="button button-primary" to={path('addItemToCollection', { collectionID })}>
+            <Link
+              className="button button-primary"
+              to={
+                nested
+                  ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: newNestedItemID })
+                  : path('addItemToCollection', { collectionID })
+              }
+            >
               <Plus aria-hidden="true" size={16} />
               {format('itemList.newItem')}
             </Link>
