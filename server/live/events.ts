@@ -32,16 +32,83 @@ export type NewContentEvent = Omit<ContentEvent, 'id' | 'createdAt'>;
 /** The list path of an item addressed by a nestedID that ends in its id (`a.1.b.2` → `a.1.b`). */
 export const listPathOfItem = (nestedID: string): string => nestedID.split('.').slice(0, -1).join('.');
 
-/** Records the event and notifies the listening processes at commit. Call inside the write's transaction. */
+/**
+ * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: an event whose notification would
+ * be larger is announced by id and collection only, and each listening process reads it.
+ */
+export const maxNotifiedEventBytes = 7900;
+
+/**
+ * Records the event and notifies the listening processes at commit. Call inside the write's
+ * transaction. The notification carries the event as stored (the item as jsonb gives it back),
+ * so a process need not read it again; when that would not fit, only its id and collection.
+ */
 export async function recordContentEvent(tx: Executor, event: NewContentEvent): Promise<void> {
   await tx.execute(sql`
     with inserted as (
       insert into item_events (project_id, collection_id, trigger, item_id, root_item_id, nested_path, item)
       values (${event.projectId}, ${event.collectionId}, ${event.trigger}, ${event.itemId}, ${event.rootItemId},
               ${event.nestedPath}, ${JSON.stringify(event.item)}::jsonb)
-      returning id, collection_id
+      returning id, project_id, collection_id, trigger, item_id, root_item_id, nested_path, item, created_at
+    ), note as (
+      select id, collection_id,
+             json_build_object('id', id, 'c', collection_id, 'e', json_build_object(
+               'p', project_id, 't', trigger, 'i', item_id, 'r', root_item_id, 'n', nested_path, 'item', item, 'at', created_at))::text as whole
+      from inserted
     )
-    select pg_notify(${contentEventChannel}, json_build_object('id', id, 'c', collection_id)::text) from inserted`);
+    select pg_notify(${contentEventChannel},
+                     case when octet_length(whole) <= ${maxNotifiedEventBytes} then whole else json_build_object('id', id, 'c', collection_id)::text end)
+    from note`);
+}
+
+/** A notification of the content-event channel: the event's id and collection, and the event when it fitted. */
+export interface EventNote {
+  id: number;
+  collectionId: string;
+  event?: ContentEvent;
+}
+
+const triggers: readonly string[] = ['create', 'update', 'delete'];
+
+/** Reads a notification's payload; undefined when it is not one of ours. */
+export function parseEventNote(payload: string): EventNote | undefined {
+  let note: { id?: unknown; c?: unknown; e?: { p?: unknown; t?: unknown; i?: unknown; r?: unknown; n?: unknown; item?: unknown; at?: unknown } };
+  try {
+    note = JSON.parse(payload) as typeof note;
+  } catch {
+    return undefined;
+  }
+  if (typeof note.id !== 'number' || typeof note.c !== 'string') return undefined;
+  const e = note.e;
+  if (
+    !e ||
+    typeof e.p !== 'string' ||
+    typeof e.t !== 'string' ||
+    !triggers.includes(e.t) ||
+    typeof e.i !== 'string' ||
+    !(e.r === null || typeof e.r === 'string') ||
+    typeof e.n !== 'string' ||
+    typeof e.item !== 'object' ||
+    e.item === null ||
+    typeof e.at !== 'string'
+  ) {
+    return { id: note.id, collectionId: note.c };
+  }
+  return {
+    id: note.id,
+    collectionId: note.c,
+    event: {
+      id: note.id,
+      projectId: e.p,
+      collectionId: note.c,
+      trigger: e.t as ContentTrigger,
+      itemId: e.i,
+      rootItemId: e.r,
+      nestedPath: e.n,
+      item: e.item as Record<string, unknown>,
+      createdAt: new Date(e.at).toISOString(),
+    },
+  };
 }
 
 const selectEvent = sql`select id, project_id, collection_id, trigger, item_id, root_item_id, nested_path, item, created_at from item_events`;

@@ -1,12 +1,13 @@
 /**
  * The live hub of one server process: it listens for content-event notifications (one LISTEN per
- * process, whatever the number of streams), reads each event once and hands it to the streams of
- * its collection. Events cross processes through PostgreSQL (PGlite: in-process); the hub keeps
- * no state that another process would need.
+ * process, whatever the number of streams), takes each event from its notification (or reads it
+ * once, when it was too large to carry) and hands it to the streams of its collection. Events
+ * cross processes through PostgreSQL (PGlite: in-process); the hub keeps no state that another
+ * process would need.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/index.ts';
-import { contentEventChannel, eventsAfter, eventsByIds, latestEventId, pruneEvents, type ContentEvent } from './events.ts';
+import { contentEventChannel, eventsAfter, eventsByIds, latestEventId, parseEventNote, pruneEvents, type ContentEvent, type EventNote } from './events.ts';
 
 export interface LiveSubscriber {
   /** The collection row id the stream follows. */
@@ -27,7 +28,7 @@ const catchUpBatch = 500;
 export class LiveHub {
   private readonly subscribers = new Map<string, Set<LiveSubscriber>>();
   private unlisten: (() => Promise<void>) | undefined;
-  private pending: { id: number; collectionId: string }[] = [];
+  private pending: EventNote[] = [];
   private flushing: Promise<void> | undefined;
   /** The highest event id handed out, so a lost LISTEN connection can be caught up. */
   private lastSeen = 0;
@@ -82,18 +83,16 @@ export class LiveHub {
   }
 
   private onNotify(payload: string) {
-    let note: { id?: unknown; c?: unknown };
-    try {
-      note = JSON.parse(payload) as typeof note;
-    } catch {
-      return;
-    }
-    if (typeof note.id !== 'number' || typeof note.c !== 'string') return;
-    this.pending.push({ id: note.id, collectionId: note.c });
+    const note = parseEventNote(payload);
+    if (!note) return;
+    this.pending.push(note);
     this.flushing ??= this.flush();
   }
 
-  /** Reads the notified events of followed collections in one query per burst, and delivers them in commit order. */
+  /**
+   * Delivers notified events of followed collections in commit order. Most notifications carry
+   * their event; the others (too large for a notification) are read in one query per burst.
+   */
   private async flush(): Promise<void> {
     // Yield first: `flushing` must be set before this can finish (and clear it).
     await Promise.resolve();
@@ -104,9 +103,10 @@ export class LiveHub {
         for (const note of batch) this.lastSeen = Math.max(this.lastSeen, note.id);
         const wanted = batch.filter((note) => this.subscribers.has(note.collectionId));
         if (!wanted.length) continue;
-        const events = new Map((await eventsByIds(this.database.db, wanted.map((note) => note.id))).map((event) => [event.id, event]));
+        const unread = wanted.filter((note) => !note.event).map((note) => note.id);
+        const read = unread.length ? new Map((await eventsByIds(this.database.db, unread)).map((event) => [event.id, event])) : undefined;
         for (const note of wanted) {
-          const event = events.get(note.id);
+          const event = note.event ?? read?.get(note.id);
           if (event) this.dispatch(event);
         }
       }

@@ -49,7 +49,23 @@ const replayBatch = 500;
 const newRequestId = () => randomBytes(16).toString('hex');
 
 
-function message(event: ContentEvent, slug: string): string {
+/**
+ * The SSE message of an event, as bytes, and the same as one HTTP/1.1 chunk. A write goes to every
+ * stream of its collection: the hub hands all of them the same event object, so the message is
+ * serialized, encoded and framed once per event (per collection slug), not once per subscriber.
+ */
+interface Message {
+  slug: string;
+  body: Buffer;
+  chunk: Buffer;
+}
+
+const messages = new WeakMap<ContentEvent, Message>();
+const crlf = Buffer.from('\r\n');
+
+function message(event: ContentEvent, slug: string): Message {
+  const known = messages.get(event);
+  if (known?.slug === slug) return known;
   const data = {
     collectionID: slug,
     itemID: event.itemId,
@@ -57,7 +73,10 @@ function message(event: ContentEvent, slug: string): string {
     trigger: event.trigger,
     item: event.item,
   };
-  return `id: ${event.id}\ndata: ${JSON.stringify(data)}\n\n`;
+  const body = Buffer.from(`id: ${event.id}\ndata: ${JSON.stringify(data)}\n\n`);
+  const made = { slug, body, chunk: Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, crlf]) };
+  messages.set(event, made);
+  return made;
 }
 
 export async function serveLiveStream(request: FastifyRequest, reply: FastifyReply, options: LiveStreamOptions): Promise<void> {
@@ -78,16 +97,33 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
 
   const write = (chunk: string) => {
     if (ended) return;
-    if (!raw.write(chunk)) {
+    accepted(raw.write(chunk));
+  };
+  const accepted = (ok: boolean) => {
+    if (!ok) {
       queued += 1;
       if (queued > maxQueued) void end(false);
     } else queued = 0;
   };
 
+  /**
+   * A message goes to the socket as the chunk made once for all streams, when the response is
+   * chunked and holds nothing back itself (its headers went out with `start`): the bytes are those
+   * `raw.write` would send, without its per-write framing (four socket writes, a cork and an uncork
+   * per stream). Otherwise through the response.
+   */
+  const writeMessage = (event: ContentEvent) => {
+    if (ended) return;
+    const made = message(event, options.collectionSlug);
+    const socket = raw.socket;
+    if (raw.chunkedEncoding && raw.headersSent && socket && !socket.destroyed && raw.writableLength === socket.writableLength) accepted(socket.write(made.chunk));
+    else accepted(raw.write(made.body));
+  };
+
   const send = (event: ContentEvent) => {
     if (!matches(event) || sent.has(event.id)) return;
     sent.set(event.id, Date.now());
-    write(message(event, options.collectionSlug));
+    writeMessage(event);
   };
 
   let heartbeatTimer: NodeJS.Timeout | undefined;
