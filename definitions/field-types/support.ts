@@ -53,12 +53,14 @@ export function unstorableJson(value: unknown, depth = 0): string | undefined {
 
 /** A cell holding the text itself. */
 export const textCsv: CsvCodec = {
+  sqlForm: { of: 'text' },
   toCell: (value) => (typeof value === 'string' ? value : ''),
   fromCell: (cell) => ok(cell === '' ? null : cell),
 };
 
 /** A cell holding the value as JSON text. */
 export const jsonCsv: CsvCodec = {
+  sqlForm: { of: 'json' },
   toCell: (value) => (value === null || value === undefined ? '' : JSON.stringify(value)),
   fromCell: (cell) => {
     if (cell.trim() === '') return ok(null);

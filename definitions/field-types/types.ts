@@ -82,8 +82,13 @@ export type FilterOperator = '=' | '!=' | '>' | '<' | 'regex' | 'within';
 /** SQL column types a value can be kept in. */
 export type ColumnType = 'text' | 'double precision' | 'boolean' | 'timestamptz' | 'jsonb';
 
-/** What an index covers: the whole value, its first characters, or one member of a JSON value. */
-export type IndexTarget = { of: 'value' } | { of: 'prefix'; length: number } | { of: 'member'; member: string };
+/**
+ * What an index covers: the whole value, its first characters, one member of a JSON value (a
+ * btree on it also carries the value, so filters and counts on it are index-only scans), or one
+ * member of every element of a JSON list, as the JSON text of the list of them (a trigram index
+ * over it serves the case-insensitive search of linked items' display values).
+ */
+export type IndexTarget = { of: 'value' } | { of: 'prefix'; length: number } | { of: 'member'; member: string } | { of: 'members'; member: string };
 
 /**
  * An index made when a field is made. btree serves equality, ranges and sorts; trigram serves
@@ -103,9 +108,31 @@ export type StorageDescriptor =
   | { kind: 'table' }
   | { kind: 'none' };
 
+/**
+ * What `toCell` computes, as a form the database can compute too, so a CSV export is written by
+ * the database instead of decoding every row in JavaScript (server/content/csv.ts turns it into
+ * SQL; tests/server/csv-sql.test.ts checks both agree on random values of every type):
+ * - `text`: the text itself;
+ * - `number`: a double as JavaScript's `String(n)` writes it;
+ * - `bool`: `true` or `false`;
+ * - `instant`: `toISOString()` text;
+ * - `member`: a JSON object's text member (`''` when it has none);
+ * - `members`: the text members of a JSON list's objects, joined by `separator` (`''` for an
+ *   entry that is not an object);
+ * - `numbers`: a JSON object's number members, as `number`, joined by `separator`;
+ * - `json`: `JSON.stringify` of the value.
+ */
+export type CsvSqlForm =
+  | { of: 'text' | 'number' | 'bool' | 'instant' | 'json' }
+  | { of: 'member'; member: string }
+  | { of: 'members'; member: string; separator: string }
+  | { of: 'numbers'; members: readonly string[]; separator: string };
+
 /** Conversion of a value to and from one CSV cell. An empty cell is "not set". */
 export interface CsvCodec {
   toCell(value: unknown, field: SchemaField): string;
+  /** The same conversion as `toCell`, for the database (absent: exports holding the column are written in JavaScript). */
+  sqlForm?: CsvSqlForm;
   /** Returns the value as it would be written through the API (then checked by `validate`). */
   fromCell(cell: string, field: SchemaField): Check;
   /**

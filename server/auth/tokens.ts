@@ -143,23 +143,46 @@ export class TokenService {
     return this.pair(outcome.userId, outcome.sessionId, outcome.raw, outcome.issuedAt, outcome.jti);
   }
 
+  /**
+   * Tokens whose signature and fixed claims were checked, with their expiry: a signature check
+   * costs more than the rest of a small request, and a client sends the same token call after
+   * call. What can change with time — expiry, the session — is checked on every call.
+   */
+  private readonly verified = new Map<string, { userId: string; sessionId: string; exp: number }>();
+
   /** Verifies a bearer access token and that its session is still alive. */
   async verifyAccess(token: string): Promise<AccessClaims> {
     let userId: string;
     let sessionId: string;
-    try {
-      const { payload } = await jwtVerify(token, this.keys.publicKey, {
-        algorithms: [ACCESS_TOKEN_ALG],
-        issuer: ISSUER,
-        audience: AUDIENCE,
-        requiredClaims: ['sub', 'exp', 'iat'],
-      });
-      if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
-      userId = payload.sub;
-      sessionId = payload.sid;
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'The access token has expired.');
-      throw unauthorized('invalid_token', 'The access token is invalid.');
+    const known = this.verified.get(token);
+    if (known) {
+      // As jose decides it: expired once exp <= now (whole seconds).
+      if (known.exp <= Math.floor(Date.now() / 1000)) {
+        this.verified.delete(token);
+        throw unauthorized('token_expired', 'The access token has expired.');
+      }
+      userId = known.userId;
+      sessionId = known.sessionId;
+    } else {
+      try {
+        const { payload } = await jwtVerify(token, this.keys.publicKey, {
+          algorithms: [ACCESS_TOKEN_ALG],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          requiredClaims: ['sub', 'exp', 'iat'],
+        });
+        if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
+        userId = payload.sub;
+        sessionId = payload.sid;
+        // Only tokens whose validity ends at exp alone (no not-before) are kept.
+        if (typeof payload.exp === 'number' && payload.nbf === undefined) {
+          if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
+          this.verified.set(token, { userId, sessionId, exp: payload.exp });
+        }
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'The access token has expired.');
+        throw unauthorized('invalid_token', 'The access token is invalid.');
+      }
     }
     const load = async (): Promise<SessionState> => {
       const [row] = await this.db.select({ userId: sessions.userId, revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.id, sessionId));

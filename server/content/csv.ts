@@ -12,12 +12,22 @@
  * `csv.toCell`, which `csv.fromCell` reads back). `projectOn`/`projectOff` choose the columns.
  * A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is neutralised with a
  * leading `'` so spreadsheets do not run it as a formula; types whose codec is `formulaSafe`
- * (Number, Phone, GeoPoint: only numbers) are left as they are.
+ * (Number, Phone, GeoPoint: only numbers) are left as they are. Cells are quoted as RFC 4180
+ * (and csv-stringify) do: when they hold a comma, a quote, CR or LF, quotes doubled.
+ *
+ * The database writes the file: each codec's `sqlForm` is compiled to an expression giving the
+ * cell `toCell` would (then neutralised and quoted in SQL too), and each batch comes back as ONE
+ * text value, its lines joined, with its last keyset position. Decoding rows in JavaScript was
+ * most of the cost (pg row parsing, a codec call per cell). A cell the SQL form cannot write
+ * exactly (a JSON object with numeric keys, which JavaScript reorders; a value of the wrong shape;
+ * a type without a form) comes back as NULL; its batch is then read again and written by the
+ * JavaScript codecs (`csvColumns`), which stay the reference the SQL forms are tested against.
  */
 import type { FastifyReply } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
-import { stringify } from 'csv-stringify';
-import { fieldType, type ColumnType, type CsvCodec, type SchemaField } from '../../definitions/field-types/index.ts';
+import { PassThrough } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import { fieldType, type ColumnType, type CsvCodec, type CsvSqlForm, type SchemaField } from '../../definitions/field-types/index.ts';
 import type { Db } from '../db/index.ts';
 import { CollectionService, invalid, levelOf } from './collections.ts';
 import { compileListQuery, countStatement, type CompiledList } from './query/compile.ts';
@@ -30,6 +40,10 @@ import { columnTypeOf, countChildren, decodeValue, query, targetExpression, type
 export const csvLimits = {
   /** Rows read per batch. */
   batchSize: 5000,
+  /** A batch written by the database stops after the row that reaches this many bytes (a text value is at most 1 GB). */
+  batchBytes: 16 * 1024 * 1024,
+  /** Whether the database writes the cells (false: every batch is read as rows and written by the JavaScript codecs). */
+  sql: true,
 };
 
 export interface CsvColumn {
@@ -52,15 +66,36 @@ export const unneutralise = (cell: string): string => (cell.startsWith("'") && f
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/** The columns of a list's CSV, projected like the list; each reads its value straight from the row. */
-export function csvColumns(level: SchemaLevel, projection?: ListQuery['projection']): CsvColumn[] {
+interface ExportColumn extends CsvColumn {
+  key: string;
+  /** The cell as SQL over the row's columns (before neutralising), NULL when it cannot be written exactly; undefined: JavaScript only. */
+  sql: SQL | undefined;
+  /** Not a formula-safe type: neutralise. */
+  neutralise: boolean;
+  /** The SQL cell never needs neutralising or quoting (numbers, booleans, instants). */
+  plain: boolean;
+}
+
+/** Forms whose cells never start like a formula nor hold a comma, quote or line break. */
+const plainForms = new Set<CsvSqlForm['of']>(['number', 'bool', 'instant']);
+
+/** The columns of an export: header, the JavaScript cell (the reference) and the SQL cell. */
+function exportColumns(level: SchemaLevel, projection?: ListQuery['projection'], sqlNumbers = true): ExportColumn[] {
   const fields = columnFields(level)
     .map((field) => ({ field, codec: fieldType(field.type)?.csv, column: fieldColumn(field.id), type: columnTypeOf(field) }))
     .filter((entry): entry is { field: SchemaField; codec: CsvCodec; column: string; type: ColumnType } => entry.codec !== undefined && entry.type !== undefined);
   // Dates arrive as ISO text (csvSelect), exactly what the API gives.
   const date = (column: string) => (row: Record<string, unknown>) => text(row[column]);
-  const columns: (CsvColumn & { key: string })[] = [
-    { key: '_id', header: '_id', cell: (row) => text(row._id) },
+  const system = (key: string, column: string, form: CsvSqlForm): ExportColumn => ({
+    key,
+    header: key,
+    cell: key === '_id' ? (row) => text(row._id) : date(column),
+    sql: cellSql(form, sql`${sql.identifier(column)}`, sqlNumbers),
+    neutralise: false,
+    plain: plainForms.has(form.of),
+  });
+  const columns: ExportColumn[] = [
+    system('_id', '_id', { of: 'text' }),
     ...fields.map(({ field, codec, column, type }) => ({
       key: field.slug,
       header: field.slug,
@@ -70,13 +105,141 @@ export function csvColumns(level: SchemaLevel, projection?: ListQuery['projectio
         const cell = codec.toCell(value, field);
         return codec.formulaSafe ? cell : neutralise(cell);
       },
+      sql: codec.sqlForm && cellSql(codec.sqlForm, sql`${sql.identifier(column)}`, sqlNumbers),
+      neutralise: !codec.formulaSafe,
+      plain: codec.sqlForm !== undefined && plainForms.has(codec.sqlForm.of),
     })),
-    { key: '_createdDate', header: '_createdDate', cell: date('_created_date') },
-    { key: '_lastUpdatedDate', header: '_lastUpdatedDate', cell: date('_last_updated_date') },
+    system('_createdDate', '_created_date', { of: 'instant' }),
+    system('_lastUpdatedDate', '_last_updated_date', { of: 'instant' }),
   ];
   if (!projection) return columns;
   if ('on' in projection) return columns.filter((c) => c.key === '_id' || projection.on.includes(c.key));
   return columns.filter((c) => !projection.off.includes(c.key));
+}
+
+/** The columns of a list's CSV, projected like the list; each reads its value straight from the row (csvSelect). */
+export function csvColumns(level: SchemaLevel, projection?: ListQuery['projection']): CsvColumn[] {
+  return exportColumns(level, projection).map(({ header, cell }) => ({ header, cell }));
+}
+
+/** Patterns, as bound parameters (no escaping to get wrong). PostgreSQL's `^` is the text's start, as JavaScript's without `m`. */
+const formulaPattern = "^'*[=+@\t\r-]";
+/** A JSON string literal, or a `:`/`,` separator with the space jsonb's text puts after it. */
+const jsonSpacePattern = '("(?:[^"\\\\]|\\\\.)*")|([:,]) ';
+/** Tokens of compact JSON text: a string literal or other non-number text (group 1), or a number (group 2). */
+const jsonTokenPattern = '("(?:[^"\\\\]|\\\\.)*"|[^"0-9-]+)|(-?[0-9][0-9.]*)';
+/** A key JavaScript puts first, in numeric order (an array index), where jsonb sorts keys by length, then bytes. */
+const jsonIndexKeyPattern = '"(0|[1-9][0-9]*)":';
+
+/**
+ * A double as JavaScript's `String(n)`. PostgreSQL (12+, with `extra_float_digits` > 0, the
+ * default) writes shortest round-trip digits, in plain notation for decimal exponents -4 to 14,
+ * as JavaScript does; outside it, it writes `d.ddde±XX` where JavaScript is plain up to 20 and
+ * from -6, and otherwise writes `d.ddde±X`. Above 2^53 the shortest digits may lie exactly halfway
+ * between two doubles (5.01523e20): JavaScript takes them when they round back (ties to even),
+ * PostgreSQL writes 17 digits, so shorter prefixes of its digits, and the next number up, are
+ * tried first. -0 is `0`; NaN and the infinities read the same in both.
+ *
+ * `x` must be a column or a subquery's output: it is repeated. The subqueries are kept from being
+ * pulled up (`offset 0`): inlining them would copy expressions into each use, and the planner's
+ * work grows with every copy.
+ */
+export function jsNumberSql(x: SQL): SQL {
+  return sql`(case when ${x} = 0 then '0' when abs(${x}) >= '1e-4'::float8 and abs(${x}) < '1e15'::float8 then (${x})::text
+    else (select case when strpos(p.t, 'e') = 0 then p.t else
+      (select case
+        when q.e >= 21 or q.e <= -7 then p.s || left(q.d, 1) || (case when length(q.d) > 1 then '.' || substr(q.d, 2) else '' end) || 'e' || (case when q.e > 0 then '+' else '-' end) || abs(q.e)::text
+        when q.e >= 0 then (case when length(q.d) <= q.e + 1 then p.s || q.d || repeat('0', q.e + 1 - length(q.d)) else p.s || left(q.d, q.e + 1) || '.' || substr(q.d, q.e + 2) end)
+        else p.s || '0.' || repeat('0', -q.e - 1) || q.d end
+       from (select coalesce(c.d, p.d) as d, coalesce(c.e, p.e) as e
+             from (select 1) one left join lateral (
+               select rtrim(k.c, '0') as d, k.ce as e
+               from generate_series(1, length(p.d) - 1) as l(n),
+                 lateral (select left(p.d, l.n) as c, p.e as ce union all select u, p.e + length(u) - l.n from (select (left(p.d, l.n)::numeric + 1)::text as u offset 0) up) k
+               where p.a >= '9007199254740992'::float8
+                 and (select case when v <= '1.7976931348623157e308'::numeric then v::float8 = p.a else false end
+                      from (select (k.c || 'e' || (k.ce - length(k.c) + 1)::text)::numeric as v offset 0) kv)
+               order by l.n limit 1) c on true
+             offset 0) q)
+      end
+      from (select t, s, a, replace(replace(split_part(t, 'e', 1), '-', ''), '.', '') as d, (case when strpos(t, 'e') = 0 then 0 else split_part(t, 'e', 2)::int end) as e
+            from (select (${x})::text as t, (case when ${x} < 0 then '-' else '' end) as s, abs(${x}) as a offset 0) p0 offset 0) p)
+    end)`;
+}
+
+/**
+ * A JSON number's text (jsonb writes numeric text: `1e+21` written out) as JavaScript writes the
+ * double it parses to; NULL outside a double's range (PostgreSQL would refuse the cast).
+ */
+const jsonNumberSql = (numberText: SQL): SQL =>
+  sql`(select case when f is not null then ${jsNumberSql(sql`f`)} end
+    from (select case when n = 0 or abs(n) between '4e-324'::numeric and '1.7976931348623157e308'::numeric then n::float8 end as f
+          from (select (${numberText})::numeric as n offset 0) n0 offset 0) n1)`;
+
+/**
+ * The cell `toCell` gives for `value` (a column), '' when not set, NULL when the form cannot
+ * write this value exactly. `sqlNumbers` false (a session printing floats without the shortest
+ * digits) leaves numbers to JavaScript.
+ */
+export function cellSql(form: CsvSqlForm, value: SQL, sqlNumbers = true): SQL | undefined {
+  const set = (cell: SQL) => sql`(case when ${value} is null then '' else ${cell} end)`;
+  const lit = (text: string) => sql`${text}::text`;
+  switch (form.of) {
+    case 'text':
+      return sql`coalesce(${value}, '')`;
+    case 'bool':
+      return sql`(case when ${value} then 'true' when not ${value} then 'false' else '' end)`;
+    case 'instant':
+      return set(sql`to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+    case 'number':
+      return sqlNumbers ? set(jsNumberSql(value)) : undefined;
+    case 'member':
+      return set(sql`(case when jsonb_typeof(${value}) = 'object' and jsonb_typeof(${value} -> ${lit(form.member)}) = 'string' then ${value} ->> ${lit(form.member)} else '' end)`);
+    case 'members': {
+      const entry = sql.identifier('e');
+      const member = sql`(${entry} -> ${lit(form.member)})`;
+      return set(sql`(case when jsonb_typeof(${value}) = 'array' then
+        (select case when coalesce(bool_and(jsonb_typeof(${entry}) <> 'object' or jsonb_typeof(${member}) = 'string'), true)
+          then coalesce(string_agg(case when jsonb_typeof(${entry}) = 'object' then ${entry} ->> ${lit(form.member)} else '' end, ${lit(form.separator)} order by ${sql.identifier('o')}), '') end
+         from jsonb_array_elements(${value}) with ordinality as ${sql.identifier('entries')}(${entry}, ${sql.identifier('o')}))
+        else '' end)`);
+    }
+    case 'numbers': {
+      if (!sqlNumbers) return undefined;
+      const parts = form.members.map((member) => jsonNumberSql(sql`(${value} ->> ${lit(member)})`));
+      const numeric = form.members.map((member) => sql`jsonb_typeof(${value} -> ${lit(member)}) = 'number'`);
+      return set(sql`(case when jsonb_typeof(${value}) <> 'object' then '' when ${sql.join(numeric, sql` and `)} then ${sql.join(parts, sql` || ${lit(form.separator)} || `)} end)`);
+    }
+    case 'json': {
+      if (!sqlNumbers) return undefined;
+      // jsonb's text is JSON.stringify's but for the space after each `:` and `,` and for numbers
+      // (numeric text: 1e+21 is written out, 1e-7 too); keys are in jsonb's order (length, then
+      // bytes), which JavaScript keeps, except that it puts array-index keys first.
+      const compact = sql`regexp_replace((${value})::text, ${jsonSpacePattern}, '\\1\\2', 'g')`;
+      const token = sql.identifier('token');
+      const written = sql.identifier('written');
+      const tokens = sql`(select case when bool_and(${written} is not null) then string_agg(${written}, '' order by ${sql.identifier('o')}) end
+        from (select coalesce(${token}[1], ${jsonNumberSql(sql`${token}[2]`)}) as ${written}, ${sql.identifier('o')}
+          from regexp_matches(${compact}, ${jsonTokenPattern}, 'g') with ordinality as ${sql.identifier('tokens')}(${token}, ${sql.identifier('o')}) offset 0) ${sql.identifier('parts')})`;
+      return set(sql`(case when jsonb_typeof(${value}) = 'null' then ''
+        when (${value})::text ~ ${jsonIndexKeyPattern} then null
+        when jsonb_typeof(${value}) in ('object', 'array') and not jsonb_path_exists(${value}, 'strict $.** ? (@.type() == "number")') then ${compact}
+        else ${tokens} end)`);
+    }
+  }
+}
+
+/** A cell neutralised (unless formula-safe) and quoted, from its text `cell` (a column reference: it is used several times). */
+function finishedCell(cell: SQL, column: Pick<ExportColumn, 'neutralise' | 'plain'>): SQL {
+  if (column.plain) return cell;
+  // Cheap tests first (a regex over a long text costs more than the rest of its cell): the
+  // first character, and one search per character that needs quoting.
+  const first = sql`left(${cell}, 1)`;
+  const neutralised = column.neutralise
+    ? sql`(case when ${first} in ('=', '+', '-', '@', chr(9), chr(13)) or (${first} = '''' and ${cell} ~ ${formulaPattern}) then '''' || ${cell} else ${cell} end)`
+    : cell;
+  return sql`(case when strpos(${cell}, ',') > 0 or strpos(${cell}, '"') > 0 or strpos(${cell}, chr(10)) > 0 or strpos(${cell}, chr(13)) > 0
+    then '"' || replace(${neutralised}, '"', '""') || '"' else ${neutralised} end)`;
 }
 
 /** An instant as the API writes it (`toISOString`: UTC, milliseconds), made by the database. */
@@ -176,6 +339,19 @@ export interface CsvSource {
   unfilteredTotal?: ((executor: Executor) => Promise<number>) | undefined;
 }
 
+/** One batch as written: its text (lines, each ending with LF), rows, and where the next batch starts. */
+interface Batch {
+  text: string;
+  rows: number;
+  /** The last row written (none when the batch is empty). */
+  last?: { key: string | null; id: string };
+  /** The run may hold more rows after this batch. */
+  more: boolean;
+}
+
+/** Counts of batches written each way since the process started (tests check the database path is taken). */
+export const csvStats = { sqlBatches: 0, jsBatches: 0 };
+
 /**
  * Streams a list as CSV: `text/csv`, `content-disposition: attachment` with the file name, and
  * `item-count` with the number of rows to expect (for the console's progress). Bad input and the
@@ -184,79 +360,154 @@ export interface CsvSource {
 export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyReply): Promise<FastifyReply> {
   const q = source.query;
   if (q.pipeline) throw invalid([{ path: 'aggregationPipeline', message: 'cannot be exported as CSV: export the list, filtered with query, filter or find' }]);
-  const batchSize = csvLimits.batchSize;
+  const { batchSize, batchBytes } = csvLimits;
   const compiled: CompiledList = compileListQuery(source.level, { ...q, pageNumber: 1, perPage: batchSize }, { parentId: source.parentId });
   const keyset = keysetOf(q);
-  const columns = csvColumns(source.level, q.projection);
   const select = csvSelect(source.level);
+  const sortKey = sql.identifier('__sort_key');
 
-  const readBatch = (p: Position) =>
-    guarded(db, (executor) =>
+  const [total, shortestFloats] = await guarded(db, async (executor) => [
+    !compiled.filtered && source.unfilteredTotal ? await source.unfilteredTotal(executor) : ((await query<{ n: number }>(executor, countStatement(compiled)))[0]?.n ?? 0),
+    // Numbers are written by the database only when it prints floats as JavaScript does (shortest round-trip digits).
+    (await query<{ on: boolean }>(executor, sql`select current_setting('extra_float_digits')::int > 0 as on`))[0]?.on === true,
+  ]);
+  const columns = exportColumns(source.level, q.projection, shortestFloats && csvLimits.sql);
+  const inSql = csvLimits.sql && columns.every((c) => c.sql !== undefined);
+  const header = stringify([columns.map((c) => c.header)], { eof: true });
+
+  /** A batch read as rows and written by the JavaScript codecs. */
+  const readRows = async (p: Position): Promise<Batch> => {
+    const rows = await guarded(db, (executor) =>
       query(
         executor,
-        sql`select ${select}, (${keyset.expression})::text as ${sql.identifier('__sort_key')} from ${compiled.table}
+        sql`select ${select}, (${keyset.expression})::text as ${sortKey} from ${compiled.table}
             where (${compiled.where}) and ${inRun(keyset, p)}
             order by ${compiled.orderBy} limit ${batchSize}`,
       ),
     );
+    csvStats.jsBatches += 1;
+    const last = rows.at(-1);
+    return {
+      text: rows.length ? stringify(rows.map((row) => columns.map((c) => c.cell(row))), { eof: true }) : '',
+      rows: rows.length,
+      ...(last ? { last: { key: (last.__sort_key as string | null) ?? null, id: last._id as string } } : {}),
+      more: rows.length === batchSize,
+    };
+  };
 
-  const total = await guarded(db, async (executor) =>
-    !compiled.filtered && source.unfilteredTotal ? source.unfilteredTotal(executor) : ((await query<{ n: number }>(executor, countStatement(compiled)))[0]?.n ?? 0),
-  );
+  /**
+   * A batch written by the database: the rows read as in `readRows`, then (past the LIMIT, so only
+   * those rows) each one's cells and line, then one row: the lines joined in keyset order, up to
+   * `batchBytes`, with the last one's position. A row with a cell the SQL forms cannot write
+   * exactly makes the whole batch be read again as rows.
+   */
+  const dir = sql.raw(keyset.desc ? 'desc' : 'asc');
+  const cellNames = columns.map((_, i) => sql.identifier(`__c${i}`));
+  // One concatenation (`||` would copy the growing line once per cell); a NULL cell (one the SQL
+  // form cannot write) makes the line NULL, as concat_ws would skip it.
+  const lineSql = sql`(case when num_nulls(${sql.join(
+    cellNames.map((name) => sql`${name}`),
+    sql`, `,
+  )}) = 0 then concat_ws(',', ${sql.join(
+    columns.map((c, i) => finishedCell(sql`${cellNames[i]!}`, c)),
+    sql`, `,
+  )}) end)`;
+  const readText = async (p: Position): Promise<Batch> => {
+    const [row] = await guarded(db, async (executor) => {
+      // The cell expressions make a plan PostgreSQL prices high enough to JIT-compile, which
+      // takes seconds (for a few milliseconds of work per batch).
+      await executor.execute(sql`select set_config('jit', 'off', true)`);
+      return query<{ csv: string | null; rows: number; written: number; read: number; last_key: string | null; last_id: string | null }>(
+        executor,
+        sql`with lines as (
+              select ${sql.identifier('_id')}, ${sortKey}, line,
+                     row_number() over w as n,
+                     sum(coalesce(octet_length(line), 0)) over w - coalesce(octet_length(line), 0) as before
+              from (
+                select ${sql.identifier('_id')}, __key, ${sortKey}, ${lineSql} as line
+                from (
+                  select ${sql.identifier('_id')}, __key, ${sortKey}, ${sql.join(
+                    columns.map((c, i) => sql`${c.sql!} as ${cellNames[i]!}`),
+                    sql`, `,
+                  )}
+                  from (
+                    select *, ${keyset.expression} as __key, (${keyset.expression})::text as ${sortKey} from ${compiled.table}
+                    where (${compiled.where}) and ${inRun(keyset, p)}
+                    order by ${compiled.orderBy} limit ${batchSize}
+                  ) page offset 0
+                ) cells offset 0
+              ) lined
+              window w as (order by __key ${dir}, ${sql.identifier('_id')} ${dir} rows between unbounded preceding and current row)
+            ),
+            batch as (
+              select string_agg(line || chr(10), '' order by n) filter (where before < ${batchBytes}) as csv,
+                     (count(*) filter (where before < ${batchBytes}))::int as rows,
+                     (count(line) filter (where before < ${batchBytes}))::int as written,
+                     count(*)::int as read,
+                     max(n) filter (where before < ${batchBytes}) as last
+              from lines
+            )
+            select batch.csv, batch.rows, batch.written, batch.read, lines.${sortKey} as last_key, lines.${sql.identifier('_id')} as last_id
+            from batch left join lines on lines.n = batch.last`,
+      );
+    });
+    if (!row || row.rows === 0) return { text: '', rows: 0, more: false };
+    if (row.written < row.rows) return readRows(p);
+    csvStats.sqlBatches += 1;
+    return { text: row.csv ?? '', rows: row.rows, last: { key: row.last_key, id: row.last_id! }, more: row.read === batchSize || row.rows < row.read };
+  };
+  const readBatch = inSql ? readText : readRows;
+
   const [firstRun, secondRun] = runsOf(keyset);
   const first = await readBatch({ run: firstRun! });
 
-  const csv = stringify({ eof: true });
+  const out = new PassThrough();
   /** Resolves when the stream wants more, or is gone (the client left). */
   const room = () =>
     new Promise<void>((resolve) => {
+      if (out.destroyed) return resolve();
       const done = () => {
-        csv.off('drain', done);
-        csv.off('close', done);
+        out.off('drain', done);
+        out.off('close', done);
         resolve();
       };
-      csv.on('drain', done);
-      csv.on('close', done);
+      out.on('drain', done);
+      out.on('close', done);
     });
 
-  /** The batch after `batch` (undefined at the end); asked for before `batch` is written, so the database works while rows are formatted. */
-  const nextOf = (run: Run, batch: Record<string, unknown>[]): [Run, Promise<Record<string, unknown>[]>] | undefined => {
-    if (batch.length === batchSize) {
-      const last = batch[batch.length - 1]!;
-      return [run, readBatch({ run, last: { key: (last.__sort_key as string | null) ?? null, id: last._id as string } })];
-    }
+  /** The batch after `batch` (undefined at the end); asked for before `batch` is written, so the database works meanwhile. */
+  const nextOf = (run: Run, batch: Batch): [Run, Promise<Batch>] | undefined => {
+    if (batch.more && batch.last) return [run, readBatch({ run, last: batch.last })];
     return run === firstRun ? [secondRun!, readBatch({ run: secondRun! })] : undefined;
   };
 
   async function pump() {
     let run = firstRun!;
     let batch = first;
-    csv.write(columns.map((c) => c.header));
+    if (!out.write(header)) await room();
     for (;;) {
       const next = nextOf(run, batch);
       // A read the client no longer waits for must not reject unhandled.
       next?.[1].catch(() => undefined);
-      for (const row of batch) {
-        if (csv.destroyed) return;
-        if (!csv.write(columns.map((c) => c.cell(row)))) await room();
-      }
-      if (csv.destroyed || !next) break;
+      if (out.destroyed) return;
+      if (batch.text && !out.write(batch.text)) await room();
+      if (out.destroyed || !next) break;
       [run, batch] = [next[0], await next[1]];
     }
-    if (!csv.destroyed) csv.end();
+    if (!out.destroyed) out.end();
   }
 
   void pump().catch((error: unknown) => {
     // Headers are gone: the client sees a cut-off file.
     reply.log.warn({ err: error }, 'csv export stopped');
-    csv.destroy(error as Error);
+    out.destroy(error as Error);
   });
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${source.filename}"`)
     .header('item-count', String(total))
     .header('cache-control', 'no-store')
-    .send(csv);
+    .send(out);
 }
 
 /**
@@ -290,4 +541,11 @@ export async function exportListCsv(
     },
     reply,
   );
+}
+
+/** The cell an export writes for `value` (an SQL expression of the codec's column type), neutralised and quoted; undefined when the codec has no SQL form. */
+export function csvCellSql(codec: CsvCodec, value: SQL): SQL | undefined {
+  const form = codec.sqlForm;
+  const cell = form && cellSql(form, value);
+  return cell && finishedCell(cell, { neutralise: !codec.formulaSafe, plain: plainForms.has(form.of) });
 }

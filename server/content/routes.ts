@@ -14,7 +14,7 @@ import { badRequest, problem } from '../lib/errors.ts';
 import { Empty, responses } from '../lib/schemas.ts';
 import { CollectionService, invalid, toCollectionView } from './collections.ts';
 import { ItemService, parseVersion, StaleItemError } from './items.ts';
-import { ItemQueryService } from './query/index.ts';
+import { ItemQueryService, type ListResult } from './query/index.ts';
 import { exportListCsv } from './csv.ts';
 import { CollectionId, Id, ItemSchema, ListParams, NestedId, Page } from './route-schemas.ts';
 import type { Item } from './storage.ts';
@@ -118,12 +118,23 @@ function sendStale(reply: FastifyReply, error: StaleItemError) {
 
 const perPageOf = (perPage: number | undefined, fallback: number) => perPage ?? fallback;
 
+/**
+ * A list page with its total. A page PostgreSQL wrote as JSON text goes out as it is (Fastify
+ * sends a string of a JSON content type unserialised); items in objects (projections, pipelines)
+ * through the route's serialiser.
+ */
+function sendList(reply: FastifyReply, result: ListResult) {
+  reply.header('item-count', String(result.total));
+  if (result.json !== undefined) return reply.type('application/json; charset=utf-8').send(result.json);
+  return reply.send(result.items);
+}
+
 export async function contentRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { access, projects, database } = app.ctx;
   const collections = new CollectionService(database.db);
   const items = new ItemService(database.db);
-  const itemQueries = new ItemQueryService(database.db, database.read);
+  const itemQueries = new ItemQueryService(database.db, database.read, app.ctx.caches);
   const security = [{ bearer: [] as string[] }];
 
   app.addHook('onRequest', app.requireUser);
@@ -346,8 +357,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
       const proj = await allow(request, 'read');
       if (request.query.download === 'csv') return exportListCsv(database.db, { projectId: proj, slug: request.params.collection }, request.query, reply);
       const { download: _download, pagination: _pagination, ...params } = request.query;
-      const { items: list, total } = await itemQueries.list(proj, request.params.collection, params);
-      return reply.header('item-count', String(total)).send(list);
+      return sendList(reply, await itemQueries.list(proj, request.params.collection, params));
     },
   );
 
@@ -370,8 +380,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const proj = await allow(request, 'read');
       const { query: search, ...rest } = request.query;
-      const { items: list, total } = await itemQueries.list(proj, request.params.collection, { ...rest, search: search ?? '' });
-      return reply.header('item-count', String(total)).send(list);
+      return sendList(reply, await itemQueries.list(proj, request.params.collection, { ...rest, search: search ?? '' }));
     },
   );
 
@@ -399,7 +408,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
         return exportListCsv(database.db, { projectId: proj, slug: request.params.collection, itemId: request.params.item, nestedID }, params, reply);
       }
       const nestedList = nestedID ? await itemQueries.nestedList(proj, request.params.collection, request.params.item, nestedID, params, { perPage: 100 }) : undefined;
-      if (nestedList) return reply.header('item-count', String(nestedList.total)).send(nestedList.items);
+      if (nestedList) return sendList(reply, nestedList);
       const page = { pageNumber: request.query.pageNumber ?? 1, perPage: perPageOf(request.query.perPage, 100) };
       const found = await items.get(proj, request.params.collection, request.params.item, request.query.nestedID, page);
       if ('item' in found) return reply.header('etag', etag(found.item)).send(found.item);

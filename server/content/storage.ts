@@ -5,6 +5,7 @@
  * from server-made hex ids, never from what people typed.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { fieldType, type ColumnType, type IndexTarget, type SchemaField } from '../../definitions/field-types/index.ts';
 import type { Db } from '../db/index.ts';
 import { childLevel, columnFields, fieldColumn, isNestedField, type SchemaLevel } from './schema-tree.ts';
@@ -28,6 +29,10 @@ export function targetExpression(column: string, target: IndexTarget): SQL {
       return sql`left(${id(column)}, ${sql.raw(String(target.length))})`;
     case 'member':
       return sql`(${id(column)} ->> ${sql.raw(`'${target.member.replace(/'/g, "''")}'`)})`;
+    case 'members':
+      // jsonb_path_query_array is immutable (indexable); the text is the JSON list of the members.
+      if (!/^\w+$/.test(target.member)) throw new Error(`not a member name of ours: ${target.member}`);
+      return sql`(jsonb_path_query_array(${id(column)}, ${sql.raw(`'$[*]."${target.member}"'`)})::text)`;
   }
 }
 
@@ -74,7 +79,10 @@ export async function addFieldStorage(executor: Executor, level: SchemaLevel, fi
     const name = id(indexName(t, field.id, `${index.kind[0]}${i}`));
     const expression = targetExpression(column, index.on);
     if (index.kind === 'btree') {
-      await executor.execute(sql`create index ${name} on ${id(t)} (${scope}${expression}, ${id('_id')})`);
+      // A btree over a member of a JSON value also carries the value: a query reading only that
+      // member (a filter, a count) can then be answered by an index-only scan, without the table.
+      const include = index.on.of === 'member' ? sql` include (${id(column)})` : sql``;
+      await executor.execute(sql`create index ${name} on ${id(t)} (${scope}${expression}, ${id('_id')})${include}`);
     } else if (index.kind === 'trigram') {
       await executor.execute(sql`create index ${name} on ${id(t)} using gin (${expression} gin_trgm_ops)`);
     } else {
@@ -146,7 +154,7 @@ export function decodeValue(column: ColumnType, raw: unknown): unknown {
   if (raw === null || raw === undefined) return null;
   if (column === 'timestamptz') return (raw instanceof Date ? raw : new Date(String(raw))).toISOString();
   if (column === 'double precision' && typeof raw === 'string') return Number(raw);
-  if (column === 'jsonb' && typeof raw === 'string') return JSON.parse(raw) as unknown;
+  // Both drivers parse jsonb already: a string here is a JSON string value, not JSON text.
   return raw;
 }
 
@@ -193,6 +201,90 @@ export function rowToItem(level: SchemaLevel, row: Record<string, unknown>): Ite
   }
   return item as Item;
 }
+
+/**
+ * A timestamptz as the text JavaScript's `Date.prototype.toISOString` writes for it (UTC,
+ * milliseconds truncated as the driver's Date keeps them): 4-digit years 0–9999, `±YYYYYY`
+ * outside them (astronomical numbering: 1 BC is year 0).
+ */
+function isoText(value: SQL): SQL {
+  const utc = sql`(${value} at time zone 'UTC')`;
+  const year = sql`(case when extract(year from ${utc}) < 0 then extract(year from ${utc})::integer + 1 else extract(year from ${utc})::integer end)`;
+  const outside = sql`(case when ${year} between 0 and 9999 then lpad(${year}::text, 4, '0') else (case when ${year} < 0 then '-' else '+' end) || lpad(abs(${year})::text, 6, '0') end || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+  // The common case first: one to_char.
+  return sql`(case when ${value} >= '0001-01-01 00:00:00+00'::timestamptz and ${value} < '10000-01-01 00:00:00+00'::timestamptz then to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') else ${outside} end)`;
+}
+
+/** A stored value as JSON text, as `JSON.stringify(decodeValue(column, value))` writes it (null when unset). */
+function valueJson(column: ColumnType, value: SQL): SQL {
+  switch (column) {
+    case 'jsonb':
+      return sql`(${value})::text`;
+    case 'timestamptz':
+      return sql`('"' || ${isoText(value)} || '"')`;
+    case 'double precision':
+      // The shortest text that reads back as the same double (PostgreSQL 12 on), which JSON takes
+      // (`1e+100`, `1.5e-07`); JSON.stringify writes -0 as 0 and what is not finite as null.
+      return sql`(case when ${value} = 0 then '0' when ${value} in ('NaN', 'Infinity', '-Infinity') then 'null' else (${value})::text end)`;
+    case 'boolean':
+      return sql`(case when ${value} then 'true' when not ${value} then 'false' end)`;
+    case 'text':
+      return sql`to_json(${value})::text`;
+  }
+}
+
+/**
+ * The SQL text expression of a row of a level's table as the item's JSON: what
+ * `JSON.stringify(rowToItem(level, row))` writes, parsed alike (tests/server/item-json.test.ts
+ * holds them equal on both databases), with the same keys in the same order. Lists send it as it
+ * comes, so a page is neither parsed into rows nor serialised again in JavaScript.
+ */
+export function itemJson(level: SchemaLevel): SQL {
+  // One SQL text per level shape, built once: the statement's text stays the same from call to
+  // call (the database can keep it prepared) and costs nothing to assemble.
+  const key = `${level.table}\u0000${columnFields(level)
+    .map((f) => `${f.id}\u0001${f.type}\u0001${f.slug}`)
+    .join('\u0000')}`;
+  let text = itemJsonTexts.get(key);
+  if (text === undefined) {
+    const parts: SQL[] = [
+      sql`'{"_id":'`,
+      sql`to_json(${id('_id')})::text`,
+      sql`',"_createdDate":"'`,
+      isoText(sql`${id('_created_date')}`),
+      sql`'","_lastUpdatedDate":"'`,
+      isoText(sql`${id('_last_updated_date')}`),
+      sql`'","_order":'`,
+      sql`${id('_order')}::text`,
+      sql`',"_rank":'`,
+      sql`to_json(${id('_rank')})::text`,
+      // An unset field makes its whole part null, which concat leaves out. The key is a literal
+      // (an E'' string, backslashes and quotes doubled), so the text has no parameters.
+      ...columnFields(level).map((f) => sql`(${sql.raw(literal(`,${JSON.stringify(f.slug)}:`))} || ${valueJson(columnTypeOf(f)!, sql`${id(fieldColumn(f.id))}`)})`),
+      sql`'}'`,
+    ];
+    // concat takes at most 100 arguments: nest it by groups.
+    const group = (list: SQL[]): SQL => (list.length <= 90 ? sql`concat(${sql.join(list, sql`, `)})` : group(chunk(list, 90).map((c) => sql`concat(${sql.join(c, sql`, `)})`)));
+    text = sqlText(group(parts));
+    if (itemJsonTexts.size >= 1000) itemJsonTexts.delete(itemJsonTexts.keys().next().value!);
+    itemJsonTexts.set(key, text);
+  }
+  return sql.raw(text);
+}
+
+const itemJsonTexts = new Map<string, string>();
+
+/** A string as an SQL literal that reads the same whatever standard_conforming_strings says. */
+const literal = (text: string) => `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/** The text of an SQL fragment without parameters. */
+function sqlText(fragment: SQL): string {
+  const built = new PgDialect().sqlToQuery(fragment);
+  if (built.params.length) throw new Error('an SQL text with parameters');
+  return built.sql;
+}
+
+const chunk = <T>(list: T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
 
 /** The time of a write: milliseconds (the wire's precision), and always after the previous one. */
 export const writeTime = sql`date_trunc('milliseconds', clock_timestamp())`;

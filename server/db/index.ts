@@ -3,6 +3,7 @@
  * connection string is given. Both are reached through one drizzle type, and migrations in
  * ./drizzle are applied on open.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,12 +33,13 @@ export interface Database {
   /** Round-trip check for the health endpoint. */
   ping(): Promise<boolean>;
   /**
-   * Calls `onNotify` with the payload of each NOTIFY on `channel` (delivered at commit, in commit
-   * order). On PostgreSQL a dedicated connection listens; when it is lost it is made again and
-   * `onReconnect` runs, since notifications sent meanwhile are gone (catch up from the table).
-   * Resolves to a function that stops listening.
+   * Calls `onNotify` with the payload of each NOTIFY on `channel` (or on any of several channels,
+   * with the channel) — delivered at commit, in commit order, across the channels of one call. On
+   * PostgreSQL a dedicated connection listens; when it is lost it is made again and `onReconnect`
+   * runs, since notifications sent meanwhile are gone (catch up from the table). Resolves to a
+   * function that stops listening.
    */
-  listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  listen(channel: string | readonly string[], onNotify: (payload: string, channel: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -124,9 +126,10 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     kind: 'pglite',
     ping: async () => (await client.query<{ ok: number }>('select 1 as ok')).rows[0]?.ok === 1,
     listen: async (channel, onNotify) => {
-      const stop = await client.listen(channel, onNotify);
+      const stops: (() => Promise<void>)[] = [];
+      for (const name of typeof channel === 'string' ? [channel] : channel) stops.push(await client.listen(name, (payload) => onNotify(payload, name)));
       return async () => {
-        if (!client.closed) await stop();
+        if (!client.closed) for (const stop of stops) await stop();
       };
     },
     close: async () => {
@@ -137,7 +140,8 @@ async function openPglite(options: OpenOptions): Promise<Database> {
 }
 
 /** A LISTEN connection of its own that comes back after a loss (PostgreSQL restart, network). */
-async function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
+async function listenPostgres(url: string, channel: string | readonly string[], onNotify: (payload: string, channel: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
+  const channels = typeof channel === 'string' ? [channel] : channel;
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -145,7 +149,7 @@ async function listenPostgres(url: string, channel: string, onNotify: (payload: 
   const connect = async (first: boolean): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (message) => {
-      if (message.channel === channel) onNotify(message.payload ?? '');
+      if (channels.includes(message.channel)) onNotify(message.payload ?? '', message.channel);
     });
     const lost = () => {
       if (stopped || client !== next) return;
@@ -158,7 +162,7 @@ async function listenPostgres(url: string, channel: string, onNotify: (payload: 
     next.on('error', lost);
     next.on('end', lost);
     await next.connect();
-    await next.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    for (const name of channels) await next.query(`LISTEN "${name.replace(/"/g, '""')}"`);
     if (stopped) {
       await next.end().catch(() => {});
       return;
@@ -195,4 +199,28 @@ export async function createPgliteTemplate(): Promise<Blob> {
   const dump = await client.dumpDataDir('none');
   await client.close();
   return dump;
+}
+
+/** How many statements a process names (each connection keeps those it ran); past it, statements run unnamed. */
+const preparedNamesMax = 200;
+const preparedNames = new Set<string>();
+
+/**
+ * Runs a statement of the read pool; with `prepare`, on PostgreSQL as a named prepared statement:
+ * each pool connection parses it once and keeps it, and later calls send only the parameters. For
+ * statements whose text repeats call after call (an unfiltered list page of a collection); the
+ * name is a hash of the text, so one name is always one text, and a process names at most
+ * `preparedNamesMax` texts. PGlite runs it as it is. Rows come parsed by the driver's own type
+ * parsers.
+ */
+export async function queryText<T = Record<string, unknown>>(db: Db, text: string, params: unknown[], prepare = false): Promise<T[]> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) {
+    const name = prepare ? `larder_${createHash('sha1').update(text).digest('hex').slice(0, 24)}` : undefined;
+    if (name && !preparedNames.has(name) && preparedNames.size < preparedNamesMax) preparedNames.add(name);
+    const result = await client.query<T & pg.QueryResultRow>(name && preparedNames.has(name) ? { name, text, values: params } : { text, values: params });
+    return result.rows;
+  }
+  if (client instanceof PGlite) return (await client.query<T>(text, params)).rows;
+  throw new Error('queryText needs a database opened by openDatabase');
 }

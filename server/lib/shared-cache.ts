@@ -11,6 +11,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/index.ts';
+import { contentEventChannel } from '../live/events.ts';
 
 export const invalidationChannel = 'larder_invalidate';
 
@@ -77,6 +78,14 @@ export class CacheRegistry {
   private unlisten: (() => Promise<void>) | undefined;
   private readonly syncs = new Map<string, () => void>();
   private syncCount = 0;
+  /**
+   * How often each collection's items changed as this process heard it (every item write sends a
+   * content event: server/live/events.ts), and when last; `epoch` moves when anything may have
+   * been missed (a lost connection, a settle given up) or a schema changed. Per-process caches of
+   * what a list looks like compare versions (server/content/query/engine.ts, deep-page anchors).
+   */
+  private readonly itemVersions = new Map<string, { n: number; at: number }>();
+  private epoch = 0;
 
   constructor(private readonly database: Database) {}
 
@@ -87,9 +96,22 @@ export class CacheRegistry {
   }
 
   async start(): Promise<void> {
+    // One connection for both channels: a settle marker heard means every content event committed before it was heard too.
     this.unlisten = await this.database.listen(
-      invalidationChannel,
-      (payload) => {
+      [invalidationChannel, contentEventChannel],
+      (payload, channel) => {
+        if (channel === contentEventChannel) {
+          let event: { c?: unknown };
+          try {
+            event = JSON.parse(payload) as typeof event;
+          } catch {
+            this.epoch += 1;
+            return;
+          }
+          if (typeof event.c === 'string') this.itemsChanged(event.c);
+          else this.epoch += 1;
+          return;
+        }
         let message: { c?: unknown; k?: unknown; sync?: unknown };
         try {
           message = JSON.parse(payload) as typeof message;
@@ -101,6 +123,7 @@ export class CacheRegistry {
           return;
         }
         if (typeof message.c === 'string' && typeof message.k === 'string') this.caches.get(message.c)?.drop(message.k);
+        if (message.c === 'collection') this.epoch += 1;
       },
       () => this.clearAll(),
     );
@@ -123,6 +146,9 @@ export class CacheRegistry {
     try {
       await this.database.db.execute(sql`select pg_notify(${invalidationChannel}, ${JSON.stringify({ sync: id })})`);
       if (!(await heard)) this.clearAll();
+    } catch (error) {
+      this.clearAll();
+      throw error;
     } finally {
       clearTimeout(timer);
       this.syncs.delete(id);
@@ -131,6 +157,40 @@ export class CacheRegistry {
 
   clearAll() {
     for (const cache of this.caches.values()) cache.clear();
+    this.epoch += 1;
+  }
+
+  /** Whether this process hears item writes (it listens): only then may it cache what lists hold. */
+  get listening(): boolean {
+    return this.unlisten !== undefined;
+  }
+
+  private itemsChanged(collectionId: string) {
+    const entry = this.itemVersions.get(collectionId);
+    if (entry) {
+      entry.n += 1;
+      entry.at = Date.now();
+      return;
+    }
+    if (this.itemVersions.size >= 100_000) {
+      this.itemVersions.clear();
+      this.epoch += 1;
+    }
+    this.itemVersions.set(collectionId, { n: 1, at: Date.now() });
+  }
+
+  /**
+   * The version of a collection's items (nested ones included) as this process has heard: equal
+   * versions before a read and after a `settle()` that followed it mean no item write of the
+   * collection committed in between (nor before the read without being heard).
+   */
+  itemsVersion(collectionId: string): string {
+    return `${this.epoch}.${this.itemVersions.get(collectionId)?.n ?? 0}`;
+  }
+
+  /** When this process last heard of a write to the collection's items (0: not since it started). */
+  itemsChangedAt(collectionId: string): number {
+    return this.itemVersions.get(collectionId)?.at ?? 0;
   }
 
   /**

@@ -234,6 +234,9 @@ describe.each(databaseKinds)('list queries on %s', (kind) => {
     expect((await search('a_b')).titles).toEqual(['delta 50% off']);
     expect((await search('2.5')).titles).toEqual(['Epsilon']);
     expect((await search('Grace Hopper')).titles).toEqual(['Beta', 'Gamma']);
+    // Linked items' display values match as text fields do: a case-insensitive part of one value.
+    expect(await search('e hOP')).toEqual({ titles: ['Beta', 'Gamma'], count: '2' });
+    expect((await search('lovelace, grace')).titles).toEqual([]);
     expect((await search(ids.Gamma!)).titles).toEqual(['Gamma']);
     expect((await search('alpha|beta | 30')).titles).toEqual(['Alpha', 'Beta', 'Gamma']);
     expect(await search('alpha|beta', '&sort=price&order=desc&perPage=1')).toEqual({ titles: ['Beta'], count: '2' });

@@ -60,7 +60,7 @@ describe.each(databaseKinds)('list query properties on %s', (kind) => {
     f = await contentFixture(t);
     await createCollection(f, { id: 'people', name: 'People', schema: [{ name: 'Name', slug: 'name', type: code('PlainText'), primaryField: true }] });
     people = [];
-    for (const name of ['Ann', 'Bob', 'ann', 'Cy']) people.push({ _id: (await createItem(f, 'people', { name }))._id, name });
+    for (const name of ['Ann', 'Bob', 'ann', 'Cy', 'Dee "Q" \\ Eve', 'Zed \\']) people.push({ _id: (await createItem(f, 'people', { name }))._id, name });
     await createCollection(f, {
       id: 'things',
       name: 'Things',
@@ -237,7 +237,7 @@ describe.each(databaseKinds)('list query properties on %s', (kind) => {
 
   it('search terms match the reference (ids, text fields, numbers, linked items)', async () => {
     telling = 0;
-    const termPool = [...words, ...links, ...phones, ...numbers.map(String), 'ANN', 'Ann', 'ann', 'Bob', 'B.A', '555', '%', '_', '.'];
+    const termPool = [...words, ...links, ...phones, ...numbers.map(String), 'ANN', 'Ann', 'ann', 'Bob', 'B.A', '555', '%', '_', '.', 'nN', 'OB', '"q"', '\\', '"q" \\ e', '", "', 'nn", "b', 'ann, bob', '"', 'd \\'];
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof(fc.constantFrom(...termPool), fc.constantFrom(...docs.map((d) => d._id as string))), { minLength: 1, maxLength: 3 }), async (termList) => {
         const search = termList.join(' | ');
@@ -247,6 +247,12 @@ describe.each(databaseKinds)('list query properties on %s', (kind) => {
       { numRuns: runs, seed: 13 },
     );
     expect(telling).toBeGreaterThan(runs / 3);
+    // Display values are searched through the JSON text of each item's list of them: terms that meet
+    // that text's quoting (a name ending in a backslash, then the closing quote) must still match only values.
+    for (const search of ['"', '\\"', 'e, z', '"q"']) {
+      const result = await listIds(new URLSearchParams({ query: search, perPage: '1000' }).toString(), 'collection/things/search');
+      expectIds(result, (d) => matchSearch(d, search, { text: ['title', 'body', 'site', 'phone'], numbers: ['price'], refs: ['people'] }), search);
+    }
   });
 
   it('sorting by any sortable key, either way, and paging match the reference', async () => {

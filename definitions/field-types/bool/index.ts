@@ -25,6 +25,7 @@ export const bool: FieldType = {
   },
   defaultFor: (field) => (typeof field.defaultValue === 'boolean' ? field.defaultValue : undefined),
   csv: {
+    sqlForm: { of: 'bool' },
     toCell: (value) => (typeof value === 'boolean' ? String(value) : ''),
     fromCell(cell) {
       const text = cell.trim().toLowerCase();

@@ -38,6 +38,7 @@ export const date: FieldType = {
   validate: (value) => (typeof value === 'string' ? (value === '' ? ok(null) : parseDate(value)) : fail('must be a date-time string')),
   isEmpty: isBlank,
   csv: {
+    sqlForm: { of: 'instant' },
     toCell: (value) => (typeof value === 'string' ? value : ''),
     fromCell: (cell) => ok(cell.trim() === '' ? null : cell.trim()),
   },

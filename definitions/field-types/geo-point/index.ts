@@ -34,6 +34,7 @@ export const geoPoint: FieldType = {
   isEmpty: (value) => value === null || value === undefined,
   csv: {
     formulaSafe: true,
+    sqlForm: { of: 'numbers', members: ['lat', 'lng'], separator: ',' },
     toCell: (value) => (isPlainObject(value) ? `${String(value.lat)},${String(value.lng)}` : ''),
     fromCell(cell) {
       if (cell.trim() === '') return ok(null);

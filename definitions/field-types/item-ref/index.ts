@@ -26,7 +26,15 @@ export const itemRef: FieldType = {
   filterOperators: ['=', '!='],
   defaultOperator: '=',
   search: 'regex',
-  storage: { kind: 'column', column: 'jsonb', indexes: [{ kind: 'gin', on: { of: 'value' } }] },
+  // The GIN serves filters by linked ids (containment); the trigram index the search of display values.
+  storage: {
+    kind: 'column',
+    column: 'jsonb',
+    indexes: [
+      { kind: 'gin', on: { of: 'value' } },
+      { kind: 'trigram', on: { of: 'members', member: 'value' } },
+    ],
+  },
   validate(value) {
     if (!Array.isArray(value)) return fail('must be a list of {"itemRefID": "…"}');
     if (value.length > contentLimits.itemRefsMax) return fail(`may link at most ${contentLimits.itemRefsMax} items`);
@@ -62,6 +70,7 @@ export const itemRef: FieldType = {
     return { field, problems };
   },
   csv: {
+    sqlForm: { of: 'members', member: 'itemRefID', separator: ',' },
     toCell: (value) => (Array.isArray(value) ? value.map((ref) => (isPlainObject(ref) ? String(ref.itemRefID) : '')).join(',') : ''),
     fromCell(cell) {
       const ids = cell

@@ -24,6 +24,7 @@ export const number: FieldType = {
   isEmpty: isBlank,
   csv: {
     formulaSafe: true,
+    sqlForm: { of: 'number' },
     toCell: (value) => (typeof value === 'number' ? String(value) : ''),
     fromCell(cell) {
       const text = cell.trim();

@@ -61,6 +61,7 @@ export const option: FieldType = {
     return { field: { ...field, options }, problems };
   },
   csv: {
+    sqlForm: { of: 'member', member: 'value' },
     toCell: (value) => (isPlainObject(value) && typeof value.value === 'string' ? value.value : ''),
     fromCell(cell, field) {
       const text = cell.trim();

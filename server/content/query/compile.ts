@@ -51,7 +51,7 @@ function equals(t: Target, v: Scalar): SQL {
   return sql`${e} = ${param(t, v)}`;
 }
 
-const refsJson = (member: 'itemRefID' | 'value', value: string) => sql`${JSON.stringify([{ [member]: value }])}::jsonb`;
+const refsJson = (member: 'itemRefID', value: string) => sql`${JSON.stringify([{ [member]: value }])}::jsonb`;
 
 const lat = (t: Target) => sql`((${id(t.column)} ->> 'lat')::double precision)`;
 const lng = (t: Target) => sql`((${id(t.column)} ->> 'lng')::double precision)`;
@@ -102,8 +102,19 @@ export function compileCond(c: Cond): SQL {
       )})`;
       return c.neg ? sql`(${id(c.t.column)} is null or not ${any})` : any;
     }
-    case 'refValue':
-      return sql`${id(c.t.column)} @> ${refsJson('value', c.text)}`;
+    case 'refValue': {
+      // As text fields: some link's display value holds the text, case-insensitively.
+      const member = c.t.searchMembers ?? 'value';
+      const values = sql`jsonb_path_query(${id(c.t.column)}, ${sql.raw(`'$[*]."${member.replace(/\W/g, '')}"'`)})`;
+      const exact = sql`exists (select 1 from ${values} as ${id('v')} where ${id('v')} #>> '{}' ilike ${`%${likeLiteral(c.text)}%`}::text)`;
+      if (!c.t.searchMembers) return exact;
+      // The trigram index covers the JSON text of the list of display values. JSON escapes each
+      // character on its own (PostgreSQL writes what JSON.stringify writes), so a value holding the
+      // text puts the escaped text in the list's JSON: a test the index serves, which the exact test
+      // then decides (the list's JSON also holds quotes and commas between the values).
+      const listed = targetExpression(c.t.column, { of: 'members', member: c.t.searchMembers });
+      return sql`(${listed} ilike ${`%${likeLiteral(JSON.stringify(c.text).slice(1, -1))}%`}::text and ${exact})`;
+    }
     case 'contains':
       return sql`${id(c.t.column)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
     case 'within': {
@@ -144,6 +155,31 @@ export interface CompiledList {
   offset: number;
   /** Whether conditions beyond the parent scope apply (otherwise the kept counts serve the total). */
   filtered: boolean;
+  /** The sort expression (before the `_id` tie-break) and its direction. */
+  sortExpression: SQL;
+  desc: boolean;
+  /**
+   * Whether the conditions hold a text search (`contains`, linked items' display values), whose
+   * rows come from the trigram indexes with every candidate rechecked on the table: a page with its
+   * total then finds the matching rows once (`pageWithTotalStatement`).
+   */
+  searched: boolean;
+}
+
+/** Whether a condition tree holds a text search condition. */
+export function holdsSearch(c: Cond): boolean {
+  switch (c.k) {
+    case 'contains':
+    case 'refValue':
+      return true;
+    case 'and':
+    case 'or':
+      return c.of.some(holdsSearch);
+    case 'not':
+      return holdsSearch(c.of);
+    default:
+      return false;
+  }
 }
 
 /** Compiles the list of a level (of one parent, for a nested level). */
@@ -162,7 +198,38 @@ export function compileListQuery(level: SchemaLevel, q: ListQuery, scope: { pare
     limit: q.perPage,
     offset: (q.pageNumber - 1) * q.perPage,
     filtered: q.where !== undefined,
+    sortExpression,
+    desc: q.desc,
+    searched: q.where !== undefined && holdsSearch(q.where),
   };
+}
+
+/**
+ * A page with the total matching (`total`, a scalar subquery: the count, or a kept counter) in
+ * one statement, in one of three forms:
+ * - a search: the matching rows' ids and sort values are found once (a materialized CTE), the
+ *   total counts them and the page is sorted from them, so the trigram indexes are read and every
+ *   candidate rechecked once instead of twice (`countStatement`'s WHERE is the CTE's);
+ * - a deep page (`deferredFrom` and on): the page's ids are found in the index alone first, then
+ *   their rows read (a deferred join), so the rows skipped are never fetched from the table;
+ * - otherwise the page with the total as an uncorrelated subquery PostgreSQL computes once.
+ */
+export function pageWithTotalStatement(c: CompiledList, parts: { total: SQL; deferredFrom: number; select?: SQL }): SQL {
+  const { total, deferredFrom } = parts;
+  const select = parts.select ?? c.select;
+  const _id = id('_id');
+  if (c.searched && c.filtered) {
+    const direction = sql.raw(c.desc ? 'desc' : 'asc');
+    const matches = id('__matches');
+    return sql`with ${matches} as materialized (select ${_id}, ${c.sortExpression} as ${id('__sort')} from ${c.table} where ${c.where})
+      select ${select}, (select count(*) from ${matches})::integer as __total from ${c.table}
+      where ${_id} in (select ${_id} from ${matches} order by ${id('__sort')} ${direction}, ${_id} ${direction} limit ${c.limit} offset ${c.offset})
+      order by ${c.orderBy}`;
+  }
+  if (c.offset >= deferredFrom) {
+    return sql`select ${select}, ${total}::integer as __total from ${c.table} where ${_id} in (select ${_id} from ${c.table} where ${c.where} order by ${c.orderBy} limit ${c.limit} offset ${c.offset}) order by ${c.orderBy}`;
+  }
+  return sql`select ${select}, ${total}::integer as __total from ${c.table} where ${c.where} order by ${c.orderBy} limit ${c.limit} offset ${c.offset}`;
 }
 
 export const pageStatement = (c: CompiledList): SQL =>

@@ -26,7 +26,7 @@ export type Cond =
   | { k: 'exists'; t: Target; yes: boolean }
   /** ItemRef: links any of the ids (neg: none of them). */
   | { k: 'refs'; t: Target; ids: string[]; neg: boolean }
-  /** ItemRef: a link whose display value is exactly `text` (search). */
+  /** ItemRef: a link whose display value holds `text`, case-insensitively (search). */
   | { k: 'refValue'; t: Target; text: string }
   /** Case-insensitive substring (search), served by the trigram index. */
   | { k: 'contains'; t: Target; text: string }

@@ -6,24 +6,36 @@
  * the database raises about people's input (a regex it refuses, the timeout) become 400s.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { parseNestedId } from '../../../definitions/content.ts';
-import type { Db } from '../../db/index.ts';
+import { queryText, type Db } from '../../db/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { CollectionService, invalid, levelOf, type SchemaRow } from '../collections.ts';
 import { childLevel, followChain, type SchemaLevel } from '../schema-tree.ts';
-import { countChildren, query, readItem, rowToItem, selectList, targetExpression, type Executor } from '../storage.ts';
+import { countChildren, itemJson, query, readItem, rowToItem, selectList, targetExpression, type Executor } from '../storage.ts';
 import { documentStages, itemDocument, type Stage } from './aggregate.ts';
-import { compileListQuery, countStatement, pageStatement, type CompiledList } from './compile.ts';
+import { compileListQuery, countStatement, pageWithTotalStatement, type CompiledList } from './compile.ts';
 import { and, type Cond } from './conditions.ts';
 import { queryError } from './errors.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
 import { nestedField, type Target } from './targets.ts';
 
-/** Tuning of list reads; tests lower the threshold to exercise both paths on small lists. */
+/** Tuning of list reads; tests lower the thresholds to exercise every path on small lists. */
 export const listTuning = {
   /** From this offset on, a page is found by its ids first (a deferred join). */
   deferredJoinOffset: 1000,
+  /** From this offset on, a page sorted by a system key starts from a kept anchor (see ListAnchors). */
+  anchorOffset: 5000,
+  /** Every how many entries an anchor is kept. */
+  anchorStep: 1000,
+  /** A collection written to this recently (milliseconds) gets no anchors: they would not last. */
+  anchorQuietMs: 2000,
+  /** How many lists (collection, filter, sort) keep anchors per process. */
+  anchorLists: 64,
 };
+
+/** What deep pages did in this process (tests check the anchors were used, not only that pages were right). */
+export const deepPageStats = { anchored: 0, walks: 0, dropped: 0 };
 
 /** How long one list query may run (milliseconds). */
 export const listStatementTimeoutMs = 10_000;
@@ -32,11 +44,82 @@ export const listStatementTimeoutMs = 10_000;
 export interface ListAddress {
   level: SchemaLevel;
   parentId?: string;
+  /** The collection row the level belongs to (its item writes are what change the list). */
+  collectionId?: string;
+}
+
+/** What deep pages need from the process's caches (server/lib/shared-cache.ts CacheRegistry). */
+export interface ItemVersions {
+  readonly listening: boolean;
+  itemsVersion(collectionId: string): string;
+  itemsChangedAt(collectionId: string): number;
+  settle(): Promise<void>;
+}
+
+/** System keys are never null, so a keyset comparison on (key, _id) is exact; their SQL type. */
+const anchorKeyTypes: Record<string, string> = {
+  _rank: 'text',
+  _id: 'text',
+  _created_date: 'timestamptz',
+  _last_updated_date: 'timestamptz',
+  _order: 'bigint',
+};
+
+interface AnchorSet {
+  version: string;
+  /** keys[j] is the sort key and _id of the entry at 1-based position (j + 1) · step. */
+  keys: { k: string; id: string }[];
+  step: number;
+  /** The list ends before the next anchor. */
+  complete: boolean;
+}
+
+/**
+ * Deep pages without walking the index from the start: for a list (collection, conditions, sort)
+ * the process keeps every `anchorStep`-th entry's sort key, learned by the first deep read, and a
+ * page at offset K starts right after the nearest anchor at or below K (a keyset condition on
+ * the index) and skips fewer than `anchorStep` entries. Kept only for sorts by a system key (never
+ * null, so the keyset is exact).
+ *
+ * Exact under concurrent writes, in every process: an anchor set is tagged with the collection's
+ * item version (CacheRegistry.itemsVersion) read before the walk that found it. A read that uses
+ * it checks, after the page was read, with a settle (every notification committed before the
+ * settle's own is heard when it returns, and every write the page's snapshot saw committed
+ * before), that the version is still the same: then no item write of the collection committed
+ * between the walk's snapshot and the page's. Otherwise the anchors are dropped and the page is
+ * read again without them.
+ */
+class ListAnchors {
+  private readonly sets = new Map<string, AnchorSet>();
+
+  get(key: string, version: string): AnchorSet | undefined {
+    const set = this.sets.get(key);
+    if (!set || set.version !== version || set.step !== listTuning.anchorStep) return undefined;
+    // Most recently used last.
+    this.sets.delete(key);
+    this.sets.set(key, set);
+    return set;
+  }
+
+  put(key: string, set: AnchorSet) {
+    this.sets.delete(key);
+    while (this.sets.size >= listTuning.anchorLists) this.sets.delete(this.sets.keys().next().value!);
+    this.sets.set(key, set);
+  }
+
+  drop(key: string) {
+    this.sets.delete(key);
+  }
 }
 
 export interface ListResult {
   items: Record<string, unknown>[];
   total: number;
+  /**
+   * The page as JSON text, when PostgreSQL wrote it (no projection, no pipeline): the route sends
+   * it as it is; `items` is then empty.
+   */
+  json?: string;
 }
 
 function databaseCode(error: unknown): string | undefined {
@@ -139,28 +222,117 @@ function splitPipeline(stages: Stage[]) {
  * `unfilteredTotal` is the SQL of the total when nothing filters (the kept counter, or the
  * parent's count).
  */
-export async function runList(db: Db, read: Db, address: ListAddress, q: ListQuery, unfilteredTotal: SQL): Promise<ListResult> {
+export async function runList(
+  db: Db,
+  read: Db,
+  address: ListAddress,
+  q: ListQuery,
+  unfilteredTotal: SQL,
+  deep?: { versions: ItemVersions; anchors: ListAnchors },
+): Promise<ListResult> {
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
   const total = compiled.filtered ? sql`(${countStatement(compiled)})` : sql`(${unfilteredTotal})`;
+  // Without a projection each item is sent as PostgreSQL writes it (storage.ts itemJson): no row parsing, no serialising.
+  const asJson = !q.projection;
+  const select = asJson ? sql`${itemJson(address.level)} as __json` : compiled.select;
+  if (deep && address.collectionId && q.perPage > 0 && compiled.offset >= listTuning.anchorOffset) {
+    const collectionId = address.collectionId;
+    const anchored = await onReadPool(read, () => anchoredPage(read, collectionId, compiled, q, select, total, deep));
+    if (anchored) return onReadPool(read, (executor) => finishList(executor, address, q, anchored, total, asJson));
+  }
+  // A search finds its matching rows once for the page and the total; a deep page its ids in the index first.
+  const statement = pageWithTotalStatement(compiled, { total, select, deferredFrom: listTuning.deferredJoinOffset });
   return onReadPool(read, async (executor) => {
-    const rows =
-      q.perPage === 0
-        ? []
-        : await query<Record<string, unknown> & { __total: number }>(
-            executor,
-            compiled.offset >= listTuning.deferredJoinOffset
-              ? // A deep page: skip the first rows in the index alone (an index-only scan where the sort key is a
-                // column), then read the page's rows. The rows skipped are never fetched from the table.
-                sql`select ${compiled.select}, ${total}::integer as __total from ${compiled.table} where ${sql.identifier('_id')} in (select ${sql.identifier('_id')} from ${compiled.table} where ${compiled.where} order by ${compiled.orderBy} limit ${compiled.limit} offset ${compiled.offset}) order by ${compiled.orderBy}`
-              : sql`select ${compiled.select}, ${total}::integer as __total from ${compiled.table} where ${compiled.where} order by ${compiled.orderBy} limit ${compiled.limit} offset ${compiled.offset}`,
-          );
-    const items = rows.map((row) => rowToItem(address.level, row) as Record<string, unknown>);
-    await attachNested(executor, address.level, items, q);
-    const count = rows.length ? Number(rows[0]!.__total) : ((await query<{ n: number }>(executor, sql`select ${total}::integer as n`))[0]?.n ?? 0);
-    return { items: items.map((item) => project(item, q)), total: Number(count) };
+    type Row = Record<string, unknown> & { __total: number; __json?: string };
+    let rows: Row[] = [];
+    if (q.perPage > 0 && asJson) {
+      // The text of an unfiltered page repeats call after call (only the paging and the scope are
+      // parameters): PostgreSQL keeps it prepared.
+      const built = dialect.sqlToQuery(statement);
+      rows = await queryText<Row>(read, built.sql, built.params, !compiled.filtered);
+    } else if (q.perPage > 0) {
+      rows = await query<Row>(executor, statement);
+    }
+    return finishList(executor, address, q, rows, total, asJson);
   });
 }
+
+type PageRow = Record<string, unknown> & { __total: number; __json?: string };
+
+/** The result of a page's rows: the total (read apart when the page is empty), the JSON or the items. */
+async function finishList(executor: Executor, address: ListAddress, q: ListQuery, rows: PageRow[], total: SQL, asJson: boolean): Promise<ListResult> {
+  const count = rows.length ? Number(rows[0]!.__total) : ((await query<{ n: number }>(executor, sql`select ${total}::integer as n`))[0]?.n ?? 0);
+  if (asJson) return { items: [], total: Number(count), json: `[${rows.map((row) => row.__json).join(',')}]` };
+  const items = rows.map((row) => rowToItem(address.level, row) as Record<string, unknown>);
+  await attachNested(executor, address.level, items, q);
+  return { items: items.map((item) => project(item, q)), total: Number(count) };
+}
+
+/**
+ * A deep page read from the nearest anchor (ListAnchors), the anchors learned on the way when
+ * missing; undefined when anchors do not apply or did not hold (the caller reads it the plain way).
+ */
+async function anchoredPage(
+  read: Db,
+  collectionId: string,
+  compiled: CompiledList,
+  q: ListQuery,
+  select: SQL,
+  total: SQL,
+  deep: { versions: ItemVersions; anchors: ListAnchors },
+): Promise<PageRow[] | undefined> {
+  const { versions, anchors } = deep;
+  const column = q.sort ? (q.sort.sortKey?.of === 'value' ? q.sort.column : undefined) : '_rank';
+  const keyType = column ? anchorKeyTypes[column] : undefined;
+  if (!column || !keyType || !versions.listening) return undefined;
+  if (Date.now() - versions.itemsChangedAt(collectionId) < listTuning.anchorQuietMs) return undefined;
+  const version = versions.itemsVersion(collectionId);
+  const where = dialect.sqlToQuery(compiled.where);
+  const key = JSON.stringify([collectionId, dialect.sqlToQuery(compiled.table).sql, column, q.desc, where.sql, where.params]);
+  const step = listTuning.anchorStep;
+  const cached = anchors.get(key, version);
+  const set: AnchorSet = cached ? { ...cached, keys: [...cached.keys] } : { version, keys: [], step, complete: false };
+  const k = sql.identifier(column);
+  const idCol = sql.identifier('_id');
+  const after = (anchor: { k: string; id: string }) =>
+    q.desc ? sql`(${k}, ${idCol}) < (${anchor.k}::${sql.raw(keyType)}, ${anchor.id}::text)` : sql`(${k}, ${idCol}) > (${anchor.k}::${sql.raw(keyType)}, ${anchor.id}::text)`;
+  // Anchors up to the page's offset: walk on from the last one known.
+  const wanted = Math.floor(compiled.offset / step);
+  if (set.keys.length < wanted && !set.complete) {
+    const last = set.keys[set.keys.length - 1];
+    const known = set.keys.length;
+    const walk = (wanted - known) * step;
+    const rows = await query<{ k: string; id: string; n: number }>(
+      read,
+      sql`select k, id, n from (select ${k}::text as k, ${idCol} as id, row_number() over (order by ${compiled.orderBy})::integer as n from ${compiled.table}
+          where ${compiled.where}${last ? sql` and ${after(last)}` : sql``} order by ${compiled.orderBy} limit ${walk}) w where n % ${step} = 0 order by n`,
+    );
+    deepPageStats.walks += 1;
+    for (const row of rows) set.keys.push({ k: row.k, id: row.id });
+    if (rows.length < wanted - known) set.complete = true;
+  }
+  const j = Math.min(wanted, set.keys.length);
+  const anchor = j > 0 ? set.keys[j - 1] : undefined;
+  const skip = compiled.offset - j * step;
+  const scope = anchor ? sql`${compiled.where} and ${after(anchor)}` : compiled.where;
+  const rows = await query<PageRow>(
+    read,
+    sql`select ${select}, ${total}::integer as __total from ${compiled.table} where ${idCol} in (select ${idCol} from ${compiled.table} where ${scope} order by ${compiled.orderBy} limit ${compiled.limit} offset ${skip}) order by ${compiled.orderBy}`,
+  );
+  // Every write the page's snapshot (or the walk's) saw has now been heard: the same version means none came in between.
+  await versions.settle();
+  if (versions.itemsVersion(collectionId) !== version) {
+    anchors.drop(key);
+    deepPageStats.dropped += 1;
+    return undefined;
+  }
+  anchors.put(key, set);
+  deepPageStats.anchored += 1;
+  return rows;
+}
+
+const dialect = new PgDialect();
 
 async function runPipeline(db: Db, address: ListAddress, q: ListQuery): Promise<ListResult> {
   const { level } = address;
@@ -204,12 +376,16 @@ export async function resolveNestedList(db: Db, row: SchemaRow, itemId: string, 
 export class ItemQueryService {
   private readonly collections: CollectionService;
 
-  /** `read` serves the lists (the read pool); `db` the rest. */
+  private readonly deep: { versions: ItemVersions; anchors: ListAnchors } | undefined;
+
+  /** `read` serves the lists (the read pool); `db` the rest; with `versions` deep pages keep anchors. */
   constructor(
     private readonly db: Db,
     private readonly read: Db = db,
+    versions?: ItemVersions,
   ) {
     this.collections = new CollectionService(db);
+    this.deep = versions ? { versions, anchors: new ListAnchors() } : undefined;
   }
 
   /** The top-level list of a collection. */
@@ -217,7 +393,7 @@ export class ItemQueryService {
     const row = await this.collections.schemaRow(projectId, slug);
     const level = levelOf(row);
     const q = parseListQuery(level, raw, defaults);
-    return runList(this.db, this.read, { level }, q, sql`select item_count from content_collections where id = ${row.id}`);
+    return runList(this.db, this.read, { level, collectionId: row.id }, q, sql`select item_count from content_collections where id = ${row.id}`, this.deep);
   }
 
   /** A nested list under a top-level item; undefined when the nestedID names an item instead. */
@@ -228,7 +404,14 @@ export class ItemQueryService {
     const address = await resolveNestedList(this.db, row, itemId, nestedID);
     if (!address) return undefined;
     const q = parseListQuery(address.level, raw, defaults);
-    return runList(this.db, this.read, address, q, sql`select count(*) from ${sql.identifier(address.level.table)} where ${sql.identifier('_parent_id')} = ${address.parentId!}`);
+    return runList(
+      this.db,
+      this.read,
+      { ...address, collectionId: row.id },
+      q,
+      sql`select count(*) from ${sql.identifier(address.level.table)} where ${sql.identifier('_parent_id')} = ${address.parentId!}`,
+      this.deep,
+    );
   }
 }
 

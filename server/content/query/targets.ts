@@ -23,6 +23,8 @@ export interface Target {
   equalityPrefix?: number;
   /** The member of a JSON value compared (Option: `_id`). */
   member?: string;
+  /** The member of a list's elements the search reads, when a trigram index covers it (ItemRef: `value`). */
+  searchMembers?: string;
   /** The index expression a sort by this key uses; absent when the key cannot be sorted. */
   sortKey?: IndexTarget;
   /** How the text search matches this key. */
@@ -69,6 +71,7 @@ export function fieldTarget(field: SchemaField): Target | undefined {
   const storage = type.storage;
   const prefix = storage.indexes.find((index) => index.kind === 'btree' && index.on.of === 'prefix')?.on;
   const member = storage.indexes.find((index) => index.on.of === 'member')?.on;
+  const members = storage.indexes.find((index) => index.kind === 'trigram' && index.on.of === 'members')?.on;
   return {
     key: field.slug,
     kind,
@@ -77,6 +80,7 @@ export function fieldTarget(field: SchemaField): Target | undefined {
     operators: type.filterOperators,
     ...(prefix?.of === 'prefix' ? { equalityPrefix: prefix.length } : {}),
     ...(member?.of === 'member' ? { member: member.member } : {}),
+    ...(members?.of === 'members' ? { searchMembers: members.member } : {}),
     ...(type.capabilities.sortable && storage.sortKey ? { sortKey: storage.sortKey } : {}),
     ...(type.search ? { search: type.search } : {}),
   };

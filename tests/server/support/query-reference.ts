@@ -132,7 +132,7 @@ export function matchFind(doc: Doc, filter: Record<string, any>, kinds: Record<s
   });
 }
 
-/** The text search: any term matches _id exactly, a text field as a case-insensitive substring, a number or a linked item's display value. */
+/** The text search: any term matches _id exactly, a text field or a linked item's display value as a case-insensitive substring, or a number. */
 export function matchSearch(doc: Doc, search: string, fields: { text: string[]; numbers: string[]; refs: string[] }): boolean {
   const terms = search.split('|').map((t) => t.trim()).filter(Boolean);
   if (!terms.length) return true;
@@ -141,7 +141,7 @@ export function matchSearch(doc: Doc, search: string, fields: { text: string[]; 
       doc._id === term ||
       fields.text.some((key) => typeof doc[key] === 'string' && doc[key].toLowerCase().includes(term.toLowerCase())) ||
       fields.numbers.some((key) => /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(term) && doc[key] === Number(term)) ||
-      fields.refs.some((key) => Array.isArray(doc[key]) && doc[key].some((ref: { value: string }) => ref.value === term)),
+      fields.refs.some((key) => Array.isArray(doc[key]) && doc[key].some((ref: { value: string }) => ref.value.toLowerCase().includes(term.toLowerCase()))),
   );
 }
 

@@ -1,0 +1,293 @@
+/**
+ * The database writes CSV exports (server/content/csv.ts): each codec's `sqlForm` must give
+ * exactly the cell the JavaScript codec (`csv.toCell`, neutralised unless formula-safe, quoted as
+ * csv-stringify quotes) gives for the same stored value. Property tests over random values of
+ * every field type with a CSV form, on both databases, plus the edge cases of neutralising,
+ * quoting and number formatting; then whole exports written both ways must be the same bytes.
+ */
+import fc from 'fast-check';
+import { sql, type SQL } from 'drizzle-orm';
+import { stringify } from 'csv-stringify/sync';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fieldTypes, type FieldType, type SchemaField } from '../../definitions/field-types/index.ts';
+import { unstorableJson, unstorableText } from '../../definitions/field-types/support.ts';
+import { csvCellSql, csvLimits, csvStats, neutralise } from '../../server/content/csv.ts';
+import { columnTypeOf, decodeValue, encodeValue, query } from '../../server/content/storage.ts';
+import { createTestApp, databaseKinds, openTestDatabase, type TestApp } from './support/test-app.ts';
+import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
+
+const typeNamed = (name: string) => fieldTypes.find((t) => t.name === name)!;
+const fieldOf = (type: FieldType): SchemaField => ({ id: 'f', name: 'F', slug: 'f', type: type.code });
+
+/**
+ * The cell the JavaScript export writes for a value as the driver returned it (csvColumns, then
+ * csv-stringify). A date's is the written instant's `toISOString()` (PGlite's own parsing of
+ * timestamps reads years before 100 as 19xx).
+ */
+function jsCell(type: FieldType, raw: unknown, written: unknown): string {
+  const column = columnTypeOf(fieldOf(type))!;
+  const value = column === 'timestamptz' ? (written ?? null) : decodeValue(column, raw);
+  const cell = value === null ? '' : type.csv!.toCell(value, fieldOf(type));
+  const text = type.csv!.formulaSafe ? cell : neutralise(cell);
+  return stringify([[text]]).slice(0, -1);
+}
+
+/** Text with everything that matters to neutralising and quoting, and unicode. */
+const tricky = fc.constantFrom(
+  '',
+  ' ',
+  '=SUM(A1:A2)',
+  '+cmd',
+  '-dash',
+  '@user',
+  '\ttab',
+  '\rreturn',
+  "'=already",
+  "''+twice",
+  "'plain",
+  "'",
+  'a=b',
+  'comma, inside',
+  'quote " inside',
+  '"fully quoted"',
+  'line\nbreak',
+  'crlf\r\nend',
+  'trailing\r',
+  '\n',
+  '"',
+  ',',
+  'Ünïcødé — 日本語 ✓ 😀',
+  '\u2028\u2029',
+  '-1',
+  '\\"escaped\\"',
+);
+const storable = (s: string) => !unstorableText(s);
+const text = fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 40 }).filter(storable), fc.string({ unit: 'grapheme', maxLength: 40 }).filter(storable));
+/** Doubles, with the values where the notations of PostgreSQL and JavaScript part. */
+const double = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer({ min: -2_000_000, max: 2_000_000 }).map((n) => n / 100),
+  fc.constantFrom(0, 1, -1, 0.1 + 0.2, 1e21, 1e-7, 1e-6, 1e-5, 1e-4, 9.999999999999999e-5, 1e14, 1e15, 123456789012345680, 1e20, 9.99e20, 5e-324, -5e-324, 1.7976931348623157e308, 2 ** 53, 2 ** 53 + 2, 0.000001234, 1.5e-7, -1234.5e17, 501523000000000000000, 2 ** 70 + 2 ** 17),
+  fc.tuple(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min: -30, max: 30 })).map(([m, e]) => Number(`${m}e${e}`)),
+);
+const hexId = fc.stringMatching(/^[0-9a-f]{24}$/);
+const image = fc.record({ imageURL: text, imageName: text, altText: text, extension: text, fileURL: text }, { requiredKeys: [] });
+/** JSON values JavaScript would write (no keys it would reorder: see the test of those). */
+const jsonValue = fc
+  .jsonValue({ maxDepth: 3 })
+  .map((v) => JSON.parse(JSON.stringify(v)) as unknown)
+  // Fastify refuses `__proto__` and `constructor` keys in request bodies.
+  .filter((v) => v !== null && !unstorableJson(v) && !/"(0|[1-9][0-9]*|__proto__|constructor)":/.test(JSON.stringify(v)));
+
+/** Stored values (as the server stores them after validation) of each type with a CSV form. */
+const stored: Record<string, fc.Arbitrary<unknown>> = {
+  PlainText: text,
+  RichText: text.map((s) => `<p>${s}</p>`),
+  Link: text,
+  Phone: fc.oneof(fc.stringMatching(/^[0-9]{1,32}$/), text),
+  Number: double,
+  Bool: fc.boolean(),
+  Date: fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+  Option: fc.record({ _id: fc.stringMatching(/^[a-z0-9]{1,8}$/), value: text }),
+  ItemRef: fc.array(fc.record({ itemRefID: hexId, value: text }), { maxLength: 5 }),
+  GeoPoint: fc.record({ lat: fc.oneof(double.filter((n) => Math.abs(n) <= 90), fc.double({ min: -90, max: 90, noNaN: true })), lng: fc.oneof(double.filter((n) => Math.abs(n) <= 180), fc.double({ min: -180, max: 180, noNaN: true })) }),
+  ImageRef: image,
+  ImageRefSet: fc.array(fc.tuple(image, fc.stringMatching(/^[a-z0-9]{1,8}$/)).map(([img, _id]) => ({ ...img, _id })), { minLength: 1, maxLength: 4 }),
+  JSON: jsonValue,
+};
+
+describe.each(databaseKinds)('CSV cells written by the database on %s', (kind) => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  });
+  afterAll(() => database.close());
+
+  /** Each value's cell as SQL writes it (null: the SQL form cannot) and as the JavaScript export does. */
+  async function cells(type: FieldType, values: unknown[]): Promise<{ sql: (string | null)[]; js: string[] }> {
+    const column = columnTypeOf(fieldOf(type))!;
+    const expressions: SQL[] = values.flatMap((value, i) => {
+      const v = sql`(${encodeValue(column, value)})::${sql.raw(column)}`;
+      return [sql`${v} as ${sql.identifier(`raw${i}`)}`, sql`${csvCellSql(type.csv!, v)!} as ${sql.identifier(`cell${i}`)}`];
+    });
+    const [row] = await database.db.transaction(async (tx) => {
+      // As the export does: PostgreSQL would JIT-compile these expressions, for seconds.
+      await tx.execute(sql`select set_config('jit', 'off', true)`);
+      return query(tx, sql`select ${sql.join(expressions, sql`, `)}`);
+    });
+    return { sql: values.map((_, i) => row![`cell${i}`] as string | null), js: values.map((value, i) => jsCell(type, row![`raw${i}`], value)) };
+  }
+
+  it('every type with a CSV form has an SQL form, and is generated here', () => {
+    const withCsv = fieldTypes.filter((t) => t.csv).map((t) => t.name);
+    expect(Object.keys(stored).sort()).toEqual(withCsv.sort());
+    for (const name of withCsv) expect(typeNamed(name).csv!.sqlForm, name).toBeDefined();
+  });
+
+  for (const [name, arbitrary] of Object.entries(stored)) {
+    it(`${name}: the SQL cell is the JavaScript cell, for random values and unset`, async () => {
+      const type = typeNamed(name);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.option(arbitrary, { freq: 8 }), { minLength: 1, maxLength: 12 }), async (values) => {
+          const { sql: bySql, js } = await cells(type, values);
+          expect(bySql).toEqual(js);
+        }),
+        { numRuns: kind === 'pglite' ? 60 : 120 },
+      );
+    });
+  }
+
+  it('neutralises and quotes like the JavaScript export', async () => {
+    const values = ['=1', '+1', '-1', '@1', '\t1', '\r1', "'=1", "''-1", "'1", "'", 'a,b', 'a"b', '"a"', 'a\nb', 'a\rb', 'a\r\nb', '', '=a,"b"\n', '日本語', '😀=', ' =x'];
+    const { sql: bySql } = await cells(typeNamed('PlainText'), values);
+    expect(bySql).toEqual([
+      "'=1",
+      "'+1",
+      "'-1",
+      "'@1",
+      "'\t1",
+      '"\'\r1"',
+      "''=1",
+      "'''-1",
+      "'1",
+      "'",
+      '"a,b"',
+      '"a""b"',
+      '"""a"""',
+      '"a\nb"',
+      '"a\rb"',
+      '"a\r\nb"',
+      '',
+      '"\'=a,""b""\n"',
+      '日本語',
+      '😀=',
+      ' =x',
+    ]);
+    // Formula-safe types are not neutralised, but still quoted.
+    expect((await cells(typeNamed('Phone'), ['-1', '+44', 'a,b'])).sql).toEqual(['-1', '+44', '"a,b"']);
+    expect((await cells(typeNamed('GeoPoint'), [{ lat: -1.5, lng: -2 }])).sql).toEqual(['"-1.5,-2"']);
+    expect((await cells(typeNamed('JSON'), [-5, '=x', '-x'])).sql).toEqual(["'-5", '"""=x"""', '"""-x"""']);
+  });
+
+  it('writes numbers as JavaScript does where the notations part', async () => {
+    const numbers = [501523000000000000000, 1e21, 1e-7, 1e-6, 1e-5, 1e15, 1e20, 123456789012345680, 0.1 + 0.2, -0, 5e-324, 1.7976931348623157e308, -1.5e-7, 1.2345e25];
+    const { sql: bySql } = await cells(typeNamed('Number'), numbers);
+    expect(bySql).toEqual(numbers.map((n) => String(n)));
+    expect(bySql).toEqual(['501523000000000000000', '1e+21', '1e-7', '0.000001', '0.00001', '1000000000000000', '100000000000000000000', '123456789012345680', '0.30000000000000004', '0', '5e-324', '1.7976931348623157e+308', '-1.5e-7', '1.2345e+25']);
+    expect((await cells(typeNamed('JSON'), [[1e21, 1e-7, 0.5, -0, { a: 1.5e300 }]])).sql).toEqual(['"[1e+21,1e-7,0.5,0,{""a"":1.5e+300}]"']);
+  });
+
+  it('leaves to JavaScript what it cannot write exactly: keys JavaScript reorders, values of another shape', async () => {
+    // JavaScript puts array-index keys first; jsonb sorts keys by length.
+    const { sql: bySql, js } = await cells(typeNamed('JSON'), [{ b: 1, 10: 2 }]);
+    expect(js).toEqual(['"{""10"":2,""b"":1}"']);
+    expect(bySql).toEqual([null]);
+    expect((await cells(typeNamed('ItemRef'), [[{ itemRefID: 5 }]])).sql).toEqual([null]);
+    expect((await cells(typeNamed('GeoPoint'), [{ lat: '1', lng: 2 }])).sql).toEqual([null]);
+  });
+});
+
+describe.each(databaseKinds)('whole exports written by the database on %s', (kind) => {
+  let t: TestApp;
+  let f: ContentFixture;
+  const code = (name: string) => typeNamed(name).code;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    f = await contentFixture(t);
+    await createCollection(f, { id: 'people', name: 'People', schema: [{ name: 'Name', slug: 'name', type: code('PlainText'), primaryField: true }] });
+    const people = [];
+    for (const name of ['Ada', '=Grace', 'Linus, "the" one']) people.push((await createItem(f, 'people', { name }))._id as string);
+    await createCollection(f, {
+      id: 'things',
+      name: 'Things',
+      schema: [
+        { name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true },
+        { name: 'Body', slug: 'body', type: code('RichText') },
+        { name: 'Price', slug: 'price', type: code('Number') },
+        { name: 'Phone', slug: 'phone', type: code('Phone') },
+        { name: 'Image', slug: 'image', type: code('ImageRef') },
+        { name: 'People', slug: 'people', type: code('ItemRef'), referenceCollectionID: 'people' },
+        { name: 'Size', slug: 'size', type: code('Option'), options: [{ _id: 's', value: 'Small, "tiny"' }, { _id: 'm', value: '-Minus' }] },
+        { name: 'Live', slug: 'live', type: code('Bool') },
+        { name: 'Site', slug: 'site', type: code('Link') },
+        { name: 'When', slug: 'when', type: code('Date') },
+        { name: 'Gallery', slug: 'gallery', type: code('ImageRefSet') },
+        { name: 'Place', slug: 'place', type: code('GeoPoint') },
+        { name: 'Data', slug: 'data', type: code('JSON') },
+      ],
+    });
+    // Random items through the API (so stored exactly as the server stores them).
+    const items = fc.sample(
+      fc.record(
+        {
+          title: text.filter((s) => s !== ''),
+          body: text,
+          price: double,
+          phone: fc.stringMatching(/^[0-9]{1,12}$/),
+          image: fc.record({ imageURL: text, altText: text }),
+          people: fc.subarray(people).map((ids) => ids.map((itemRefID) => ({ itemRefID }))),
+          size: fc.constantFrom({ _id: 's' }, { _id: 'm' }),
+          live: fc.boolean(),
+          site: fc.webUrl({ withQueryParameters: true }).filter((url) => url.length <= 256),
+          when: stored.Date!,
+          gallery: fc.array(fc.record({ imageURL: text }), { maxLength: 3 }),
+          place: stored.GeoPoint!,
+          data: jsonValue,
+        },
+        { requiredKeys: ['title'] },
+      ),
+      { numRuns: 40, seed: 7 },
+    );
+    for (const item of items) await createItem(f, 'things', item);
+  });
+  afterAll(() => t.close());
+  afterEach(() => {
+    csvLimits.sql = true;
+    csvLimits.batchSize = 5000;
+    csvLimits.batchBytes = 16 * 1024 * 1024;
+  });
+
+  const both = async (path: string) => {
+    const before = { ...csvStats };
+    const bySql = await f.call('GET', path);
+    expect(bySql.statusCode, bySql.body).toBe(200);
+    const sqlBatches = csvStats.sqlBatches - before.sqlBatches;
+    const jsBatchesBySql = csvStats.jsBatches - before.jsBatches;
+    csvLimits.sql = false;
+    const byJs = await f.call('GET', path);
+    csvLimits.sql = true;
+    expect(byJs.statusCode).toBe(200);
+    return { bySql: bySql.body, byJs: byJs.body, sqlBatches, jsBatchesBySql };
+  };
+
+  it('are the same bytes as the JavaScript codecs write, sorted, filtered, projected and in small batches', async () => {
+    csvLimits.batchSize = 7;
+    for (const params of [{}, { sort: 'price', order: 'desc' }, { sort: 'title' }, { sort: 'when', order: 'desc' }, { query: 'price:>:0' }, { projectOff: 'body,data' }, { projectOn: 'price,place' }]) {
+      const qs = new URLSearchParams(params as Record<string, string>).toString();
+      const { bySql, byJs, sqlBatches, jsBatchesBySql } = await both(`collection/things/csv?${qs}`);
+      expect(bySql, qs).toBe(byJs);
+      expect(bySql.split('\n').length, qs).toBeGreaterThan(5);
+      // The database wrote them all.
+      expect(sqlBatches, qs).toBeGreaterThan(0);
+      expect(jsBatchesBySql, qs).toBe(0);
+    }
+  });
+
+  it('a batch reaching the byte budget ends early and the next goes on from there', async () => {
+    csvLimits.batchBytes = 300;
+    const { bySql, byJs, sqlBatches } = await both('collection/things/csv?sort=price');
+    expect(bySql).toBe(byJs);
+    expect(sqlBatches).toBeGreaterThan(10);
+  });
+
+  it('a batch with a value SQL cannot write exactly is written by JavaScript, the rest by SQL', async () => {
+    const odd = await createItem(f, 'things', { title: 'odd keys', price: 1e-9, data: { b: 1, 10: [2], '=x': '-y' } });
+    csvLimits.batchSize = 3;
+    const { bySql, byJs, sqlBatches, jsBatchesBySql } = await both('collection/things/csv?sort=price');
+    expect(bySql).toBe(byJs);
+    expect(bySql).toContain('"{""10"":[2],""b"":1,""=x"":""-y""}"');
+    expect(jsBatchesBySql).toBe(1);
+    expect(sqlBatches).toBeGreaterThan(5);
+    expect((await f.call('DELETE', `collection/things/item/${odd._id}`)).statusCode).toBe(204);
+  });
+});
