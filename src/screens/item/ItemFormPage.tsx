@@ -29,6 +29,7 @@ import { useProjectActions, useProjectPath } from '../project/project-context.ts
 import { loadCloseAfterSaving, saveCloseAfterSaving } from './close-after-saving.ts';
 import { ConflictPanel } from './ConflictPanel.tsx';
 import './item.css';
+import { saveCsv } from '../items/save-csv.ts';
 
 /** A nested item: the top-level item it hangs under and the nestedID of its list (ending in a slug). */
 export interface NestedPlace {
@@ -216,14 +217,7 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
   const downloadCsv = async () => {
     try {
       const blob = await api.itemsCsv(scope, collectionID, {});
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `${collectionID}-${new Date().toISOString().slice(0, 10)}.csv`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveCsv(blob, collectionID);
     } catch (error) {
       void notify({ kind: 'error', title: format('item.downloadFailed'), description: problemMessage(error) });
     }

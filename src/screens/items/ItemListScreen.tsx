@@ -36,6 +36,7 @@ import { nestedCrumbs, nestedFields, slugPath, truncateLabel, type Crumb } from 
 import { newNestedItemID } from '../item/new-nested-item.ts';
 import { defaultPerPage, nestedPerPage, pageCount } from './paging.ts';
 import './items.css';
+import { saveCsv } from './save-csv.ts';
 
 /** The list search waits this long after typing (content §9) and takes at most 256 characters. */
 export const searchDebounceMs = 500;
@@ -370,14 +371,7 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
     try {
       const { pageNumber: _page, perPage: _perPage, ...rest } = params;
       const blob = await api.itemsCsv(scope, collectionID, rest, (rows, total) => setCsvProgress({ rows, total }));
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `${collectionID}-${new Date().toISOString().slice(0, 10)}.csv`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveCsv(blob, collectionID);
     } catch (error) {
       void notify({ kind: 'error', title: format('itemList.downloadFailed'), description: problemMessage(error) });
     } finally {
