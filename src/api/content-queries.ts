@@ -264,26 +264,6 @@ export function useDeleteItems(scope: ProjectScope, collectionID: string, nested
   });
 }
 
-/** Gives every item of the collection a rank (content §4 "Make collection sortable"), batch by batch. */
-export function useInitRank(scope: ProjectScope, collectionID: string, onProgress?: (remaining: number) => void) {
-  const api = useContentApi();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async () => {
-      let ranked = 0;
-      // Each call ranks one batch; a batch that ranks nothing ends the loop either way.
-      for (let batch = 0; batch < 10_000; batch += 1) {
-        const answer = await api.initRank(scope, collectionID, {});
-        ranked += answer.ranked;
-        onProgress?.(answer.remaining);
-        if (answer.remaining === 0 || answer.ranked === 0) break;
-      }
-      return ranked;
-    },
-    onSettled: () => itemsChanged(queryClient, scope, collectionID),
-  });
-}
-
 /** Moves an item to a new rank (the drag handle): right after or right before another item. */
 export function useMoveItem(scope: ProjectScope, collectionID: string) {
   const api = useContentApi();
@@ -295,7 +275,7 @@ export function useMoveItem(scope: ProjectScope, collectionID: string) {
 }
 
 /**
- * Gives every item of one list a rank, batch by batch: the top level, or with `list` a nested list
+ * Gives every item of one list a rank (content §4 "Make collection sortable"), batch by batch: the top level, or with `list` a nested list
  * (`parentItemID` its top-level item, `nestedID` ending in its nested collection slug).
  */
 export function useInitListRank(scope: ProjectScope, collectionID: string, list?: { parentItemID: string; nestedID: string }, onProgress?: (remaining: number) => void) {
