@@ -17,6 +17,8 @@ export const ui = {
   deleteDialogWidthPx: 500,
   copiedConfirmationMs: 750,
   dropdownDelayMs: 100,
+  /** Item-reference pickers search this long after the last keystroke (content §9). */
+  pickerSearchDebounceMs: 300,
 } as const;
 
 /** Paging of lists. Page numbers start at 1. */

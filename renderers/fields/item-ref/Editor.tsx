@@ -7,6 +7,7 @@
  */
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Pencil, Plus, X } from 'lucide-react';
+import { ui } from '../../../definitions/constants.ts';
 import { contentLimits } from '../../../definitions/content.ts';
 import { isPlainObject } from '../../../definitions/field-types/support.ts';
 import type { ProjectScope } from '../../../src/api/content.ts';
@@ -20,8 +21,6 @@ import { useDebouncedValue } from '../use-debounced-value.ts';
 import { itemTitle } from './item-title.ts';
 import { NestedRefPicker } from './NestedRefPicker.tsx';
 
-/** Pickers search 300 ms after the last keystroke (content §9). */
-const pickerDebounceMs = 300;
 /** Matches offered at once: enough to choose from, few enough to read. */
 const resultsPerPage = 20;
 
@@ -45,7 +44,7 @@ export function ItemRefEditor({ field, value, onChange, onBlur, error, disabled,
   const [term, setTerm] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const query = useDebouncedValue(term.trim(), pickerDebounceMs);
+  const query = useDebouncedValue(term.trim(), ui.pickerSearchDebounceMs);
   const usable = scope !== undefined && target !== '';
   const anyScope: ProjectScope = scope ?? { organizationID: '', projectID: '' };
   const collection = useCollection(anyScope, target, { enabled: usable });
