@@ -82,7 +82,10 @@ test('an editor moves an item by keyboard, and the order stays after a reload', 
   // Space, down twice, Space: Task 1 goes after Task 3, and the handle keeps the focus.
   await page.keyboard.press('Space');
   await expect(page.getByRole('button', { name: 'Move Task 1' })).toHaveAttribute('aria-pressed', 'true');
+  // Each arrow waits for its announcement: under load a press that lands while the grid redraws
+  // the moved row can be lost (a known gap, see the README's ranks section).
   await page.keyboard.press('ArrowDown');
+  await expect(page.getByText('Task 1 is at position 2 of 6.')).toBeAttached();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByText('Task 1 is at position 3 of 6.')).toBeAttached();
   await expect(page.getByRole('button', { name: 'Move Task 1' })).toBeFocused();
@@ -97,6 +100,7 @@ test('an editor moves an item by keyboard, and the order stays after a reload', 
 
   // Enter works as Space does; End carries it to the end of the page; Enter on a handle never opens the item.
   await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Move Task 1' })).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('End');
   await expect(page.getByText('Task 1 is at position 6 of 6.')).toBeAttached();
   await page.keyboard.press('Enter');
@@ -151,9 +155,14 @@ test('a nested list is made sortable and its items are dragged into a new order'
   // And by keyboard: Four goes up to the top.
   await handle(page, 3).focus();
   await expect(page.getByRole('button', { name: 'Move Four' })).toBeFocused();
+  // Each key waits for what it shows, as a person would: the pick-up, the move, then the drop.
   await page.keyboard.press('Space');
+  await expect(page.getByRole('button', { name: 'Move Four' })).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('Home');
+  await expect(page.getByText('Four is at position 1 of 4.')).toBeAttached();
+  const movingUp = page.waitForRequest((request) => request.method() === 'PUT' && request.url().includes(`/item/${bookID}/sort`));
   await page.keyboard.press('Space');
+  expect(new URL((await movingUp).url()).searchParams.get('beforeID')).toBeTruthy();
   await expect.poll(() => titles(page, 'heading', 4)).toEqual(['Four', 'Two', 'Three', 'One']);
 
   await page.reload();
