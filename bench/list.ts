@@ -16,6 +16,15 @@
  * 1,000 live subscribers.
  *
  *   --only pages,csv,throughput,live            # some of the measurements (all by default)
+ *   --keep                                      # PostgreSQL: keep the seeded database and print its name
+ *   --reuse larder_bench_list_…                 # PostgreSQL: measure a kept database again, without seeding
+ *
+ * Seeding a million items takes about 100 s, so a kept database can be measured again and again
+ * (each run applies any new migration to it). Everything the measurements need is read back from
+ * it: the owner signs in again, the organization, project and collection are found by their slugs,
+ * the search word comes from the same deterministic vocabulary (the seed draws it first) and the
+ * item count from the collection's counter. A reused database's measurements are on a database
+ * that earlier runs read (and the live case wrote 20 items to): warm caches, a few more rows.
  *
  * This process is the server (and, on PGlite, its database). Nothing that measures it runs here
  * but the page timings: the CSV reader and the 1,000 live subscribers run in a client process of
@@ -25,7 +34,7 @@
  * subscriber's receipt, on that process's monotonic clock — while the server's event loop does
  * only the server's work.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -74,8 +83,12 @@ interface Figures {
   cases: Record<string, CaseFigure>;
   /** `memoryGrowthMB`: the server process's peak RSS during the export minus its RSS before it (the reader is another process). */
   csv?: { rows: number; seconds: number; rowsPerSecond: number; memoryGrowthMB: number; rssBeforeMB: number; rssPeakMB: number; measured: string } | { error: string };
-  throughput?: { connections: number; requestsPerSecond: number; p95Ms: number; errors: number };
-  baseline?: { connections: number; requestsPerSecond: number; p95Ms: number; errors: number };
+  /**
+   * `serverCpuMsPerRequest`: this server process's CPU time (user + system) per answered request;
+   * `databaseCpuMsPerRequest`: the PostgreSQL backends' (read from /proc, PostgreSQL on this machine).
+   */
+  throughput?: Throughput;
+  baseline?: Throughput;
   /**
    * `p50`/`p95`: milliseconds from sending the POST of a new item to each subscriber's receipt of it,
    * all read on the client process's clock. `postP50`: the POST's own answer time. `clientBusyP95`:
@@ -96,6 +109,15 @@ interface Figures {
     serverCpuMsPerItem: number;
     measured: string;
   };
+}
+
+interface Throughput {
+  connections: number;
+  requestsPerSecond: number;
+  p95Ms: number;
+  errors: number;
+  serverCpuMsPerRequest: number;
+  databaseCpuMsPerRequest?: number;
 }
 
 const groups = ['pages', 'csv', 'throughput', 'live'] as const;
@@ -128,24 +150,30 @@ class Client {
 
 const statusOptions = ['draft', 'review', 'published', 'archived'];
 
-async function openBenchDatabase(kind: Kind): Promise<{ database: Database; drop(): Promise<void> }> {
+async function openBenchDatabase(kind: Kind, keep: { keep: boolean; reuse?: string | undefined }): Promise<{ database: Database; name?: string; drop(): Promise<void> }> {
   if (kind === 'pglite') {
+    if (keep.keep || keep.reuse) throw new Error('--keep and --reuse are for PostgreSQL');
     const dir = mkdtempSync(path.join(tmpdir(), 'larder-bench-'));
     const database = await openDatabase({ dataDir: dir });
     return { database, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `larder_bench_list_${newId().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  const name = keep.reuse ?? `larder_bench_list_${newId().slice(0, 8)}`;
+  if (!/^larder_bench_list_[0-9a-f]{8}$/.test(name)) throw new Error(`--reuse takes a database name this bench printed (larder_bench_list_…), not ${name}`);
+  if (!keep.reuse) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
   return {
     database,
+    name,
     drop: async () => {
+      if (keep.keep || keep.reuse) return;
       const drop = new pg.Client({ connectionString: adminUrl });
       await drop.connect();
       await drop.query(`drop database if exists ${name} with (force)`);
@@ -165,18 +193,20 @@ async function call(base: string, token: string, method: string, url: string, bo
   return { response, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
+async function signInAdmin(base: string) {
+  const grant = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: 'bench@larder.test', password: 'bench bench bench', client_id: 'larder-console', client_secret: 'larder-console' }),
+  });
+  if (grant.status !== 200) throw new Error(`sign-in failed: ${grant.status} ${await grant.text()}`);
+  return ((await grant.json()) as { access_token: string }).access_token;
+}
+
 /** The owner, organization, project and collection, made through the API; then the bulk load. */
 async function seed(app: App, database: Database, base: string, items: number, log: (line: string) => void) {
   await app.ctx.users.bootstrapAdmin();
-  const signIn = async () => {
-    const grant = await fetch(`${base}/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', username: 'bench@larder.test', password: 'bench bench bench', client_id: 'larder-console', client_secret: 'larder-console' }),
-    });
-    if (grant.status !== 200) throw new Error(`sign-in failed: ${grant.status} ${await grant.text()}`);
-    return ((await grant.json()) as { access_token: string }).access_token;
-  };
+  const signIn = () => signInAdmin(base);
   const token = await signIn();
   const org = (await call(base, token, 'POST', '/api/organization', { name: 'Bench' })).body as { id: string };
   const project = (await call(base, token, 'POST', `/api/organization/${org.id}/project`, { name: 'Bench' })).body as { id: string };
@@ -263,6 +293,22 @@ async function seed(app: App, database: Database, base: string, items: number, l
   return { token: await signIn(), prefix, words, seedSeconds, published };
 }
 
+/** What a kept database's seed made, read back (see --reuse). */
+async function recoverSeed(app: App, database: Database, base: string) {
+  await app.ctx.users.bootstrapAdmin();
+  // Every run signs in again: the sign-in rate limit of earlier runs would refuse it (the bench's own database).
+  await database.db.execute(sql`delete from rate_limits`);
+  const token = await signInAdmin(base);
+  const row = (await database.db.execute(
+    sql`select c.id, c.schema, c.item_count, p.id as project_id, p.organization_id from content_collections c join projects p on p.id = c.project_id where c.slug = 'articles'`,
+  )) as unknown as { rows: { id: string; schema: { slug: string; options?: { _id: string; value: string }[] }[]; item_count: number; project_id: string; organization_id: string }[] };
+  const collection = row.rows[0];
+  if (!collection) throw new Error('this database holds no bench collection');
+  const words = vocabulary(prng(42), 5000);
+  const published = collection.schema.find((f) => f.slug === 'status')!.options!.find((o) => o.value === 'published')!._id;
+  return { token, prefix: `/api/organization/${collection.organization_id}/project/${collection.project_id}`, words, seedSeconds: 0, published, items: Number(collection.item_count) };
+}
+
 async function timeCase(base: string, token: string, url: string, runs: number): Promise<CaseFigure> {
   const times: number[] = [];
   let total: number | undefined;
@@ -306,20 +352,58 @@ async function measureCsv(client: Client, base: string, token: string, url: stri
   }
 }
 
-/** autocannon in a process of its own, so the load generator does not share the server's event loop. */
-async function measureThroughput(base: string, token: string, url: string): Promise<Figures['throughput']> {
+/**
+ * The CPU seconds (user + system) the database's server processes have used, by process id: on a
+ * PostgreSQL of this machine, read from /proc; undefined elsewhere (PGlite runs in this process).
+ */
+async function databaseCpu(database: Database): Promise<Map<number, number> | undefined> {
+  if (database.kind !== 'postgres') return undefined;
+  const rows = (await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as { rows: { pid: number }[] };
+  const ticks = 100; // USER_HZ
+  const out = new Map<number, number>();
+  for (const { pid } of rows.rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) / ticks);
+    } catch {
+      return undefined; // not this machine's processes
+    }
+  }
+  return out;
+}
+
+/**
+ * autocannon in a process of its own, so the load generator does not share the server's event
+ * loop. Besides the rate (which a loaded machine lowers for reasons of its own), the CPU time each
+ * request cost: this server process's, and the database's backends' (PostgreSQL on this machine),
+ * which other work on the machine does not inflate.
+ */
+async function measureThroughput(base: string, token: string, url: string, database: Database): Promise<Figures['throughput']> {
+  const cpuBefore = process.cpuUsage();
+  const dbBefore = await databaseCpu(database);
   const child = spawn(process.execPath, [require.resolve('autocannon/autocannon.js'), '--json', '-c', '100', '-d', '10', '-H', `authorization=Bearer ${token}`, base + url], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await new Promise((resolve) => child.on('close', resolve));
-  const result = JSON.parse(out) as { requests: { average: number }; latency: Record<string, number>; errors: number; non2xx: number };
+  const cpu = process.cpuUsage(cpuBefore);
+  const dbAfter = await databaseCpu(database);
+  const result = JSON.parse(out) as { requests: { average: number; total: number }; latency: Record<string, number>; errors: number; non2xx: number };
+  const requests = Math.max(1, result.requests.total);
+  let dbSeconds: number | undefined;
+  if (dbBefore && dbAfter) {
+    dbSeconds = 0;
+    for (const [pid, seconds] of dbAfter) dbSeconds += seconds - (dbBefore.get(pid) ?? 0);
+  }
   return {
     connections: 100,
     requestsPerSecond: Math.round(result.requests.average),
     p95Ms: result.latency.p97_5 ?? result.latency.p99 ?? 0,
     errors: result.errors + result.non2xx,
+    serverCpuMsPerRequest: round((cpu.user + cpu.system) / 1000 / requests),
+    ...(dbSeconds === undefined ? {} : { databaseCpuMsPerRequest: round((dbSeconds * 1000) / requests) }),
   };
 }
 
@@ -345,9 +429,10 @@ async function measureLive(client: Client, base: string, token: string, prefix: 
   };
 }
 
-async function runOne(kind: Kind, items: number, only: ReadonlySet<Group>, log: (line: string) => void): Promise<Figures> {
-  log(`${kind}: ${items} items`);
-  const { database, drop } = await openBenchDatabase(kind);
+async function runOne(kind: Kind, wanted: number, only: ReadonlySet<Group>, keep: { keep: boolean; reuse?: string | undefined }, log: (line: string) => void): Promise<Figures> {
+  log(keep.reuse ? `${kind}: reusing ${keep.reuse}` : `${kind}: ${wanted} items`);
+  const { database, name, drop } = await openBenchDatabase(kind, keep);
+  if (keep.keep) log(`  keeping the database ${name} (measure it again with --reuse ${name}; drop it when done)`);
   const config = loadConfig({
     SERVE_CONSOLE: '0',
     LOG_LEVEL: 'warn',
@@ -359,7 +444,8 @@ async function runOne(kind: Kind, items: number, only: ReadonlySet<Group>, log: 
   const client = new Client();
   try {
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    const { token, prefix, words, seedSeconds, published } = await seed(app, database, base, items, log);
+    const seeded = keep.reuse ? await recoverSeed(app, database, base) : { ...(await seed(app, database, base, wanted, log)), items: wanted };
+    const { token, prefix, words, seedSeconds, published, items } = seeded;
     const list = `${prefix}/collection/articles/item`;
     const lastPage = Math.floor(items / 50);
     const page = Math.min(10_000, lastPage);
@@ -388,9 +474,9 @@ async function runOne(kind: Kind, items: number, only: ReadonlySet<Group>, log: 
     }
     if (only.has('throughput')) {
       // The ceiling: the same server answering its cheapest call.
-      figures.baseline = await measureThroughput(base, token, '/api/health');
+      figures.baseline = await measureThroughput(base, token, '/api/health', database);
       log(`  throughput of GET /api/health (baseline): ${JSON.stringify(figures.baseline)}`);
-      figures.throughput = await measureThroughput(base, token, `${list}?perPage=50`);
+      figures.throughput = await measureThroughput(base, token, `${list}?perPage=50`, database);
       log(`  throughput: ${JSON.stringify(figures.throughput)}`);
     }
     if (only.has('live')) {
@@ -417,12 +503,14 @@ export async function run(args: string[]): Promise<number> {
   const kinds = (flag('--db') ?? 'postgres,pglite').split(',') as Kind[];
   const asJson = args.includes('--json');
   const only = new Set((flag('--only') ?? groups.join(',')).split(',') as Group[]);
+  const keep = { keep: args.includes('--keep'), reuse: flag('--reuse') };
+  if ((keep.keep || keep.reuse) && kinds.join() !== 'postgres') throw new Error('--keep and --reuse are for PostgreSQL: give --db postgres');
   for (const group of only) if (!groups.includes(group)) throw new Error(`--only takes ${groups.join(', ')}; not ${group}`);
   const log = (line: string) => {
     if (!asJson) console.log(line);
   };
   const results: Figures[] = [];
-  for (const kind of kinds) results.push(await runOne(kind, items, only, log));
+  for (const kind of kinds) results.push(await runOne(kind, items, only, keep, log));
   if (asJson) console.log(JSON.stringify(results, null, 2));
   return 0;
 }

@@ -15,6 +15,8 @@ export const ui = {
   narrowBreakpointPx: 900,
   createWebhookDialogWidthPx: 400,
   deleteDialogWidthPx: 500,
+  /** The ItemRef picker's dialog to create or edit a linked item: room for a form's fields. */
+  linkedItemDialogWidthPx: 640,
   copiedConfirmationMs: 750,
   dropdownDelayMs: 100,
   /** Item-reference pickers search this long after the last keystroke (content §9). */
@@ -27,6 +29,9 @@ export const paging = {
   defaultPageSize: 50,
   nestedPageSize: 100,
   perPageOptions: [20, 50, 100, 300],
+  /** The preview table of a nested collection on its parent item: rows per page, `_rank` descending, at most 600 px high (content §9). */
+  nestedPreviewPageSize: 10,
+  nestedPreviewMaxHeightPx: 600,
 } as const;
 
 /** How often the console may interrupt the user. */

@@ -139,17 +139,28 @@ const projectChildren: readonly RouteDefinition[] = [
         screen: 'itemList',
         children: [
           { name: 'addItemToCollection', path: 'item', title: 'route.addItemToCollection.title', screen: 'item' },
-          { name: 'viewItem', path: 'item/{itemID}', title: 'route.viewItem.title', screen: 'item' },
-        ],
-      },
-      {
-        name: 'viewNestedCollection',
-        path: '{collectionID}/item/{itemID}/nestedID/{nestedID}',
-        title: 'route.viewNestedCollection.title',
-        screen: 'itemList',
-        children: [
-          // The spec gives no path: the item open in the innermost nested collection, by its id.
-          { name: 'nestedItem', path: 'item/{collectionNestedID}', title: 'route.nestedItem.title', screen: 'item' },
+          {
+            name: 'viewItem',
+            path: 'item/{itemID}',
+            title: 'route.viewItem.title',
+            screen: 'item',
+            children: [
+              {
+                // The spec's `{collectionID}/item/{itemID}/nestedID/{nestedID}`, under viewItem so the
+                // parent item's form stays mounted while its nested collections fold out beside it:
+                // the item page (viewItem's screen) draws every level itself, so these two rows only
+                // name the addresses and draw nothing of their own.
+                name: 'viewNestedCollection',
+                path: 'nestedID/{nestedID}',
+                title: 'route.viewNestedCollection.title',
+                outlet: true,
+                children: [
+                  // The spec gives no path: the item open in the innermost nested collection, by its id.
+                  { name: 'nestedItem', path: 'item/{collectionNestedID}', title: 'route.nestedItem.title', screen: 'item' },
+                ],
+              },
+            ],
+          },
         ],
       },
       { name: 'editCollection', path: '{collectionID}/edit', title: 'route.editCollection.title', screen: 'collectionSettings' },

@@ -2,7 +2,9 @@
  * The item page as an editor uses it (content §2, §4, §5, §8): create (a required field refused
  * first), edit, duplicate and delete an item; the unsaved-changes prompt (Close and the browser's
  * back); two people editing the same item, where the second save shows the conflict instead of
- * overwriting; a single-item collection; axe in light and dark at 1280 and 900 px.
+ * overwriting; a single-item collection; nested collections folded beside their parent item, two
+ * levels deep (preview table, breadcrumbs, create, edit, delete, reload on a nested address);
+ * axe in light and dark at 1280 and 900 px.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createVerifiedAccount } from './support/accounts.ts';
@@ -213,8 +215,8 @@ test('a single-item collection shows its one item in place of the list', async (
   await expect(page).toHaveURL(new RegExp(`/collection/homepage$`));
 });
 
-test('nested items: opened from the parent item, created, edited and deleted in their list', async ({ page, request }) => {
-  test.setTimeout(150_000);
+test('nested items fold out beside their parent item, two levels deep: created, edited, deleted, reloaded', async ({ page, request }) => {
+  test.setTimeout(240_000);
   const books = await request.post(content(made, 'collection'), {
     headers: bearer(made.token),
     data: {
@@ -222,7 +224,15 @@ test('nested items: opened from the parent item, created, edited and deleted in 
       name: 'Books',
       schema: [
         { name: 'Title', slug: 'title', type: 1, required: true, primaryField: true },
-        { name: 'Chapters', slug: 'chapters', type: 12, nestedCollectionSchema: [{ name: 'Heading', slug: 'heading', type: 1 }] },
+        {
+          name: 'Chapters',
+          slug: 'chapters',
+          type: 12,
+          nestedCollectionSchema: [
+            { name: 'Heading', slug: 'heading', type: 1, primaryField: true },
+            { name: 'Paragraphs', slug: 'paragraphs', type: 12, nestedCollectionSchema: [{ name: 'Text', slug: 'text', type: 1 }] },
+          ],
+        },
       ],
     },
   });
@@ -230,48 +240,126 @@ test('nested items: opened from the parent item, created, edited and deleted in 
   const book = await request.post(content(made, 'collection', 'books', 'item'), { headers: bearer(made.token), data: { title: 'Dune' } });
   expect(book.status()).toBe(201);
   const bookID = ((await book.json()) as { _id: string })._id;
-  const chapters = async () => {
-    const response = await request.get(`${content(made, 'collection', 'books', 'item', bookID)}?nestedID=chapters`, { headers: bearer(made.token) });
+  const nested = async (nestedID: string) => {
+    const response = await request.get(`${content(made, 'collection', 'books', 'item', bookID)}?nestedID=${nestedID}`, { headers: bearer(made.token) });
     expect(response.status()).toBe(200);
-    return (await response.json()) as { _id: string; heading?: string }[];
+    return (await response.json()) as { _id: string; heading?: string; text?: string }[];
   };
+  const bookPath = `${projectPath()}/collection/books/item/${bookID}`;
+  const deepest = page.locator('[data-fold-pane="deepest"]');
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('listitem');
 
   await signIn(page, account);
   await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
-  await page.goto(`${projectPath()}/collection/books/item/${bookID}`);
+  await page.goto(bookPath);
   await expect(page.getByRole('heading', { name: 'Dune', level: 2 })).toBeVisible();
+  // The preview on the parent item: nothing yet.
+  await expect(page.getByText('Chapters has no items yet.')).toBeVisible();
   await page.getByRole('button', { name: 'Open Chapters' }).click();
-  await expect(page).toHaveURL(new RegExp(`/collection/books/item/${bookID}/nestedID/chapters$`));
-  await expect(page.getByRole('heading', { name: 'Chapters', level: 2 })).toBeVisible();
 
-  await page.getByRole('link', { name: 'New Item' }).click();
-  await expect(page.getByRole('heading', { name: 'New Chapters item', level: 2 })).toBeVisible();
-  await page.getByRole('textbox', { name: /^Heading/ }).fill('Arrakis');
-  await page.getByRole('button', { name: 'Create Item' }).click();
+  // Folded beside the item: the item stays, the nested list shows, breadcrumbs lead back.
+  await expect(page).toHaveURL(new RegExp(`/item/${bookID}/nestedID/chapters$`));
+  await expect(deepest.getByRole('heading', { name: 'Chapters', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dune', level: 2 })).toBeVisible();
+  await expect(crumbs).toHaveText(['Books', 'Dune', 'Chapters']);
+  const dune = await page.getByRole('heading', { name: 'Dune', level: 2 }).boundingBox();
+  const chaptersBox = await deepest.getByRole('heading', { name: 'Chapters', level: 2 }).boundingBox();
+  expect(chaptersBox!.x).toBeGreaterThan(dune!.x + 200);
+  await expectAccessible(page, 'nested list folded beside its item');
+
+  await deepest.getByRole('link', { name: 'New Item' }).click();
+  await expect(deepest.getByRole('heading', { name: 'New Chapters item', level: 2 })).toBeVisible();
+  await deepest.getByRole('textbox', { name: /^Heading/ }).fill('Arrakis, the desert planet');
+  await deepest.getByRole('button', { name: 'Create Item' }).click();
   await expect(page.getByText('Item was created!')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/nestedID/chapters$`));
-  await expect(page.getByText('1 item', { exact: true })).toBeVisible();
-  expect((await chapters()).map((chapter) => chapter.heading)).toEqual(['Arrakis']);
+  await expect(deepest.getByText('1 item', { exact: true })).toBeVisible();
+  expect((await nested('chapters')).map((chapter) => chapter.heading)).toEqual(['Arrakis, the desert planet']);
+  // The parent's preview table shows it.
+  const preview = page.getByRole('region', { name: 'Dune' }).getByRole('table');
+  await expect(preview.getByRole('cell', { name: 'Arrakis, the desert planet' })).toBeVisible();
 
-  await page.locator('.ag-cell[col-id="heading"]', { hasText: 'Arrakis' }).first().click();
-  await expect(page.getByRole('heading', { name: 'Arrakis', level: 2 })).toBeVisible();
-  await page.getByRole('button', { name: 'Item menu' }).click();
-  await expect(page.getByRole('menuitem', { name: 'Duplicate Item' })).toHaveCount(0);
-  await page.keyboard.press('Escape');
-  await page.getByRole('textbox', { name: /^Heading/ }).fill('Arrakis, the desert');
-  await page.getByRole('button', { name: 'Update' }).click();
-  await expect(page.getByText('Item was updated!')).toBeVisible();
-  await expect.poll(async () => (await chapters()).map((chapter) => chapter.heading)).toEqual(['Arrakis, the desert']);
+  // Second level: open the chapter, then its Paragraphs, folded beside the chapter.
+  await deepest.locator('.ag-cell[col-id="heading"]', { hasText: 'Arrakis' }).first().click();
+  const chapter = page.getByRole('region', { name: 'Arrakis, the desert planet' });
+  await expect(chapter.getByRole('heading', { name: 'Arrakis, the desert planet', level: 2 })).toBeVisible();
+  const chapterID = (await nested('chapters'))[0]!._id;
+  await expect(page).toHaveURL(new RegExp(`/nestedID/chapters/item/${chapterID}$`));
+  await expect(crumbs).toHaveText(['Books', 'Dune', 'Chapters', 'Arrakis, t...']);
+  await chapter.getByRole('button', { name: 'Open Paragraphs' }).click();
+  await expect(page).toHaveURL(new RegExp(`/nestedID/chapters\\.${chapterID}\\.paragraphs$`));
+  await expect(deepest.getByRole('heading', { name: 'Paragraphs', level: 2 })).toBeVisible();
+  await expect(chapter).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dune', level: 2 })).toBeHidden();
+  await expect(crumbs).toHaveText(['Books', 'Dune', 'Chapters', 'Arrakis, t...', 'Paragraphs']);
+  await deepest.getByRole('link', { name: 'New Item' }).click();
+  await deepest.getByRole('textbox', { name: /^Text/ }).fill('A desert planet');
+  await deepest.getByRole('button', { name: 'Create Item' }).click();
+  await expect(page.getByText('Item was created!').first()).toBeVisible();
+  await expect(deepest.getByText('1 item', { exact: true })).toBeVisible();
+  expect((await nested(`chapters.${chapterID}.paragraphs`)).map((paragraph) => paragraph.text)).toEqual(['A desert planet']);
   await page.screenshot({ path: '/tmp/item-page-nested.png' });
 
-  await page.locator('.ag-cell[col-id="heading"]', { hasText: 'Arrakis, the desert' }).first().click();
-  await expect(page.getByRole('heading', { name: 'Arrakis, the desert', level: 2 })).toBeVisible();
-  await page.getByRole('button', { name: 'Item menu' }).click();
+  // Reload on the nested address: the same levels, read from it.
+  await page.reload();
+  await expect(deepest.getByRole('heading', { name: 'Paragraphs', level: 2 })).toBeVisible();
+  await expect(deepest.getByText('1 item', { exact: true })).toBeVisible();
+  await expect(chapter.getByRole('heading', { name: 'Arrakis, the desert planet', level: 2 })).toBeVisible();
+  await expect(crumbs).toHaveText(['Books', 'Dune', 'Chapters', 'Arrakis, t...', 'Paragraphs']);
+  await expect(chapter.getByRole('table').getByRole('cell', { name: 'A desert planet' })).toBeVisible();
+
+  // Close pops the deepest level; the chapter is edited beside the book, then the back button returns.
+  await deepest.getByRole('button', { name: 'Close Paragraphs' }).click();
+  await expect(page).toHaveURL(new RegExp(`/nestedID/chapters/item/${chapterID}$`));
+  await expect(page.getByRole('heading', { name: 'Dune', level: 2 })).toBeVisible();
+  await chapter.getByRole('textbox', { name: /^Heading/ }).fill('Arrakis');
+  await chapter.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Item was updated!')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/nestedID/chapters$`));
+  await expect.poll(async () => (await nested('chapters')).map((entry) => entry.heading)).toEqual(['Arrakis']);
+  await expect(page.getByRole('region', { name: 'Dune' }).getByRole('table').getByRole('cell', { name: 'Arrakis' })).toBeVisible();
+
+  // Delete the chapter (and what is nested in it) from its panel.
+  await deepest.locator('.ag-cell[col-id="heading"]', { hasText: 'Arrakis' }).first().click();
+  const edited = page.getByRole('region', { name: 'Arrakis' });
+  await edited.getByRole('button', { name: 'Item menu' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Duplicate Item' })).toHaveCount(0);
   await page.getByRole('menuitem', { name: 'Delete Item' }).click();
   await page.getByRole('alertdialog', { name: 'Delete this item?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page).toHaveURL(new RegExp(`/nestedID/chapters$`));
-  await expect(page.getByText('This Collection is Empty')).toBeVisible();
-  expect(await chapters()).toEqual([]);
+  await expect(deepest.getByText('This Collection is Empty')).toBeVisible();
+  expect(await nested('chapters')).toEqual([]);
+  await expect(page.getByText('Chapters has no items yet.')).toBeVisible();
+
+  // A breadcrumb returns to the book alone.
+  await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'Dune' }).click();
+  await expect(page).toHaveURL(new RegExp(`/item/${bookID}$`));
+  await expect(page.getByRole('navigation', { name: 'Breadcrumbs' })).toHaveCount(0);
+});
+
+test('the fold passes axe and stacks at 900 px (dark)', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const list = await request.get(content(made, 'collection', 'books', 'item'), { headers: bearer(made.token) });
+  const bookID = ((await list.json()) as { _id: string }[])[0]!._id;
+  const context = await browser.newContext({ colorScheme: 'dark', reducedMotion: 'reduce', viewport: { width: 900, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, account);
+  await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+  await page.goto(`${projectPath()}/collection/books/item/${bookID}/nestedID/chapters`);
+  const deepest = page.locator('[data-fold-pane="deepest"]');
+  await expect(deepest.getByRole('heading', { name: 'Chapters', level: 2 })).toBeVisible();
+  const dune = await page.getByRole('heading', { name: 'Dune', level: 2 }).boundingBox();
+  const chapters = await deepest.getByRole('heading', { name: 'Chapters', level: 2 }).boundingBox();
+  // Stacked: the fold takes the width below the item.
+  expect(chapters!.y).toBeGreaterThan(dune!.y);
+  expect(Math.abs(chapters!.x - dune!.x)).toBeLessThan(40);
+  await expectAccessible(page, 'nested fold dark 900');
+  // By keyboard: the list's Close is reachable and closes the fold.
+  await deepest.getByRole('button', { name: 'Close Chapters' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/item/${bookID}$`));
+  await page.screenshot({ path: '/tmp/item-page-nested-900-dark.png', fullPage: true });
+  await context.close();
 });
 
 for (const [colorScheme, width] of [

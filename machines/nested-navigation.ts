@@ -1,6 +1,7 @@
 /**
  * Nested navigation (content spec §2, §4): a stack of active collections, each with its active
- * item. Opening a nested collection of the deepest open item pushes a level; closing pops the
+ * item. Opening a nested collection of the deepest open item pushes a level (of an item higher up:
+ * the levels below that item are popped first, then the new one pushed); closing pops the
  * deepest one; returning to a level (a breadcrumb) pops the deeper ones; opening another item at
  * a level pops the levels that hung under the previous one. The nestedID, the route and the
  * breadcrumbs (10 characters plus "...") are derived from the stack after every change.
@@ -40,8 +41,8 @@ export type NestedNavigationEvent =
   | { type: 'OPEN_ITEM'; itemID: string; label?: string; depth?: number }
   /** Close the item open at a level (the deepest by default), and the levels below it. */
   | { type: 'CLOSE_ITEM'; depth?: number }
-  /** Open a nested collection of the deepest open item: pushes a level. */
-  | { type: 'OPEN_COLLECTION'; slug: string; label: string }
+  /** Open a nested collection of the item open at a level (the deepest by default): pops the levels below it, then pushes one. */
+  | { type: 'OPEN_COLLECTION'; slug: string; label: string; depth?: number }
   /** Close the deepest nested collection: pops it. */
   | { type: 'CLOSE' }
   /** Return to a level (a breadcrumb): pops the deeper ones; `to: 'collection'` also closes its item. */
@@ -69,8 +70,10 @@ export const nestedNavigationMachine = setup({
       return isLevel(context, depth) && context.stack[depth]!.itemID !== null;
     },
     // Nested items exist only under a saved item (spec §2), and nesting has a limit.
-    canOpenCollection: ({ context }, params: { slug: string }) =>
-      params.slug !== '' && !params.slug.includes('.') && context.stack.at(-1)?.itemID != null && context.stack.length - 1 < maxNestedLevels,
+    canOpenCollection: ({ context }, params: { slug: string; depth: number | undefined }) => {
+      const depth = depthOf(context, params.depth);
+      return params.slug !== '' && !params.slug.includes('.') && isLevel(context, depth) && context.stack[depth]!.itemID !== null && depth < maxNestedLevels;
+    },
     isSameItem: ({ context }, params: { itemID: string; depth: number | undefined }) =>
       context.stack[depthOf(context, params.depth)]?.itemID === params.itemID,
   },
@@ -107,7 +110,9 @@ export const nestedNavigationMachine = setup({
       const { itemLabel: _old, ...rest } = context.stack[depth]!;
       return derived([...context.stack.slice(0, depth), { ...rest, itemID: null }]);
     }),
-    push: assign(({ context }, params: { slug: string; label: string }) => derived([...context.stack, { collection: params.slug, label: params.label, itemID: null }])),
+    push: assign(({ context }, params: { slug: string; label: string; depth: number | undefined }) =>
+      derived([...context.stack.slice(0, depthOf(context, params.depth) + 1), { collection: params.slug, label: params.label, itemID: null }]),
+    ),
     pop: assign(({ context }) => derived(context.stack.slice(0, -1))),
     returnTo: assign(({ context }, params: { depth: number; to: 'item' | 'collection' }) => {
       const stack = context.stack.slice(0, params.depth + 1);
@@ -175,9 +180,12 @@ export const nestedNavigationMachine = setup({
           actions: [{ type: 'closeItem', params: ({ event }) => ({ depth: event.depth }) }, { type: 'showRoute', params: ({ context }) => ({ route: context.route }) }],
         },
         OPEN_COLLECTION: {
-          guard: { type: 'canOpenCollection', params: ({ event }) => ({ slug: event.slug }) },
+          guard: { type: 'canOpenCollection', params: ({ event }) => ({ slug: event.slug, depth: event.depth }) },
           target: '.deciding',
-          actions: [{ type: 'push', params: ({ event }) => ({ slug: event.slug, label: event.label }) }, { type: 'showRoute', params: ({ context }) => ({ route: context.route }) }],
+          actions: [
+            { type: 'push', params: ({ event }) => ({ slug: event.slug, label: event.label, depth: event.depth }) },
+            { type: 'showRoute', params: ({ context }) => ({ route: context.route }) },
+          ],
         },
         RETURN_TO: {
           guard: { type: 'isLevel', params: ({ event }) => ({ depth: event.depth }) },

@@ -33,6 +33,7 @@ import { mainRoutes } from './main/routes.ts';
 import { UserService } from './main/users.ts';
 import { consoleRoutes } from './console.ts';
 import { LiveHub } from './live/hub.ts';
+import { registerFiles } from './files/routes.ts';
 
 export interface AppContext {
   config: Config;
@@ -136,6 +137,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(billingRoutes, { prefix: '/billing' });
   await app.register(publicRoutes, { prefix: '/api/public' });
   if (config.devMailbox && mailer.transport === 'outbox') await app.register(devMailboxRoutes, { prefix: '/api/dev/mailbox' });
+  await registerFiles(app);
   if (config.serveConsole) await app.register(consoleRoutes);
   return app;
 }

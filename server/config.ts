@@ -2,6 +2,7 @@
  * Configuration from the environment, read once at start. Every variable is documented in the README.
  */
 import path from 'node:path';
+import type { FilesConfig } from './files/storage.ts';
 
 export interface RateLimitRule {
   max: number;
@@ -42,6 +43,12 @@ export interface Config {
   liveStreamMaxS: number;
   /** How long content events are kept for live replay, in seconds. */
   liveEventRetentionS: number;
+  /** Where uploaded files are kept: a directory (default `DATA_DIR/files`) or an S3-compatible bucket. */
+  files: FilesConfig;
+  /** How often every file is checked for an owner that is gone (seconds; 0: only after writes). */
+  filesSweepIntervalS: number;
+  /** An upload not yet in its item after this many seconds is treated as abandoned. */
+  filesPendingGraceS: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -64,14 +71,35 @@ function integer(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function filesConfig(env: Env, dataDir: string): FilesConfig {
+  const kind = env.FILES_STORAGE || 'local';
+  if (kind === 'local') return { kind, dir: path.resolve(env.FILES_DIR || path.join(dataDir, 'files')) };
+  if (kind !== 's3') throw new Error(`FILES_STORAGE must be local or s3, got "${kind}"`);
+  if (!env.S3_BUCKET) throw new Error('FILES_STORAGE=s3 needs S3_BUCKET');
+  const endpoint = env.S3_ENDPOINT || undefined;
+  const prefix = (env.S3_PREFIX || '').replace(/^\/+/, '');
+  return {
+    kind,
+    endpoint,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    // S3-compatible servers at an endpoint mostly want path-style addresses; AWS itself the virtual-host style.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE !== '0' : endpoint !== undefined,
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080);
+  const dataDir = path.resolve(env.DATA_DIR || './data');
   const rule = (name: string, fallback: string) => parseRateLimit(env[name] || fallback, name);
   const googleClientId = env.GOOGLE_CLIENT_ID;
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR || './data'),
+    dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     smtpUrl: env.SMTP_URL || undefined,
@@ -108,5 +136,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     liveStreamMaxS: integer(env, 'LIVE_STREAM_MAX_S', 3600),
     liveEventRetentionS: integer(env, 'LIVE_EVENT_RETENTION_S', 86_400),
+    files: filesConfig(env, dataDir),
+    filesSweepIntervalS: integer(env, 'FILES_SWEEP_INTERVAL_S', 3600),
+    filesPendingGraceS: integer(env, 'FILES_PENDING_GRACE_S', 900),
   };
 }

@@ -74,6 +74,19 @@ export interface SettingsContext {
 export interface ResolveContext {
   /** The display text of each of `ids` that exists in the collection; missing ids are absent. */
   referencedItems(collectionID: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * The items with `ids` in nested collections (by slug) of the collection's items: for each slug
+   * the collection has as a nested collection, each found id's owning item and display text.
+   * Slugs the collection has no nested collection for are absent. Without it, nested picks of an
+   * ItemRef cannot be checked and are refused.
+   */
+  referencedNestedItems?(collectionID: string, picks: readonly { slug: string; ids: readonly string[] }[]): Promise<Map<string, Map<string, NestedItemFound>>>;
+}
+
+/** A nested item found by `referencedNestedItems`: the item it belongs to and its display text. */
+export interface NestedItemFound {
+  parentID: string;
+  value: string;
 }
 
 /** Filter operators of the list filter and the public `query` (content spec §5, contract §3). */

@@ -16,17 +16,19 @@ export interface CopyLinkButtonProps {
 
 export function CopyLinkButton({ value, label, disabled }: CopyLinkButtonProps) {
   const format = useFormat();
-  const [copied, setCopied] = useState(false);
+  // Copies made since the confirmation last ended: each one shows "Copied!" for the full time again.
+  const [copies, setCopies] = useState(0);
+  const copied = copies > 0;
   const [announcement, setAnnouncement] = useState('');
   useEffect(() => {
-    if (!copied) return;
+    if (copies === 0) return;
     const timer = setTimeout(() => {
-      setCopied(false);
+      setCopies(0);
       // Cleared, so that copying again is announced again.
       setAnnouncement('');
     }, ui.copiedConfirmationMs);
     return () => clearTimeout(timer);
-  }, [copied]);
+  }, [copies]);
   return (
     <>
       <button
@@ -37,7 +39,7 @@ export function CopyLinkButton({ value, label, disabled }: CopyLinkButtonProps) 
         onClick={async () => {
           try {
             await navigator.clipboard.writeText(value);
-            setCopied(true);
+            setCopies((count) => count + 1);
             setAnnouncement(format('clipboard.copied'));
           } catch {
             setAnnouncement(format('clipboard.copyFailed'));

@@ -4,7 +4,7 @@
  */
 import { fieldType } from '../../definitions/field-types/index.ts';
 import { useFormat } from '../messages/use-format.ts';
-import { displayFor } from './display/index.ts';
+import { displayFor } from './displays.ts';
 import { describedByOf } from './editor-support.ts';
 import { EditorMessages, messagesId } from './EditorMessages.tsx';
 import type { EditorProps } from './editor-types.ts';

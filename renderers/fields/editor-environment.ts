@@ -1,6 +1,7 @@
 /**
  * What some editors need from the page around them: the project to search linked items in, the
- * item being edited, and the dialogs the page owns. The item page provides it once for its form.
+ * item being edited, and how to open its nested collections. The item page provides it once for
+ * its form (the ItemRef picker opens its linked-item dialog itself, in this project).
  */
 import { createContext, useContext } from 'react';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
@@ -17,13 +18,6 @@ export interface EditorEnvironment {
   scope?: ProjectScope;
   /** The item as last saved; absent for a new item. */
   item?: Item;
-  /**
-   * Opens the page's dialog to create an item in the field's referenced collection; when it
-   * resolves with the new item's link, the picker adds it to the value.
-   */
-  onCreateLinkedItem?(field: SchemaField): Promise<LinkedItemRef | undefined> | void;
-  /** Opens the page's dialog to edit a linked item. */
-  onEditLinkedItem?(field: SchemaField, ref: LinkedItemRef): void;
   /** Opens a nested collection of the saved item (the page folds it out beside the item). */
   onOpenNested?(field: SchemaField): void;
 }

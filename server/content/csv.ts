@@ -31,7 +31,8 @@ import { fieldType, type ColumnType, type CsvCodec, type CsvSqlForm, type Schema
 import type { Db } from '../db/index.ts';
 import { CollectionService, invalid, levelOf } from './collections.ts';
 import { compileListQuery, countStatement, type CompiledList } from './query/compile.ts';
-import { guarded, resolveNestedList } from './query/engine.ts';
+import { guarded, listStatementTimeoutMs, resolveNestedList } from './query/engine.ts';
+import { copyBatch, copyPoolOf, copySql, type BoundaryRow } from './csv-copy.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './query/parse.ts';
 import type { Target } from './query/targets.ts';
 import { columnFields, fieldColumn, type SchemaLevel } from './schema-tree.ts';
@@ -44,6 +45,12 @@ export const csvLimits = {
   batchBytes: 16 * 1024 * 1024,
   /** Whether the database writes the cells (false: every batch is read as rows and written by the JavaScript codecs). */
   sql: true,
+  /** Whether PostgreSQL writes batches with COPY (false: as one text value each). */
+  copy: true,
+  /** Rows per COPY batch (fewer when rows are big: a batch is held whole, at most `batchBytes`). */
+  copyBatchSize: 10000,
+  /** Parts of a COPY batch written at once, each by its own connection (and PostgreSQL process). */
+  copyParts: 2,
 };
 
 export interface CsvColumn {
@@ -74,10 +81,14 @@ interface ExportColumn extends CsvColumn {
   neutralise: boolean;
   /** The SQL cell never needs neutralising or quoting (numbers, booleans, instants). */
   plain: boolean;
+  /** The SQL cell is never NULL (its form writes every value of the column exactly). */
+  exact: boolean;
 }
 
 /** Forms whose cells never start like a formula nor hold a comma, quote or line break. */
 const plainForms = new Set<CsvSqlForm['of']>(['number', 'bool', 'instant']);
+/** Forms whose SQL writes every value exactly (never NULL): the others check the value's shape, or JSON's key order. */
+const exactForms = new Set<CsvSqlForm['of']>(['text', 'number', 'bool', 'instant', 'member']);
 
 /** The columns of an export: header, the JavaScript cell (the reference) and the SQL cell. */
 function exportColumns(level: SchemaLevel, projection?: ListQuery['projection'], sqlNumbers = true): ExportColumn[] {
@@ -93,6 +104,7 @@ function exportColumns(level: SchemaLevel, projection?: ListQuery['projection'],
     sql: cellSql(form, sql`${sql.identifier(column)}`, sqlNumbers),
     neutralise: false,
     plain: plainForms.has(form.of),
+    exact: exactForms.has(form.of),
   });
   const columns: ExportColumn[] = [
     system('_id', '_id', { of: 'text' }),
@@ -108,6 +120,7 @@ function exportColumns(level: SchemaLevel, projection?: ListQuery['projection'],
       sql: codec.sqlForm && cellSql(codec.sqlForm, sql`${sql.identifier(column)}`, sqlNumbers),
       neutralise: !codec.formulaSafe,
       plain: codec.sqlForm !== undefined && plainForms.has(codec.sqlForm.of),
+      exact: codec.sqlForm !== undefined && exactForms.has(codec.sqlForm.of),
     })),
     system('_createdDate', '_created_date', { of: 'instant' }),
     system('_lastUpdatedDate', '_last_updated_date', { of: 'instant' }),
@@ -194,7 +207,8 @@ export function cellSql(form: CsvSqlForm, value: SQL, sqlNumbers = true): SQL | 
     case 'number':
       return sqlNumbers ? set(jsNumberSql(value)) : undefined;
     case 'member':
-      return set(sql`(case when jsonb_typeof(${value}) = 'object' and jsonb_typeof(${value} -> ${lit(form.member)}) = 'string' then ${value} ->> ${lit(form.member)} else '' end)`);
+      // `->` with a key gives NULL for an array or a scalar: the member's type is the one test needed.
+      return set(sql`(case when jsonb_typeof(${value} -> ${lit(form.member)}) = 'string' then ${value} ->> ${lit(form.member)} else '' end)`);
     case 'members': {
       const entry = sql.identifier('e');
       const member = sql`(${entry} -> ${lit(form.member)})`;
@@ -234,12 +248,28 @@ function finishedCell(cell: SQL, column: Pick<ExportColumn, 'neutralise' | 'plai
   if (column.plain) return cell;
   // Cheap tests first (a regex over a long text costs more than the rest of its cell): the
   // first character, and one search per character that needs quoting.
-  const first = sql`left(${cell}, 1)`;
-  const neutralised = column.neutralise
-    ? sql`(case when ${first} in ('=', '+', '-', '@', chr(9), chr(13)) or (${first} = '''' and ${cell} ~ ${formulaPattern}) then '''' || ${cell} else ${cell} end)`
-    : cell;
+  const neutralised = column.neutralise ? sql`(case when ${formulaStartSql(cell)} then '''' || ${cell} else ${cell} end)` : cell;
   return sql`(case when strpos(${cell}, ',') > 0 or strpos(${cell}, '"') > 0 or strpos(${cell}, chr(10)) > 0 or strpos(${cell}, chr(13)) > 0
     then '"' || replace(${neutralised}, '"', '""') || '"' else ${neutralised} end)`;
+}
+
+/**
+ * Whether a text starts like a formula (`formulaStart`): its first character's code point
+ * (`ascii`, cheaper than `left` and a comparison of texts) is `=`, `+`, `-`, `@`, tab or CR, or a
+ * quote before such a character (the regex runs only for texts starting with a quote).
+ */
+const formulaStartSql = (cell: SQL) => sql`(ascii(${cell}) in (61, 43, 45, 64, 9, 13) or (ascii(${cell}) = 39 and ${cell} ~ ${formulaPattern}))`;
+
+/**
+ * A cell for COPY, from its text `cell` (a column reference: it is used several times):
+ * neutralised unless formula-safe, NULL when empty (COPY writes NULL as nothing and an empty
+ * string as `""`), and a call of `larder_csv_inexact()` (an error that stops the COPY) when the
+ * SQL form cannot write the value exactly. COPY does the quoting.
+ */
+function copyCell(cell: SQL, column: Pick<ExportColumn, 'neutralise' | 'plain' | 'exact'>): SQL {
+  const inexact = column.exact ? sql`` : sql` when ${cell} is null then larder_csv_inexact()`;
+  if (column.plain || !column.neutralise) return column.exact ? sql`nullif(${cell}, '')` : sql`(case when ${cell} <> '' then ${cell}${inexact} end)`;
+  return sql`(case when ${formulaStartSql(cell)} then '''' || ${cell} when ${cell} <> '' then ${cell}${inexact} end)`;
 }
 
 /** An instant as the API writes it (`toISOString`: UTC, milliseconds), made by the database. */
@@ -341,7 +371,7 @@ export interface CsvSource {
 
 /** One batch as written: its text (lines, each ending with LF), rows, and where the next batch starts. */
 interface Batch {
-  text: string;
+  text: string | Buffer[];
   rows: number;
   /** The last row written (none when the batch is empty). */
   last?: { key: string | null; id: string };
@@ -350,7 +380,7 @@ interface Batch {
 }
 
 /** Counts of batches written each way since the process started (tests check the database path is taken). */
-export const csvStats = { sqlBatches: 0, jsBatches: 0 };
+export const csvStats = { sqlBatches: 0, jsBatches: 0, copyBatches: 0, copyElsewhere: 0 };
 
 /**
  * Streams a list as CSV: `text/csv`, `content-disposition: attachment` with the file name, and
@@ -366,13 +396,21 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
   const select = csvSelect(source.level);
   const sortKey = sql.identifier('__sort_key');
 
-  const [total, shortestFloats] = await guarded(db, async (executor) => [
+  const [total, settings] = await guarded(db, async (executor) => [
     !compiled.filtered && source.unfilteredTotal ? await source.unfilteredTotal(executor) : ((await query<{ n: number }>(executor, countStatement(compiled)))[0]?.n ?? 0),
-    // Numbers are written by the database only when it prints floats as JavaScript does (shortest round-trip digits).
-    (await query<{ on: boolean }>(executor, sql`select current_setting('extra_float_digits')::int > 0 as on`))[0]?.on === true,
-  ]);
-  const columns = exportColumns(source.level, q.projection, shortestFloats && csvLimits.sql);
+    // Numbers are written by the database only when it prints floats as JavaScript does (shortest
+    // round-trip digits); COPY statements carry their parameters as literals, which needs plain
+    // backslashes in quoted text.
+    (await query<{ floats: boolean; literals: boolean }>(
+      executor,
+      sql`select current_setting('extra_float_digits')::int > 0 as floats, current_setting('standard_conforming_strings') = 'on' as literals`,
+    ))[0],
+  ] as const);
+  const columns = exportColumns(source.level, q.projection, settings?.floats === true && csvLimits.sql);
   const inSql = csvLimits.sql && columns.every((c) => c.sql !== undefined);
+  const pool = copyPoolOf(db);
+  // One column would be written differently by COPY (it quotes a lone `\.`, its end-of-data mark).
+  const byCopy = inSql && csvLimits.copy && pool !== undefined && settings?.literals === true && columns.length > 1;
   const header = stringify([columns.map((c) => c.header)], { eof: true });
 
   /** A batch read as rows and written by the JavaScript codecs. */
@@ -456,7 +494,61 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
     csvStats.sqlBatches += 1;
     return { text: row.csv ?? '', rows: row.rows, last: { key: row.last_key, id: row.last_id! }, more: row.read === batchSize || row.rows < row.read };
   };
-  const readBatch = inSql ? readText : readRows;
+
+  /**
+   * A batch written by COPY (PostgreSQL): the run's next `copyRows` rows, their cells as
+   * `copyCell` gives them. COPY answers only the file, so the batch's last row (where the next
+   * starts) is read first by an index probe, in the same snapshot. A batch COPY cannot write
+   * exactly, or bigger than `batchBytes`, is written by `readText` instead (which falls back to
+   * the codecs in turn).
+   */
+  let copyRows = csvLimits.copyBatchSize;
+  const rowId = sql.identifier('_id');
+  const readCopy = async (p: Position): Promise<Batch> => {
+    // Each part holds `partRows` rows; the batch `copyRows` in all.
+    const parts = Math.max(1, Math.min(csvLimits.copyParts, copyRows));
+    const partRows = Math.ceil(copyRows / parts);
+    const after = (from: BoundaryRow): Position => (from ? { run: p.run, last: { key: (from.__sort_key as string | null) ?? null, id: from._id as string } } : p);
+    const outcome = await copyBatch(pool!, {
+      timeoutMs: listStatementTimeoutMs,
+      maxBytes: batchBytes,
+      parts,
+      probe: (from) => sql`select (${keyset.expression})::text as ${sortKey}, ${rowId} from ${compiled.table}
+        where (${compiled.where}) and ${inRun(keyset, after(from))} order by ${compiled.orderBy} offset ${partRows - 1} limit 1`,
+      copy: (from) =>
+        copySql(sql`select ${sql.join(
+          columns.map((c, i) => copyCell(sql`${cellNames[i]!}`, c)),
+          sql`, `,
+        )}
+          from (
+            select ${sql.join(
+              columns.map((c, i) => sql`${c.sql!} as ${cellNames[i]!}`),
+              sql`, `,
+            )}
+            from (
+              select * from ${compiled.table}
+              where (${compiled.where}) and ${inRun(keyset, after(from))}
+              order by ${compiled.orderBy} limit ${partRows}
+            ) page offset 0
+          ) cells`),
+    });
+    if (outcome.kind === 'elsewhere') {
+      csvStats.copyElsewhere += 1;
+      // Rows this big: smaller COPY batches from now on.
+      if (outcome.why === 'too big') copyRows = Math.max(1, Math.floor(copyRows / 4));
+      return readText(p);
+    }
+    csvStats.copyBatches += 1;
+    const b = outcome.boundary;
+    if (outcome.rows > 0) copyRows = Math.max(1, Math.min(csvLimits.copyBatchSize, Math.floor(batchBytes / 2 / (outcome.bytes / outcome.rows))));
+    return {
+      text: outcome.chunks,
+      rows: outcome.rows,
+      ...(b ? { last: { key: (b.__sort_key as string | null) ?? null, id: b._id as string } } : {}),
+      more: b !== undefined,
+    };
+  };
+  const readBatch = byCopy ? readCopy : inSql ? readText : readRows;
 
   const [firstRun, secondRun] = runsOf(keyset);
   const first = await readBatch({ run: firstRun! });
@@ -490,7 +582,13 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
       // A read the client no longer waits for must not reject unhandled.
       next?.[1].catch(() => undefined);
       if (out.destroyed) return;
-      if (batch.text && !out.write(batch.text)) await room();
+      if (typeof batch.text === 'string') {
+        if (batch.text && !out.write(batch.text)) await room();
+      } else {
+        let full = false;
+        for (const chunk of batch.text) full = !out.write(chunk);
+        if (full) await room();
+      }
       if (out.destroyed || !next) break;
       [run, batch] = [next[0], await next[1]];
     }
@@ -548,4 +646,11 @@ export function csvCellSql(codec: CsvCodec, value: SQL): SQL | undefined {
   const form = codec.sqlForm;
   const cell = form && cellSql(form, value);
   return cell && finishedCell(cell, { neutralise: !codec.formulaSafe, plain: plainForms.has(form.of) });
+}
+
+/** The cell a COPY export writes for `value` (before COPY's quoting): NULL when empty, an error when inexact; undefined when the codec has no SQL form. */
+export function csvCopyCellSql(codec: CsvCodec, value: SQL): SQL | undefined {
+  const form = codec.sqlForm;
+  const cell = form && cellSql(form, value);
+  return cell && copyCell(sql`(${cell})`, { neutralise: !codec.formulaSafe, plain: plainForms.has(form.of), exact: exactForms.has(form.of) });
 }

@@ -5,17 +5,17 @@
  * with the current item) when the item changed since; without one, the last writer wins.
  */
 import { listPathOfItem, recordContentEvent } from '../live/events.ts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { generateKeyBetween } from 'fractional-indexing';
 import { contentLimits, metadataField, parseNestedId, systemKeys } from '../../definitions/content.ts';
-import { fieldType, type ResolveContext, type SchemaField, type SettingProblem } from '../../definitions/field-types/index.ts';
+import { fieldType, type NestedItemFound, type ResolveContext, type SchemaField, type SettingProblem } from '../../definitions/field-types/index.ts';
 import { parseDate } from '../../definitions/field-types/date/index.ts';
 import type { Db } from '../db/index.ts';
 import { contentCollections } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { CollectionService, invalid, levelOf, type CollectionRow, type Tx } from './collections.ts';
-import { columnFields, fieldColumn, followChain, type SchemaLevel } from './schema-tree.ts';
+import { childLevel, columnFields, fieldColumn, followChain, nestedFieldBySlug, type SchemaLevel } from './schema-tree.ts';
 import {
   columnTypeOf,
   countChildren,
@@ -244,32 +244,74 @@ export class ItemService {
     return values;
   }
 
-  /** Looks up linked items for ItemRef values: their display text is their collection's primary field. */
+  /**
+   * Looks up linked items for ItemRef values: their display text is their level's primary field.
+   * The referenced collections' rows are read once per write, whatever the number of fields.
+   */
   private resolveContext(tx: Tx, projectId: string): ResolveContext {
+    const rows = new Map<string, Promise<CollectionRow | undefined>>();
+    const collection = (collectionID: string) => {
+      let row = rows.get(collectionID);
+      if (!row) {
+        row = tx
+          .select()
+          .from(contentCollections)
+          .where(sql`${contentCollections.projectId} = ${projectId} and ${contentCollections.slug} = ${collectionID}`)
+          .then(([found]) => found);
+        rows.set(collectionID, row);
+      }
+      return row;
+    };
+    // The display text of a level's items, as JSON whatever the column (so levels can share one query).
+    const displayOf = (level: SchemaLevel) => {
+      const primary = columnFields(level).find((f) => f.primaryField);
+      return { primary, select: primary ? sql`to_jsonb(${sql.identifier(fieldColumn(primary.id))})` : sql`null::jsonb` };
+    };
+    const textOf = (primary: SchemaField | undefined, raw: unknown, id: string) =>
+      (primary ? fieldType(primary.type)!.display(decodeValue(columnTypeOf(primary)!, raw), primary) : '') || id;
+    const idList = (ids: readonly string[]) =>
+      sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      );
     return {
       referencedItems: async (collectionID, ids) => {
         const found = new Map<string, string>();
         if (ids.length === 0) return found;
-        const [target] = await tx
-          .select()
-          .from(contentCollections)
-          .where(sql`${contentCollections.projectId} = ${projectId} and ${contentCollections.slug} = ${collectionID}`);
+        const target = await collection(collectionID);
         if (!target) return found;
         const level = levelOf(target);
-        const primary = columnFields(level).find((f) => f.primaryField);
-        const idList = sql.join(
-          ids.map((id) => sql`${id}`),
-          sql`, `,
-        );
-        const display = primary ? sql`, ${sql.identifier(fieldColumn(primary.id))} as display` : sql``;
-        const rows = await query<{ _id: string; display?: unknown }>(
+        const { primary, select } = displayOf(level);
+        const rows = await query<{ _id: string; display: unknown }>(
           tx,
-          sql`select ${sql.identifier('_id')}${display} from ${sql.identifier(level.table)} where ${sql.identifier('_id')} in (${idList})`,
+          sql`select ${sql.identifier('_id')}, ${select} as display from ${sql.identifier(level.table)} where ${sql.identifier('_id')} in (${idList(ids)})`,
         );
-        for (const r of rows) {
-          const text = primary ? fieldType(primary.type)!.display(decodeValue(columnTypeOf(primary)!, r.display), primary) : '';
-          found.set(r._id, text || r._id);
+        for (const r of rows) found.set(r._id, textOf(primary, r.display, r._id));
+        return found;
+      },
+      // One query for every nested pick of the write: a union over the nested collections' tables.
+      referencedNestedItems: async (collectionID, picks) => {
+        const found = new Map<string, Map<string, NestedItemFound>>();
+        const target = await collection(collectionID);
+        if (!target) return found;
+        const top = levelOf(target);
+        const parts: SQL[] = [];
+        const primaries = new Map<string, SchemaField | undefined>();
+        for (const { slug, ids } of picks) {
+          const field = nestedFieldBySlug(top, slug);
+          if (!field) continue;
+          found.set(slug, new Map());
+          if (ids.length === 0) continue;
+          const level = childLevel(top, field);
+          const { primary, select } = displayOf(level);
+          primaries.set(slug, primary);
+          parts.push(
+            sql`select ${slug}::text as slug, ${sql.identifier('_id')}, ${sql.identifier('_parent_id')} as parent, ${select} as display from ${sql.identifier(level.table)} where ${sql.identifier('_id')} in (${idList(ids)})`,
+          );
         }
+        if (parts.length === 0) return found;
+        const rows = await query<{ slug: string; _id: string; parent: string; display: unknown }>(tx, sql.join(parts, sql` union all `));
+        for (const r of rows) found.get(r.slug)?.set(r._id, { parentID: r.parent, value: textOf(primaries.get(r.slug), r.display, r._id) });
         return found;
       },
     };

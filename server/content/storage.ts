@@ -6,6 +6,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import { fieldType, type ColumnType, type IndexTarget, type SchemaField } from '../../definitions/field-types/index.ts';
 import type { Db } from '../db/index.ts';
 import { childLevel, columnFields, fieldColumn, isNestedField, type SchemaLevel } from './schema-tree.ts';
@@ -90,6 +91,45 @@ export async function addFieldStorage(executor: Executor, level: SchemaLevel, fi
     }
   }
   if (field.unique) await setUnique(executor, level, field, true);
+  const counted = countedMember(level, field);
+  if (counted) await addOptionCounts(executor, level, field, counted);
+}
+
+/**
+ * The member of a top-level field's JSON value whose counts are kept per value (Option: the
+ * choice's `_id`, the member its btree covers), so a list filtered by one value reads its total
+ * from item_option_counts (migration 0010); undefined for other fields and nested levels.
+ */
+export function countedMember(level: SchemaLevel, field: SchemaField): string | undefined {
+  if (level.parentTable) return undefined;
+  const storage = fieldType(field.type)?.storage;
+  if (storage?.kind !== 'column' || storage.column !== 'jsonb') return undefined;
+  const on = storage.indexes.find((index) => index.kind === 'btree' && index.on.of === 'member')?.on;
+  return on?.of === 'member' ? on.member : undefined;
+}
+
+/** The collection id of a top-level level (its table is `content_<id>`). */
+export const collectionIdOf = (level: SchemaLevel) => level.table.slice('content_'.length);
+
+const countTriggers = (level: SchemaLevel, field: SchemaField) =>
+  [
+    ['ci', 'insert', sql`referencing new table as new_rows`],
+    ['cu', 'update', sql`referencing old table as old_rows new table as new_rows`],
+    ['cd', 'delete', sql`referencing old table as old_rows`],
+  ].map(([suffix, event, transition]) => ({ name: id(indexName(level.table, field.id, suffix as string)), event: sql.raw(event as string), transition: transition as SQL }));
+
+/**
+ * Keeps a new field's per-value counts: statement triggers (insert, update, delete: PostgreSQL
+ * allows transition tables on single-event triggers only) add the changes of each statement as
+ * delta rows (migration 0010). The column is new, so there is nothing to count yet.
+ */
+async function addOptionCounts(executor: Executor, level: SchemaLevel, field: SchemaField, member: string) {
+  const args = sql.raw([collectionIdOf(level), fieldColumn(field.id), member].map((a) => `'${a.replace(/'/g, "''")}'`).join(', '));
+  for (const trigger of countTriggers(level, field)) {
+    await executor.execute(
+      sql`create trigger ${trigger.name} after ${trigger.event} on ${id(level.table)} ${trigger.transition} for each statement execute function content_count_options(${args})`,
+    );
+  }
 }
 
 /** The name of the unique index of a field, from which a violation is traced back to the field. */
@@ -123,6 +163,11 @@ export async function dropFieldStorage(executor: Executor, level: SchemaLevel, f
     return;
   }
   if (fieldType(field.type)?.storage.kind !== 'column') return;
+  if (countedMember(level, field)) {
+    // The triggers name the column: they go first, with the counts.
+    for (const trigger of countTriggers(level, field)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);
+    await executor.execute(sql`delete from item_option_counts where collection_id = ${collectionIdOf(level)} and field_column = ${fieldColumn(field.id)}`);
+  }
   await executor.execute(sql`alter table ${id(level.table)} drop column if exists ${id(fieldColumn(field.id))}`);
 }
 
@@ -149,10 +194,17 @@ export function encodeValue(column: ColumnType, value: unknown): SQL {
   }
 }
 
+/**
+ * PostgreSQL's text of a timestamptz as a Date. drizzle hands both drivers' timestamptz over as that
+ * text, and `new Date(text)` reads years 1–99 as 1901–1999/2000–2049 ('0005-01-01 00:00:00+00'
+ * became 2001-05-01): node-postgres's own parser (postgres-date) reads every year, BC included.
+ */
+const parseTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;
+
 /** A stored value as the API gives it. */
 export function decodeValue(column: ColumnType, raw: unknown): unknown {
   if (raw === null || raw === undefined) return null;
-  if (column === 'timestamptz') return (raw instanceof Date ? raw : new Date(String(raw))).toISOString();
+  if (column === 'timestamptz') return (raw instanceof Date ? raw : parseTimestamptz(String(raw))).toISOString();
   if (column === 'double precision' && typeof raw === 'string') return Number(raw);
   // Both drivers parse jsonb already: a string here is a JSON string value, not JSON text.
   return raw;

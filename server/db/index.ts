@@ -203,7 +203,8 @@ export async function createPgliteTemplate(): Promise<Blob> {
 
 /** How many statements a process names (each connection keeps those it ran); past it, statements run unnamed. */
 const preparedNamesMax = 200;
-const preparedNames = new Set<string>();
+/** Statement text → its name (a hash of the text, computed once per text). */
+const preparedNames = new Map<string, string>();
 
 /**
  * Runs a statement of the read pool; with `prepare`, on PostgreSQL as a named prepared statement:
@@ -216,9 +217,12 @@ const preparedNames = new Set<string>();
 export async function queryText<T = Record<string, unknown>>(db: Db, text: string, params: unknown[], prepare = false): Promise<T[]> {
   const client = (db as unknown as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
-    const name = prepare ? `larder_${createHash('sha1').update(text).digest('hex').slice(0, 24)}` : undefined;
-    if (name && !preparedNames.has(name) && preparedNames.size < preparedNamesMax) preparedNames.add(name);
-    const result = await client.query<T & pg.QueryResultRow>(name && preparedNames.has(name) ? { name, text, values: params } : { text, values: params });
+    let name = prepare ? preparedNames.get(text) : undefined;
+    if (prepare && name === undefined && preparedNames.size < preparedNamesMax) {
+      name = `larder_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+      preparedNames.set(text, name);
+    }
+    const result = await client.query<T & pg.QueryResultRow>(name ? { name, text, values: params } : { text, values: params });
     return result.rows;
   }
   if (client instanceof PGlite) return (await client.query<T>(text, params)).rows;

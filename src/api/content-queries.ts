@@ -269,7 +269,7 @@ export function useMoveItem(scope: ProjectScope, collectionID: string) {
   const api = useContentApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ itemID, ...target }: { itemID: string; afterID?: string; beforeID?: string; nestedID?: string }) => api.moveItem(scope, collectionID, itemID, target),
+    mutationFn: ({ itemID, ...target }: { itemID: string; afterID?: string; beforeID?: string; order?: number; nestedID?: string }) => api.moveItem(scope, collectionID, itemID, target),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) }),
   });
 }

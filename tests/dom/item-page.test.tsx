@@ -16,7 +16,7 @@ import { ContentApiProvider } from '../../src/api/content-queries.ts';
 import { ApiError } from '../../src/api/errors.ts';
 import { notify } from '../../renderers/toasts/notify.ts';
 import { strictContentApi, type StrictContentApi } from './support/fake-content-api.ts';
-import { fakePlatformApi, ORG, PROJECT, renderPlatform } from './support/platform.tsx';
+import { fakePlatformApi, ORG, PROJECT, renderPlatform, collectionRoutes } from './support/platform.tsx';
 
 vi.mock('../../renderers/toasts/notify.ts', () => ({ notify: vi.fn(async () => undefined) }));
 
@@ -76,18 +76,14 @@ function open(path: string, api: StrictContentApi, options: { list?: 'stub' | 'r
               element: <ContentApiProvider value={api}>{options.list === 'real' ? <ItemListScreen /> : <ListStub />}</ContentApiProvider>,
               children: [
                 { id: 'addItemToCollection', path: 'item', element: <ItemScreen /> },
-                { id: 'viewItem', path: 'item/:itemID', element: <ItemScreen /> },
+                {
+                  id: 'viewItem',
+                  path: 'item/:itemID',
+                  element: <ItemScreen />,
+                  // As in definitions/routes.ts: the item page draws its nested collections itself.
+                  children: [{ id: 'viewNestedCollection', path: 'nestedID/:nestedID', element: <Outlet />, children: [{ id: 'nestedItem', path: 'item/:collectionNestedID', element: null }] }],
+                },
               ],
-            },
-            {
-              id: 'viewNestedCollection',
-              path: ':collectionID/item/:itemID/nestedID/:nestedID',
-              element: (
-                <ContentApiProvider value={api}>
-                  <ListStub />
-                </ContentApiProvider>
-              ),
-              children: [{ id: 'nestedItem', path: 'item/:collectionNestedID', element: <ItemScreen /> }],
             },
             { id: 'editCollection', path: ':collectionID/edit', element: <p>settings page</p> },
           ],
@@ -326,24 +322,30 @@ describe('item page', { timeout: 40_000 }, () => {
     const nestedSchema = [{ id: 'h', name: 'Heading', slug: 'heading', type: 1, primaryField: true }];
     const api = strictContentApi({
       collection: vi.fn(async () => posts({ schema: [...schema, { id: 'f3', name: 'Chapters', slug: 'chapters', type: 12, nestedCollectionSchema: nestedSchema }] })),
+      item: vi.fn(async () => ({ item: stored({ title: 'Top' }), etag: '"2026-01-01T00:00:00.000Z"' })),
+      listItems: vi.fn(async () => ({ items: [], total: 0 })),
       nestedItem: vi.fn(async () => ({ item: { ...stored({ heading: 'Chapter one' }), _id: 'n1' }, etag: '"2026-01-01T00:00:00.000Z"' })),
       updateItem: vi.fn(async (_s, _c, _id, values) => ({ item: { ...stored(values as Record<string, unknown>), _id: 'n1' }, etag: '"2026-01-02T00:00:00.000Z"' })),
     });
     open(`${base}/item/top1/nestedID/chapters/item/n1`, api);
     expect(await screen.findByRole('heading', { name: 'Chapter one' })).toBeInTheDocument();
     expect(api.nestedItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'top1', 'chapters.n1']);
-    await user.click(screen.getByRole('button', { name: 'Item menu' }));
+    // The nested item's own panel, folded beside the top-level item's form.
+    const panel = within(screen.getByRole('region', { name: 'Chapter one' }));
+    await user.click(panel.getByRole('button', { name: 'Item menu' }));
     expect(await screen.findByRole('menuitem', { name: 'Delete Item' })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'Duplicate Item' })).toBeNull();
     await user.keyboard('{Escape}');
     await user.clear(field(/^Heading/));
     await user.type(field(/^Heading/), 'Chapter 1');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Update' })).toBeEnabled());
-    await user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(panel.getByRole('button', { name: 'Update' })).toBeEnabled());
+    await user.click(panel.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(api.updateItem).toHaveBeenCalledTimes(1));
     expect(api.updateItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'top1', { heading: 'Chapter 1' }, { nestedID: 'chapters.n1', ifMatch: '"2026-01-01T00:00:00.000Z"' }]);
-    expect(await screen.findByText('list page')).toBeInTheDocument();
-    expect(where()).toBe(`${base}/item/top1/nestedID/chapters`);
+    // Closed after saving: the nested list, folded beside the top-level item.
+    await waitFor(() => expect(where()).toBe(`${base}/item/top1/nestedID/chapters`));
+    expect(await screen.findByRole('heading', { name: 'Chapters' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Top' })).toBeVisible();
   });
 
   it('a new nested item (`new` in the route) is created in its list under the top-level item', async () => {
@@ -352,6 +354,8 @@ describe('item page', { timeout: 40_000 }, () => {
     const api = strictContentApi({
       collection: vi.fn(async () => posts({ schema: [...schema, { id: 'f3', name: 'Chapters', slug: 'chapters', type: 12, nestedCollectionSchema: nestedSchema }] })),
       createNestedItem: vi.fn(async (_s, _c, _id, _nested, values) => ({ item: { ...stored(values as Record<string, unknown>), _id: 'n2' }, etag: '"2026-01-01T00:00:00.000Z"' })),
+      item: vi.fn(async () => ({ item: stored({ title: 'Top' }), etag: '"2026-01-01T00:00:00.000Z"' })),
+      listItems: vi.fn(async () => ({ items: [], total: 0 })),
     });
     open(`${base}/item/top1/nestedID/chapters/item/new`, api);
     expect(await screen.findByRole('heading', { name: 'New Chapters item' })).toBeInTheDocument();
@@ -360,8 +364,8 @@ describe('item page', { timeout: 40_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Create Item' }));
     await waitFor(() => expect(api.createNestedItem).toHaveBeenCalledTimes(1));
     expect(api.createNestedItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'top1', 'chapters', { heading: 'Chapter two' }]);
-    expect(await screen.findByText('list page')).toBeInTheDocument();
-    expect(where()).toBe(`${base}/item/top1/nestedID/chapters`);
+    await waitFor(() => expect(where()).toBe(`${base}/item/top1/nestedID/chapters`));
+    expect(await screen.findByRole('heading', { name: 'Chapters' })).toBeVisible();
   });
 });
 

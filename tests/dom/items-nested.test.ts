@@ -1,7 +1,8 @@
-/** Nested lists (content §2, §3): nestedID walking, breadcrumbs cut to 10 characters plus "...". */
+/** Nested lists (content §2, §3): nestedID walking, breadcrumbs cut to 10 characters plus "..." (the fold's crumbs: tests/dom/item-fold.test.tsx). */
 import { describe, expect, it } from 'vitest';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
-import { nestedCrumbs, nestedFields, slugPath, truncateLabel } from '../../src/screens/items/nested-path.ts';
+import { truncateLabel } from '../../machines/nested-navigation-rules.ts';
+import { nestedFields, slugPath } from '../../src/screens/items/nested-path.ts';
 
 const schema: SchemaField[] = [
   { id: 't', name: 'Title', slug: 'title', type: 1 },
@@ -13,7 +14,6 @@ const schema: SchemaField[] = [
     nestedCollectionSchema: [{ id: 'p', name: 'Paragraphs', slug: 'paragraphs', type: 12, nestedCollectionSchema: [{ id: 'x', name: 'Text', slug: 'text', type: 1 }] }],
   },
 ];
-const item = 'a'.repeat(24);
 const chapter = 'b'.repeat(24);
 
 describe('nested paths', () => {
@@ -27,19 +27,5 @@ describe('nested paths', () => {
     expect(nestedFields(schema, `chapters.${chapter}.paragraphs`)?.map((field) => field.slug)).toEqual(['chapters', 'paragraphs']);
     expect(nestedFields(schema, 'nope')).toBeUndefined();
     expect(slugPath(`chapters.${chapter}.paragraphs`)).toBe('chapters.paragraphs');
-  });
-
-  it('leads back through every level, the list shown last and unlinked', () => {
-    const fields = nestedFields(schema, `chapters.${chapter}.paragraphs`) ?? [];
-    const crumbs = nestedCrumbs({ id: 'books', name: 'Books' }, item, `chapters.${chapter}.paragraphs`, fields);
-    expect(crumbs.map((crumb) => [crumb.label, crumb.route])).toEqual([
-      ['Books', 'viewCollection'],
-      [item, 'viewItem'],
-      ['Chapters of the book', 'viewNestedCollection'],
-      [chapter, 'nestedItem'],
-      ['Paragraphs', undefined],
-    ]);
-    expect(crumbs[2]?.params).toEqual({ collectionID: 'books', itemID: item, nestedID: 'chapters' });
-    expect(crumbs[3]?.params).toEqual({ collectionID: 'books', itemID: item, nestedID: 'chapters', collectionNestedID: chapter });
   });
 });

@@ -8,11 +8,11 @@ import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Outlet, type RouteObject } from 'react-router';
-import ItemListScreen from '../../src/screens/items/ItemListScreen.tsx';
+import { useParams } from 'react-router';
+import ItemListScreen, { NestedItemList } from '../../src/screens/items/ItemListScreen.tsx';
 import type { Collection, ContentApi, Item } from '../../src/api/content.ts';
 import { ContentApiProvider } from '../../src/api/content-queries.ts';
-import { fakePlatformApi, ORG, PROJECT, renderPlatform } from './support/platform.tsx';
+import { fakePlatformApi, ORG, PROJECT, renderPlatform, collectionRoutes } from './support/platform.tsx';
 
 vi.mock('../../renderers/toasts/notify.ts', () => ({ notify: vi.fn(async () => undefined) }));
 
@@ -61,32 +61,28 @@ function open(path: string, rows: () => Item[]): Fake {
       <ItemListScreen />
     </ContentApiProvider>
   );
-  const routes: RouteObject[] = [
+  const routes = collectionRoutes([
+    { id: 'viewCollection', path: ':collectionID', element: screenElement, children: [{ id: 'viewItem', path: 'item/:itemID', element: <p>item page</p> }] },
     {
-      id: 'viewProject',
-      path: '/organization/:organizationID/project/:projectID',
-      element: <Outlet />,
-      children: [
-        {
-          id: 'collection',
-          path: 'collection',
-          element: <Outlet />,
-          children: [
-            { id: 'viewCollection', path: ':collectionID', element: screenElement, children: [{ id: 'viewItem', path: 'item/:itemID', element: <p>item page</p> }] },
-            {
-              id: 'viewNestedCollection',
-              path: ':collectionID/item/:itemID/nestedID/:nestedID',
-              element: screenElement,
-              children: [{ id: 'nestedItem', path: 'item/:collectionNestedID', element: <p>nested item page</p> }],
-            },
-            { id: 'editCollection', path: ':collectionID/edit', element: <p>settings page</p> },
-          ],
-        },
-      ],
+      // The item page folds nested lists out beside their item (ItemFold); here the list alone.
+      id: 'viewNestedCollection',
+      path: ':collectionID/item/:itemID/nestedID/:nestedID',
+      element: (
+        <ContentApiProvider value={api}>
+          <NestedListAlone />
+        </ContentApiProvider>
+      ),
+      children: [{ id: 'nestedItem', path: 'item/:collectionNestedID', element: <p>nested item page</p> }],
     },
-  ];
+    { id: 'editCollection', path: ':collectionID/edit', element: <p>settings page</p> },
+  ]);
   renderPlatform({ routes, path: `/organization/${ORG}/project/${PROJECT}/collection/${path}`, api: fakePlatformApi() });
   return { api, moveItem, initRank, listItems };
+}
+
+function NestedListAlone() {
+  const { collectionID = '', itemID = '', nestedID = '' } = useParams();
+  return <NestedItemList collectionID={collectionID} itemID={itemID} nestedID={nestedID} embedding={{ itemOpen: false, onOpenItem: () => {}, onClose: () => {} }} />;
 }
 
 /** The titles in the order the grid shows its rows. */

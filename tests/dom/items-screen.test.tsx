@@ -3,11 +3,10 @@ import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Outlet, type RouteObject } from 'react-router';
 import ItemListScreen from '../../src/screens/items/ItemListScreen.tsx';
 import type { Collection, ContentApi, Item, ListParams } from '../../src/api/content.ts';
 import { ContentApiProvider } from '../../src/api/content-queries.ts';
-import { fakePlatformApi, ORG, PROJECT, renderPlatform } from './support/platform.tsx';
+import { fakePlatformApi, ORG, PROJECT, renderPlatform, collectionRoutes } from './support/platform.tsx';
 
 vi.mock('../../renderers/toasts/notify.ts', () => ({ notify: vi.fn(async () => undefined) }));
 
@@ -21,36 +20,22 @@ const item = (n: number): Item => ({ _id: `id${n}`, _createdDate: '2026-01-01T00
 
 function open(found: Collection, listItems: ContentApi['listItems']) {
   const api = { collection: vi.fn(async () => found), listItems: vi.fn(listItems) } as unknown as ContentApi;
-  const routes: RouteObject[] = [
+  const routes = collectionRoutes([
     {
-      id: 'viewProject',
-      path: '/organization/:organizationID/project/:projectID',
-      element: <Outlet />,
+      id: 'viewCollection',
+      path: ':collectionID',
+      element: (
+        <ContentApiProvider value={api}>
+          <ItemListScreen />
+        </ContentApiProvider>
+      ),
       children: [
-        {
-          id: 'collection',
-          path: 'collection',
-          element: <Outlet />,
-          children: [
-            {
-              id: 'viewCollection',
-              path: ':collectionID',
-              element: (
-                <ContentApiProvider value={api}>
-                  <ItemListScreen />
-                </ContentApiProvider>
-              ),
-              children: [
-                { id: 'addItemToCollection', path: 'item', element: <p>new item page</p> },
-                { id: 'viewItem', path: 'item/:itemID', element: <p>item page</p> },
-              ],
-            },
-            { id: 'editCollection', path: ':collectionID/edit', element: <p>settings page</p> },
-          ],
-        },
+        { id: 'addItemToCollection', path: 'item', element: <p>new item page</p> },
+        { id: 'viewItem', path: 'item/:itemID', element: <p>item page</p> },
       ],
     },
-  ];
+    { id: 'editCollection', path: ':collectionID/edit', element: <p>settings page</p> },
+  ]);
   renderPlatform({ routes, path: `/organization/${ORG}/project/${PROJECT}/collection/posts`, api: fakePlatformApi() });
   return api as ContentApi & { listItems: ReturnType<typeof vi.fn> };
 }

@@ -163,4 +163,23 @@ describe('nested navigation machine: limits', () => {
     expect(actor.getSnapshot().context.route).toEqual({ name: 'viewCollection', params: { collectionID: 'books' } });
     expect(actor.getSnapshot().can({ type: 'CLOSE' })).toBe(false);
   });
+
+  it('opens a nested collection of an item higher up: the levels below it pop, the new one is pushed', () => {
+    const actor = start();
+    actor.send({ type: 'OPEN_COLLECTION', slug: 'chapters', label: 'Chapters' });
+    actor.send({ type: 'OPEN_ITEM', itemID: 'c1' });
+    actor.send({ type: 'OPEN_COLLECTION', slug: 'paragraphs', label: 'Paragraphs' });
+    // The book's form beside the fold opens its Notes: chapters and paragraphs go.
+    actor.send({ type: 'OPEN_COLLECTION', slug: 'notes', label: 'Notes', depth: 0 });
+    expect(actor.getSnapshot().context.stack.map((l) => [l.collection, l.itemID])).toEqual([
+      ['books', 'b1'],
+      ['notes', null],
+    ]);
+    expect(actor.getSnapshot().context.route).toEqual({ name: 'viewNestedCollection', params: { collectionID: 'books', itemID: 'b1', nestedID: 'notes' } });
+    // Not under a level without an open item, nor at a level that does not exist.
+    expect(actor.getSnapshot().can({ type: 'OPEN_COLLECTION', slug: 'x', label: 'X', depth: 1 })).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'OPEN_COLLECTION', slug: 'x', label: 'X', depth: 2 })).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'OPEN_COLLECTION', slug: 'x', label: 'X', depth: -1 })).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'OPEN_COLLECTION', slug: 'x', label: 'X', depth: 0 })).toBe(true);
+  });
 });

@@ -2,7 +2,8 @@
  * Model-based test of nested navigation (content spec §2, §4): the model is a plain stack of
  * (collection, active item) levels; opening a nested collection pushes, closing pops, returning to
  * a level (a breadcrumb) pops the deeper ones, opening another item at a level drops what hung
- * under the previous one. After every step the real machine must hold the same stack, the
+ * under the previous one, opening a nested collection of the top item (its form beside the fold)
+ * pops what was open under it and pushes the new level. After every step the real machine must hold the same stack, the
  * nestedID (parseNestedId's chain), the route, and the breadcrumbs (10 characters plus "...").
  * Every shortest path of a model two nested levels deep with items a and b is replayed, and every
  * simple path of a model one level deep with item a only (with both items its simple paths run
@@ -71,6 +72,7 @@ function makeModel(maxNested: number, restartAnywhere: boolean, withB: boolean) 
         | { type: 'OPEN_TOP_B' }
         | { type: 'CLOSE_ITEM' }
         | { type: 'OPEN_COLLECTION' }
+        | { type: 'OPEN_COLLECTION_OF_TOP' }
         | { type: 'CLOSE' }
         | { type: 'RETURN_TO_TOP_ITEM' }
         | { type: 'RETURN_TO_TOP_LIST' }
@@ -125,6 +127,8 @@ function makeModel(maxNested: number, restartAnywhere: boolean, withB: boolean) 
             target: 'deciding',
             actions: assign({ stack: ({ context }) => [...context.stack, { collection: slugAt(context.stack.length), itemID: null }] }),
           },
+          // The top item's form stays beside the fold: its Open pops every level and pushes level 1 again.
+          OPEN_COLLECTION_OF_TOP: { target: 'deciding', actions: assign({ stack: ({ context }) => [context.stack[0]!, { collection: slugAt(1), itemID: null }] }) },
           CLOSE: { target: 'deciding', actions: assign({ stack: ({ context }) => context.stack.slice(0, -1) }) },
           RETURN_TO_TOP_ITEM: { target: 'deciding', actions: assign({ stack: ({ context }) => context.stack.slice(0, 1) }) },
           RETURN_TO_TOP_LIST: { target: 'deciding', actions: assign({ stack: [{ collection: TOP, itemID: null }] }) },
@@ -220,6 +224,7 @@ function runPaths(paths: ReturnType<ReturnType<typeof createTestModel>['getShort
             const depth = deepestDepth() + 1;
             w().send({ type: 'OPEN_COLLECTION', slug: slugAt(depth), label: labelAt(depth) });
           },
+          OPEN_COLLECTION_OF_TOP: () => w().send({ type: 'OPEN_COLLECTION', slug: slugAt(1), label: labelAt(1), depth: 0 }),
           CLOSE: () => w().send({ type: 'CLOSE' }),
           RETURN_TO_TOP_ITEM: () => w().send({ type: 'RETURN_TO', depth: 0 }),
           RETURN_TO_TOP_LIST: () => w().send({ type: 'RETURN_TO', depth: 0, to: 'collection' }),

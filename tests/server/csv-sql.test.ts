@@ -11,7 +11,9 @@ import { stringify } from 'csv-stringify/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fieldTypes, type FieldType, type SchemaField } from '../../definitions/field-types/index.ts';
 import { unstorableJson, unstorableText } from '../../definitions/field-types/support.ts';
-import { csvCellSql, csvLimits, csvStats, neutralise } from '../../server/content/csv.ts';
+import { csvCellSql, csvCopyCellSql, csvLimits, csvStats, neutralise } from '../../server/content/csv.ts';
+import { copyPoolOf, inexactCellCode, inlineStatement } from '../../server/content/csv-copy.ts';
+import { to as copyTo } from 'pg-copy-streams';
 import { columnTypeOf, decodeValue, encodeValue, query } from '../../server/content/storage.ts';
 import { createTestApp, databaseKinds, openTestDatabase, type TestApp } from './support/test-app.ts';
 import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
@@ -185,6 +187,71 @@ describe.each(databaseKinds)('CSV cells written by the database on %s', (kind) =
     expect((await cells(typeNamed('ItemRef'), [[{ itemRefID: 5 }]])).sql).toEqual([null]);
     expect((await cells(typeNamed('GeoPoint'), [{ lat: '1', lng: 2 }])).sql).toEqual([null]);
   });
+
+  /**
+   * The line `COPY … TO STDOUT WITH (FORMAT csv)` writes for the values' COPY cells (after a first
+   * constant column: exports with one column do not use COPY), and the JavaScript export's line.
+   */
+  async function copied(type: FieldType, values: unknown[]): Promise<{ line: string; js: string }> {
+    const { js } = await cells(type, values);
+    const column = columnTypeOf(fieldOf(type))!;
+    const expressions = values.map((value) => csvCopyCellSql(type.csv!, sql`(${encodeValue(column, value)})::${sql.raw(column)}`)!);
+    const text = inlineStatement(sql`copy (select 'x', ${sql.join(expressions, sql`, `)}) to stdout with (format csv)`)!;
+    const client = await copyPoolOf(database.db)!.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('jit', 'off', true)`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of client.query(copyTo(text))) chunks.push(chunk as Buffer);
+      await client.query('commit');
+      return { line: Buffer.concat(chunks).toString('utf8'), js: `${['x', ...js].join(',')}\n` };
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  describe.runIf(kind === 'postgres')('written by COPY', () => {
+    for (const [name, arbitrary] of Object.entries(stored)) {
+      it(`${name}: the COPY line is the JavaScript line, for random values and unset`, async () => {
+        const type = typeNamed(name);
+        await fc.assert(
+          fc.asyncProperty(fc.array(fc.option(arbitrary, { freq: 8 }), { minLength: 1, maxLength: 12 }), async (values) => {
+            const { line, js } = await copied(type, values);
+            expect(line).toBe(js);
+          }),
+          { numRuns: 80 },
+        );
+      });
+    }
+
+    it('writes empty cells bare, quotes what needs it, leaves a lone \\. alone, neutralises', async () => {
+      const values = ['', '\\.', '\\', '\\N', 'a,b', 'a"b', '"', 'a\nb', 'a\rb', '\r\n', ' ', '=1', "'=1", "'", '-1', '@x', '\tx', '日本語 😀', 'ends,', null];
+      const { line, js } = await copied(typeNamed('PlainText'), values);
+      expect(line).toBe(js);
+      expect(line).toBe(`x,,\\.,\\,\\N,"a,b","a""b","""","a\nb","a\rb","'\r\n", ,'=1,''=1,','-1,'@x,'\tx,日本語 😀,"ends,",\n`);
+      // Formula-safe types are not neutralised; numbers as JavaScript writes them.
+      expect((await copied(typeNamed('Phone'), ['-1', '+44', '', 'a,b'])).line).toBe('x,-1,+44,,"a,b"\n');
+      const numbers = [0, -0, 1e21, 1e-7, 123456789012345680, 501523000000000000000, -1.5e-7, 5e-324, 1.7976931348623157e308, null];
+      expect((await copied(typeNamed('Number'), numbers)).line).toBe(`x,${numbers.map((n) => (n === null ? '' : String(n))).join(',')}\n`);
+      // Dates before 1970 and before the year 1000, to the millisecond.
+      const dates = ['1969-12-31T23:59:59.999Z', '0999-01-02T03:04:05.060Z', '0001-01-01T00:00:00.000Z', '2024-02-29T12:00:00.100Z'];
+      expect((await copied(typeNamed('Date'), dates)).line).toBe(`x,${dates.join(',')}\n`);
+      expect((await copied(typeNamed('Bool'), [true, false, null])).line).toBe('x,true,false,\n');
+      expect((await copied(typeNamed('JSON'), [-5, '=x', '', { a: 'b,"c"' }])).line).toBe(`x,'-5,"""=x""","""""","{""a"":""b,\\""c\\""""}"\n`);
+    });
+
+    it('stops with its own error for a value only JavaScript writes exactly', async () => {
+      const inexact: [string, unknown][] = [
+        ['JSON', { b: 1, 10: 2 }],
+        ['ItemRef', [{ itemRefID: 5 }]],
+        ['GeoPoint', { lat: '1', lng: 2 }],
+      ];
+      for (const [name, value] of inexact) await expect(copied(typeNamed(name), [value]), name).rejects.toMatchObject({ code: inexactCellCode });
+    });
+  });
 });
 
 describe.each(databaseKinds)('whole exports written by the database on %s', (kind) => {
@@ -243,33 +310,57 @@ describe.each(databaseKinds)('whole exports written by the database on %s', (kin
   afterAll(() => t.close());
   afterEach(() => {
     csvLimits.sql = true;
+    csvLimits.copy = true;
     csvLimits.batchSize = 5000;
+    csvLimits.copyBatchSize = 10000;
     csvLimits.batchBytes = 16 * 1024 * 1024;
   });
 
+  /**
+   * The export written by the database (by COPY on PostgreSQL, as text values on PGlite), and
+   * written by the JavaScript codecs. On PostgreSQL the text-value path (COPY's fallback) must
+   * give the same bytes too.
+   */
   const both = async (path: string) => {
     const before = { ...csvStats };
     const bySql = await f.call('GET', path);
     expect(bySql.statusCode, bySql.body).toBe(200);
-    const sqlBatches = csvStats.sqlBatches - before.sqlBatches;
+    const sqlBatches = csvStats.sqlBatches - before.sqlBatches + csvStats.copyBatches - before.copyBatches;
+    const copyBatches = csvStats.copyBatches - before.copyBatches;
+    const copyElsewhere = csvStats.copyElsewhere - before.copyElsewhere;
     const jsBatchesBySql = csvStats.jsBatches - before.jsBatches;
+    if (kind === 'postgres') {
+      csvLimits.copy = false;
+      const byText = await f.call('GET', path);
+      csvLimits.copy = true;
+      expect(byText.body, `${path} as text values`).toBe(bySql.body);
+    }
     csvLimits.sql = false;
     const byJs = await f.call('GET', path);
     csvLimits.sql = true;
     expect(byJs.statusCode).toBe(200);
-    return { bySql: bySql.body, byJs: byJs.body, sqlBatches, jsBatchesBySql };
+    return { bySql: bySql.body, byJs: byJs.body, sqlBatches, jsBatchesBySql, copyBatches, copyElsewhere };
   };
 
   it('are the same bytes as the JavaScript codecs write, sorted, filtered, projected and in small batches', async () => {
     csvLimits.batchSize = 7;
-    for (const params of [{}, { sort: 'price', order: 'desc' }, { sort: 'title' }, { sort: 'when', order: 'desc' }, { query: 'price:>:0' }, { projectOff: 'body,data' }, { projectOn: 'price,place' }]) {
+    csvLimits.copyBatchSize = 6;
+    const sorts = [{}, { sort: 'price', order: 'desc' }, { sort: 'title' }, { sort: 'when', order: 'desc' }, { sort: 'live' }];
+    // A filter's text is written into the COPY statement as a literal: quotes and backslashes too.
+    for (const params of [...sorts, { query: 'price:>:0' }, { search: "'" }, { search: '\\' }, { projectOff: 'body,data' }, { projectOn: 'price,place' }]) {
       const qs = new URLSearchParams(params as Record<string, string>).toString();
-      const { bySql, byJs, sqlBatches, jsBatchesBySql } = await both(`collection/things/csv?${qs}`);
+      const { bySql, byJs, sqlBatches, jsBatchesBySql, copyBatches, copyElsewhere } = await both(`collection/things/csv?${qs}`);
       expect(bySql, qs).toBe(byJs);
-      expect(bySql.split('\n').length, qs).toBeGreaterThan(5);
-      // The database wrote them all.
+      const filtered = 'search' in params;
+      // The random items (a fixed seed) hold a few of each: the searches find some, not all.
+      expect(bySql.split('\n').length, qs).toBeGreaterThan(filtered ? 2 : 5);
+      // The database wrote them all (by COPY, on PostgreSQL).
       expect(sqlBatches, qs).toBeGreaterThan(0);
       expect(jsBatchesBySql, qs).toBe(0);
+      if (kind === 'postgres') {
+        expect(copyBatches, qs).toBeGreaterThan(filtered ? 0 : 5);
+        expect(copyElsewhere, qs).toBe(0);
+      }
     }
   });
 
@@ -283,10 +374,12 @@ describe.each(databaseKinds)('whole exports written by the database on %s', (kin
   it('a batch with a value SQL cannot write exactly is written by JavaScript, the rest by SQL', async () => {
     const odd = await createItem(f, 'things', { title: 'odd keys', price: 1e-9, data: { b: 1, 10: [2], '=x': '-y' } });
     csvLimits.batchSize = 3;
-    const { bySql, byJs, sqlBatches, jsBatchesBySql } = await both('collection/things/csv?sort=price');
+    csvLimits.copyBatchSize = 3;
+    const { bySql, byJs, sqlBatches, jsBatchesBySql, copyElsewhere } = await both('collection/things/csv?sort=price');
     expect(bySql).toBe(byJs);
     expect(bySql).toContain('"{""10"":[2],""b"":1,""=x"":""-y""}"');
     expect(jsBatchesBySql).toBe(1);
+    if (kind === 'postgres') expect(copyElsewhere).toBe(1);
     expect(sqlBatches).toBeGreaterThan(5);
     expect((await f.call('DELETE', `collection/things/item/${odd._id}`)).statusCode).toBe(204);
   });

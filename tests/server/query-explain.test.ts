@@ -112,6 +112,11 @@ describe.each(databaseKinds)('query plans on %s', (kind) => {
     expectIndexed((await plans({ search: 'wRiTeR 30' })).count, new RegExp(`Bitmap Index Scan ${index('authors', 't1')}$`));
   });
 
+  it('a search term under 3 characters reads no trigram index (it would return every row to recheck)', async () => {
+    const { page, count } = await plans({ search: 'c0' });
+    for (const text of [page, count]) expect(scans(text).filter((scan) => /_t\d+$/.test(scan)), text).toEqual([]);
+  });
+
   it('a search page with its total reads the matches once, and equals the page and the count apart', async () => {
     const rows = async (statement: SQL) => ((await t.database.db.execute(statement)) as unknown as { rows: Record<string, unknown>[] }).rows;
     const cases: RawListParams[] = [

@@ -108,6 +108,36 @@ describe.each(databaseKinds)('ranks on %s', (kind) => {
     expect(await events()).toBe(n);
   });
 
+  it('a position counts as the list pages the list: "Move to position…" reaches any page', async () => {
+    // The console's "Move to position…" sends the position a person reads in the list: the item
+    // moved to position p shows on page ceil(p / perPage), at place (p - 1) % perPage.
+    const perPage = 7;
+    const page = async (n: number) => {
+      const response = await f.call('GET', `collection/tasks/item?pageNumber=${n}&perPage=${perPage}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return json<{ _id: string }[]>(response).map((item) => item._id);
+    };
+    const at = async (position: number) => (await page(Math.ceil(position / perPage)))[(position - 1) % perPage];
+    const before = await order(tables.tasks);
+    // From page 4 to the first place, from page 1 to page 3, and around a page edge both ways.
+    for (const [from, to] of [
+      [25, 1],
+      [2, 18],
+      [8, 7],
+      [7, 8],
+      [30, 15],
+    ] as const) {
+      const item = (await at(from))!;
+      await moved(item, `order=${to}`);
+      expect(await at(to)).toBe(item);
+    }
+    expect((await order(tables.tasks)).length).toBe(before.length);
+    expectValidUnique(await rows(tables.tasks));
+    // Back to the order the other tests expect, one position at a time.
+    for (const [i, item] of before.entries()) await moved(item, `order=${i + 1}`);
+    expect(await order(tables.tasks)).toEqual(before);
+  });
+
   it('moves by neighbours: afterID, beforeID, or both when they are adjacent', async () => {
     const [a, b, c, d] = [ids[1]!, ids[2]!, ids[3]!, ids[20]!];
     await moved(d, `afterID=${a}`);

@@ -1,26 +1,62 @@
 /**
  * ItemRef (6): links to items of another collection. Written as `[{itemRefID}]`; the server
  * checks each item exists and stores its display text beside it as `value` (contract §10).
+ * A field with `nestedReferenceCollectionID` also picks, under each link, items of those nested
+ * collections of the linked item: `[{itemRefID, [slug]: [{itemRefID}, …]}]` (content §3), each
+ * checked to be an item of that nested collection of that very linked item, and stored with its
+ * display text too.
  */
 import { contentLimits, fieldSlugProblem } from '../../content.ts';
 import { fail, isBlank, isPlainObject, ok } from '../support.ts';
-import type { Check, FieldType, SettingProblem } from '../types.ts';
+import type { Check, FieldType, NestedItemFound, SchemaField, SettingProblem } from '../types.ts';
 
 const itemId = /^[0-9a-f]{24}$/;
+
+const refSchema = (required: string[]) => ({
+  type: 'object',
+  properties: { itemRefID: { type: 'string' }, value: { type: 'string' } },
+  required,
+  additionalProperties: false,
+});
+
+/** A link: the item, and (under the slugs the field lists) the nested items picked in it. */
+const linkSchema = (required: string[]) => ({
+  type: 'object',
+  properties: { itemRefID: { type: 'string' }, value: { type: 'string' } },
+  required,
+  additionalProperties: { type: 'array', items: refSchema(required) },
+});
+
+/** A link as validated: the item and its nested picks by slug (ids only; values come from resolve). */
+type CheckedLink = { itemRefID: string } & Record<string, string | { itemRefID: string }[]>;
+
+const shape = 'must be a list of {"itemRefID": "…"}';
+
+/** The nested picks of one link under one slug, or why they are refused. */
+function checkNestedPicks(picks: unknown, slug: string, link: string): Check<{ itemRefID: string }[]> {
+  const where = `the "${slug}" items picked in item ${link}`;
+  if (!Array.isArray(picks)) return fail(`${where} must be a list of {"itemRefID": "…"}`);
+  if (picks.length > contentLimits.itemRefsMax) return fail(`${where} may be at most ${contentLimits.itemRefsMax}`);
+  const seen = new Set<string>();
+  for (const pick of picks) {
+    if (!isPlainObject(pick) || typeof pick.itemRefID !== 'string') return fail(`${where} must be a list of {"itemRefID": "…"}`);
+    if (Object.keys(pick).some((key) => key !== 'itemRefID' && key !== 'value')) return fail(`${where} hold only itemRefID (and value)`);
+    if (!itemId.test(pick.itemRefID)) return fail(`${where}: "${pick.itemRefID}" is not an item id`);
+    if (seen.has(pick.itemRefID)) return fail(`${where} name item ${pick.itemRefID} twice`);
+    seen.add(pick.itemRefID);
+  }
+  return ok([...seen].map((itemRefID) => ({ itemRefID })));
+}
+
+const nestedSlugsOf = (field: SchemaField): readonly string[] => (Array.isArray(field.nestedReferenceCollectionID) ? field.nestedReferenceCollectionID : []);
 
 export const itemRef: FieldType = {
   code: 6,
   name: 'ItemRef',
   labelKey: 'fieldType.itemRef',
   icon: 'link-2',
-  valueSchema: {
-    type: ['array', 'null'],
-    items: { type: 'object', properties: { itemRefID: { type: 'string' }, value: { type: 'string' } }, required: ['itemRefID', 'value'], additionalProperties: false },
-  },
-  writeSchema: {
-    type: ['array', 'null'],
-    items: { type: 'object', properties: { itemRefID: { type: 'string' }, value: { type: 'string' } }, required: ['itemRefID'], additionalProperties: false },
-  },
+  valueSchema: { type: ['array', 'null'], items: linkSchema(['itemRefID', 'value']) },
+  writeSchema: { type: ['array', 'null'], items: linkSchema(['itemRefID']) },
   capabilities: { creatable: true, primary: false, required: true, unique: false, sortable: false },
   settings: ['referenceCollectionID', 'nestedReferenceCollectionID'],
   filterOperators: ['=', '!='],
@@ -35,27 +71,75 @@ export const itemRef: FieldType = {
       { kind: 'trigram', on: { of: 'members', member: 'value' } },
     ],
   },
-  validate(value) {
-    if (!Array.isArray(value)) return fail('must be a list of {"itemRefID": "…"}');
+  validate(value, field) {
+    if (!Array.isArray(value)) return fail(shape);
     if (value.length > contentLimits.itemRefsMax) return fail(`may link at most ${contentLimits.itemRefsMax} items`);
+    const nestedSlugs = nestedSlugsOf(field);
     const seen = new Set<string>();
+    const links: CheckedLink[] = [];
     for (const entry of value) {
-      if (!isPlainObject(entry) || typeof entry.itemRefID !== 'string') return fail('must be a list of {"itemRefID": "…"}');
-      if (Object.keys(entry).some((key) => key !== 'itemRefID' && key !== 'value')) return fail('entries hold only itemRefID (and value)');
+      if (!isPlainObject(entry) || typeof entry.itemRefID !== 'string') return fail(shape);
       if (!itemId.test(entry.itemRefID)) return fail(`"${entry.itemRefID}" is not an item id`);
       if (seen.has(entry.itemRefID)) return fail(`links item ${entry.itemRefID} twice`);
       seen.add(entry.itemRefID);
+      const link: CheckedLink = { itemRefID: entry.itemRefID };
+      for (const [key, picks] of Object.entries(entry)) {
+        if (key === 'itemRefID' || key === 'value') continue;
+        if (!nestedSlugs.includes(key)) {
+          return fail(
+            nestedSlugs.length
+              ? `entries hold only itemRefID, value and the nested collections this field picks from (${nestedSlugs.join(', ')}), not "${key}"`
+              : 'entries hold only itemRefID (and value)',
+          );
+        }
+        const checked = checkNestedPicks(picks, key, entry.itemRefID);
+        if (!checked.ok) return checked;
+        // An empty pick says nothing: it is not kept (the console asks for at least one).
+        if (checked.value.length) link[key] = checked.value;
+      }
+      links.push(link);
     }
-    return ok(value.length ? [...seen].map((itemRefID) => ({ itemRefID })) : null);
+    return ok(links.length ? links : null);
   },
   isEmpty: isBlank,
   async resolve(value, field, context): Promise<Check> {
-    const refs = value as { itemRefID: string }[];
+    const links = value as CheckedLink[];
     const target = field.referenceCollectionID ?? '';
-    const found = await context.referencedItems(target, refs.map((ref) => ref.itemRefID));
-    const missing = refs.find((ref) => !found.has(ref.itemRefID));
+    const found = await context.referencedItems(target, links.map((link) => link.itemRefID));
+    const missing = links.find((link) => !found.has(link.itemRefID));
     if (missing) return fail(`links item ${missing.itemRefID}, which is not in collection "${target}"`);
-    return ok(refs.map((ref) => ({ itemRefID: ref.itemRefID, value: found.get(ref.itemRefID) ?? '' })));
+
+    // Every nested pick of the write, by slug, looked up at once.
+    const bySlug = new Map<string, string[]>();
+    for (const link of links) {
+      for (const [slug, picks] of Object.entries(link)) {
+        if (slug !== 'itemRefID' && Array.isArray(picks)) bySlug.set(slug, [...(bySlug.get(slug) ?? []), ...picks.map((pick) => pick.itemRefID)]);
+      }
+    }
+    let nested = new Map<string, Map<string, NestedItemFound>>();
+    if (bySlug.size) {
+      if (!context.referencedNestedItems) return fail('nested items cannot be picked here');
+      nested = await context.referencedNestedItems(target, [...bySlug].map(([slug, ids]) => ({ slug, ids })));
+    }
+    const resolved: Record<string, unknown>[] = [];
+    for (const link of links) {
+      const out: Record<string, unknown> = { itemRefID: link.itemRefID, value: found.get(link.itemRefID) ?? '' };
+      for (const [slug, picks] of Object.entries(link)) {
+        if (slug === 'itemRefID' || !Array.isArray(picks)) continue;
+        const items = nested.get(slug);
+        if (!items) return fail(`picks items of nested collection "${slug}", which collection "${target}" does not have`);
+        const values: { itemRefID: string; value: string }[] = [];
+        for (const pick of picks) {
+          const item = items.get(pick.itemRefID);
+          if (!item) return fail(`picks item ${pick.itemRefID}, which is not in nested collection "${slug}" of collection "${target}"`);
+          if (item.parentID !== link.itemRefID) return fail(`picks item ${pick.itemRefID} of nested collection "${slug}", which belongs to item ${item.parentID}, not to the linked item ${link.itemRefID}`);
+          values.push({ itemRefID: pick.itemRefID, value: item.value });
+        }
+        out[slug] = values;
+      }
+      resolved.push(out);
+    }
+    return ok(resolved);
   },
   checkSettings(field, context) {
     const problems: SettingProblem[] = [];

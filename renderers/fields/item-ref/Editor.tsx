@@ -1,7 +1,8 @@
 /**
  * ItemRef: links to items of the field's referenced collection. A search box asks the collection's
  * list search 300 ms after the last keystroke (content §7, §9); picked items show as chips that
- * can be removed (and opened in the page's dialog, when it offers one). A field with nested
+ * can be removed or edited in a dialog, and the same dialog creates a new item of the collection,
+ * which is then picked (content §2; LinkedItemDialog). A field with nested
  * collections to pick from asks, under each linked item, for at least one of their items: those
  * selections sit on the link, keyed by the nested collection's slug (content §3).
  */
@@ -19,6 +20,7 @@ import { EditorMessages, messagesId } from '../EditorMessages.tsx';
 import type { EditorProps } from '../editor-types.ts';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 import { itemTitle } from './item-title.ts';
+import { LinkedItemDialog } from './LinkedItemDialog.tsx';
 import { NestedRefPicker } from './NestedRefPicker.tsx';
 
 /** Matches offered at once: enough to choose from, few enough to read. */
@@ -37,13 +39,15 @@ const selectionsOf = (link: Link, slug: string): LinkedItemRef[] => {
 
 export function ItemRefEditor({ field, value, onChange, onBlur, error, disabled, required, id, describedBy, onProblem }: EditorProps) {
   const format = useFormat();
-  const { scope, onCreateLinkedItem, onEditLinkedItem } = useEditorEnvironment();
+  const { scope } = useEditorEnvironment();
   const target = field.referenceCollectionID ?? '';
   const links = linksOf(value);
   const nestedSlugs = field.nestedReferenceCollectionID ?? [];
   const [term, setTerm] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  /** The linked-item dialog: creating (itemID null) or editing a linked item. */
+  const [dialog, setDialog] = useState<{ itemID: string | null } | null>(null);
   const query = useDebouncedValue(term.trim(), ui.pickerSearchDebounceMs);
   const usable = scope !== undefined && target !== '';
   const anyScope: ProjectScope = scope ?? { organizationID: '', projectID: '' };
@@ -64,7 +68,13 @@ export function ItemRefEditor({ field, value, onChange, onBlur, error, disabled,
   const missingNested = nestedSlugs.length > 0 && links.some((link) => nestedSlugs.some((slug) => selectionsOf(link, slug).length === 0));
   useReportProblem(onProblem, missingNested ? format('editor.nestedRef.required') : undefined);
 
-  const emit = (next: Link[]) => onChange(next.length ? next : null);
+  // A link keeps its item, its display text and the nested picks the field still asks for.
+  const clean = (link: Link): Link => {
+    const kept: Link = { itemRefID: link.itemRefID, ...(link.value !== undefined ? { value: link.value } : {}) };
+    for (const slug of nestedSlugs) if (link[slug] !== undefined) kept[slug] = link[slug];
+    return kept;
+  };
+  const emit = (next: Link[]) => onChange(next.length ? next.map(clean) : null);
   const pick = (item: { _id: string } & Record<string, unknown>) => {
     if (picked.has(item._id) || links.length >= contentLimits.itemRefsMax) return;
     emit([...links, { itemRefID: item._id, value: itemTitle(collection.data?.schema, item) }]);
@@ -73,6 +83,18 @@ export function ItemRefEditor({ field, value, onChange, onBlur, error, disabled,
     setOpen(false);
   };
   const remove = (itemRefID: string) => emit(links.filter((link) => link.itemRefID !== itemRefID));
+  const ready = usable && collection.data !== undefined;
+  const full = links.length >= contentLimits.itemRefsMax;
+  // After saving in the dialog: a new item is picked; an edited one's chip takes its new name.
+  const saved = (ref: LinkedItemRef) => {
+    if (dialog?.itemID === null) {
+      if (!picked.has(ref.itemRefID) && !full) emit([...links, { itemRefID: ref.itemRefID, value: ref.value ?? '' }]);
+      return;
+    }
+    if (links.some((link) => link.itemRefID === ref.itemRefID && link.value !== ref.value)) {
+      emit(links.map((link) => (link.itemRefID === ref.itemRefID ? { ...link, value: ref.value ?? '' } : link)));
+    }
+  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
@@ -104,11 +126,15 @@ export function ItemRefEditor({ field, value, onChange, onBlur, error, disabled,
             return (
               <li key={link.itemRefID} className="chip">
                 <span className="chip-text">{name}</span>
-                {onEditLinkedItem ? (
-                  <button type="button" className="chip-button" aria-label={format('editor.itemRef.edit', { name })} disabled={disabled} onClick={() => onEditLinkedItem(field, link)}>
-                    <Pencil aria-hidden="true" size={14} />
-                  </button>
-                ) : null}
+                <button
+                  type="button"
+                  className="chip-button"
+                  aria-label={format('editor.itemRef.edit', { name })}
+                  disabled={disabled || !ready}
+                  onClick={() => setDialog({ itemID: link.itemRefID })}
+                >
+                  <Pencil aria-hidden="true" size={14} />
+                </button>
                 <button type="button" className="chip-button" aria-label={format('editor.itemRef.remove', { name })} disabled={disabled} onClick={() => remove(link.itemRefID)}>
                   <X aria-hidden="true" size={14} />
                 </button>
@@ -166,20 +192,10 @@ export function ItemRefEditor({ field, value, onChange, onBlur, error, disabled,
               ))
             : null}
         </ul>
-        {onCreateLinkedItem ? (
-          <button
-            type="button"
-            className="button button-small"
-            disabled={disabled || !usable}
-            onClick={async () => {
-              const created = await onCreateLinkedItem(field);
-              if (created && !picked.has(created.itemRefID)) emit([...links, { itemRefID: created.itemRefID, value: created.value ?? '' }]);
-            }}
-          >
-            <Plus aria-hidden="true" size={16} />
-            {format('editor.itemRef.create')}
-          </button>
-        ) : null}
+        <button type="button" className="button button-small" disabled={disabled || !ready || full} onClick={() => setDialog({ itemID: null })}>
+          <Plus aria-hidden="true" size={16} />
+          {format('editor.itemRef.create', { collection: collection.data?.name ?? target })}
+        </button>
       </div>
       <p id={statusId} role="status" className="field-help editor-item-ref-status">
         {status}
@@ -204,6 +220,9 @@ export function ItemRefEditor({ field, value, onChange, onBlur, error, disabled,
           )
         : null}
       <EditorMessages id={messagesId(id)} messages={[error]} />
+      {dialog && scope && collection.data ? (
+        <LinkedItemDialog scope={scope} collection={collection.data} itemID={dialog.itemID} onSaved={saved} onClose={() => setDialog(null)} />
+      ) : null}
     </div>
   );
 }

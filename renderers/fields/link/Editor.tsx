@@ -1,6 +1,6 @@
 /**
- * Link: an address of at most 256 characters (content §5): typing or pasting more keeps the first
- * 256 and says so. An address the type refuses (spaces, a script scheme) is held as a problem.
+ * Link: an address of at most 256 characters (content §5): what is typed or pasted past them is
+ * not taken, and it says so. An address the type refuses (spaces, a script scheme) is held as a problem.
  * Beside it: open the link, copy it.
  */
 import { useState } from 'react';
@@ -10,7 +10,8 @@ import { fieldType } from '../../../definitions/field-types/index.ts';
 import { characterCount } from '../../../definitions/field-types/support.ts';
 import { useFormat } from '../../messages/use-format.ts';
 import { CopyLinkButton } from '../CopyLinkButton.tsx';
-import { describedByOf, firstCharacters, useReportProblem } from '../editor-support.ts';
+import { describedByOf, useReportProblem } from '../editor-support.ts';
+import { limitEdit } from '../limit-edit.ts';
 import { EditorMessages, messagesId } from '../EditorMessages.tsx';
 import type { EditorProps } from '../editor-types.ts';
 
@@ -45,7 +46,7 @@ export function LinkEditor({ field, value, onChange, onBlur, error, disabled, re
           aria-invalid={invalid || undefined}
           aria-describedby={describedByOf(describedBy, counterId, messages.some(Boolean) && messagesId(id))}
           onChange={(event) => {
-            const kept = firstCharacters(event.target.value, max);
+            const kept = limitEdit(text, event.target.value, max);
             setCut(kept !== event.target.value);
             onChange(kept === '' ? null : kept);
           }}

@@ -27,9 +27,11 @@ export function NumberEditor({ value, onChange, onBlur, error, disabled, require
     setText(textOf(value));
   }, [value]);
   const unfinished = text !== '' && !numeral.test(text);
-  const problem = unfinished ? format('editor.number.invalid') : undefined;
+  // So many digits that the numeral is past the largest number (it would be sent as null).
+  const tooLarge = !unfinished && text !== '' && !Number.isFinite(Number(text));
+  const problem = unfinished ? format('editor.number.invalid') : tooLarge ? format('editor.number.tooLarge') : undefined;
   useReportProblem(onProblem, problem);
-  const messages = [refused || unfinished ? format('editor.number.invalid') : undefined, error];
+  const messages = [refused || unfinished ? format('editor.number.invalid') : undefined, tooLarge ? problem : undefined, error];
   const invalid = messages.some(Boolean);
   const emit = (next: unknown) => {
     emitted.current = next;
@@ -57,7 +59,7 @@ export function NumberEditor({ value, onChange, onBlur, error, disabled, require
           setRefused(false);
           setText(next);
           if (next === '') emit(null);
-          else if (numeral.test(next)) emit(Number(next));
+          else if (numeral.test(next) && Number.isFinite(Number(next))) emit(Number(next));
         }}
         onBlur={() => {
           setRefused(false);

@@ -1,12 +1,14 @@
 /**
- * PlainText: text within the field's min and max characters (content §5), with a counter. Input
- * past the maximum is cut there; text under the minimum is held as a problem, not refused.
+ * PlainText: text within the field's min and max characters (content §5), with a counter. What is
+ * typed or pasted past the maximum is not taken (the text already there is kept whole); text under
+ * the minimum is held as a problem, not refused.
  */
 import { useState } from 'react';
 import { contentLimits } from '../../../definitions/content.ts';
 import { characterCount } from '../../../definitions/field-types/support.ts';
 import { useFormat } from '../../messages/use-format.ts';
-import { describedByOf, firstCharacters, useReportProblem } from '../editor-support.ts';
+import { describedByOf, useReportProblem } from '../editor-support.ts';
+import { limitEdit } from '../limit-edit.ts';
 import { EditorMessages, messagesId } from '../EditorMessages.tsx';
 import type { EditorProps } from '../editor-types.ts';
 
@@ -36,7 +38,7 @@ export function PlainTextEditor({ field, value, onChange, onBlur, error, disable
         aria-invalid={invalid || undefined}
         aria-describedby={describedByOf(describedBy, counterId, invalid && messagesId(id))}
         onChange={(event) => {
-          const kept = firstCharacters(event.target.value, max);
+          const kept = limitEdit(text, event.target.value, max);
           setCut(kept !== event.target.value);
           onChange(kept === '' ? null : kept);
         }}

@@ -6,7 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ColumnType } from '../../../definitions/field-types/index.ts';
 import type { SchemaLevel } from '../schema-tree.ts';
-import { selectList, targetExpression } from '../storage.ts';
+import { collectionIdOf, countedMember, selectList, targetExpression } from '../storage.ts';
 import type { Cond, Scalar } from './conditions.ts';
 import type { ListQuery } from './parse.ts';
 import type { Target } from './targets.ts';
@@ -58,6 +58,18 @@ const lng = (t: Target) => sql`((${id(t.column)} ->> 'lng')::double precision)`;
 
 /** The mean Earth radius the `within` distance uses (metres). */
 export const earthRadius = 6_371_008.8;
+
+/** Search text shorter than this has no trigram: a trigram index cannot narrow its rows. */
+export const trigramLength = 3;
+
+/**
+ * The expression a substring search compares: the indexed one, or for text with no trigram a copy
+ * no index covers. A trigram index asked for such text returns every row it holds, each then
+ * rechecked on the table — more reading than one pass over the table, which this leaves the
+ * planner (README "Listing and searching items": such searches cost one sequential pass, bounded
+ * by the statement timeout; nested lists stay narrowed by their parent).
+ */
+const trigramOperand = (expression: SQL, text: string): SQL => ([...text].length < trigramLength ? sql`(${expression} || '')` : expression);
 
 /** Escapes text for LIKE (backslash is the escape character). */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -113,10 +125,11 @@ export function compileCond(c: Cond): SQL {
       // text puts the escaped text in the list's JSON: a test the index serves, which the exact test
       // then decides (the list's JSON also holds quotes and commas between the values).
       const listed = targetExpression(c.t.column, { of: 'members', member: c.t.searchMembers });
-      return sql`(${listed} ilike ${`%${likeLiteral(JSON.stringify(c.text).slice(1, -1))}%`}::text and ${exact})`;
+      const escaped = JSON.stringify(c.text).slice(1, -1);
+      return sql`(${trigramOperand(listed, escaped)} ilike ${`%${likeLiteral(escaped)}%`}::text and ${exact})`;
     }
     case 'contains':
-      return sql`${id(c.t.column)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
+      return sql`${trigramOperand(sql`${id(c.t.column)}`, c.text)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
     case 'within': {
       if ('box' in c.shape) {
         const { minLat, minLng, maxLat, maxLng } = c.shape.box;
@@ -236,3 +249,23 @@ export const pageStatement = (c: CompiledList): SQL =>
   sql`select ${c.select} from ${c.table} where ${c.where} order by ${c.orderBy} limit ${c.limit} offset ${c.offset}`;
 
 export const countStatement = (c: CompiledList): SQL => sql`select count(*)::integer as n from ${c.table} where ${c.where}`;
+
+/**
+ * The total of a top-level list whose only condition is an Option field equal to a choice (or to
+ * any of several), read from the counts kept per choice (migration 0010: delta rows summed) instead
+ * of counting the matching index entries; undefined for any other list.
+ */
+export function keptOptionTotal(level: SchemaLevel, where: Cond | undefined): SQL | undefined {
+  if (!where || level.parentTable) return undefined;
+  let t: Target;
+  let values: Scalar[];
+  if (where.k === 'cmp' && where.op === '=' && where.v !== null) [t, values] = [where.t, [where.v]];
+  else if (where.k === 'in' && !where.neg) [t, values] = [where.t, where.vs];
+  else return undefined;
+  if (t.kind !== 'option' || !t.field || !t.member || countedMember(level, t.field) !== t.member || !values.every((v) => typeof v === 'string')) return undefined;
+  const keys = sql.join(
+    values.map((v) => sql`${v}::text`),
+    sql`, `,
+  );
+  return sql`select coalesce(sum(n), 0)::integer from item_option_counts where collection_id = ${collectionIdOf(level)}::text and field_column = ${t.column}::text and option_id in (${keys})`;
+}

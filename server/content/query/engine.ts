@@ -14,7 +14,7 @@ import { CollectionService, invalid, levelOf, type SchemaRow } from '../collecti
 import { childLevel, followChain, type SchemaLevel } from '../schema-tree.ts';
 import { countChildren, itemJson, query, readItem, rowToItem, selectList, targetExpression, type Executor } from '../storage.ts';
 import { documentStages, itemDocument, type Stage } from './aggregate.ts';
-import { compileListQuery, countStatement, pageWithTotalStatement, type CompiledList } from './compile.ts';
+import { compileListQuery, countStatement, keptOptionTotal, pageWithTotalStatement, type CompiledList } from './compile.ts';
 import { and, type Cond } from './conditions.ts';
 import { queryError } from './errors.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
@@ -232,7 +232,9 @@ export async function runList(
 ): Promise<ListResult> {
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
-  const total = compiled.filtered ? sql`(${countStatement(compiled)})` : sql`(${unfilteredTotal})`;
+  // Filtered by one Option choice: the kept per-choice count; else a count of the matching rows.
+  const kept = compiled.filtered ? keptOptionTotal(address.level, q.where) : undefined;
+  const total = compiled.filtered ? sql`(${kept ?? countStatement(compiled)})` : sql`(${unfilteredTotal})`;
   // Without a projection each item is sent as PostgreSQL writes it (storage.ts itemJson): no row parsing, no serialising.
   const asJson = !q.projection;
   const select = asJson ? sql`${itemJson(address.level)} as __json` : compiled.select;

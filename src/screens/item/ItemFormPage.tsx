@@ -4,10 +4,11 @@
  * field, the conflict chooser after a 409, and the delete and leave confirmations. The page only
  * provides the machine's I/O: the item calls, the toasts, the navigations and the stored
  * "Close after saving" choice. Navigations the person starts elsewhere (links, the browser's
- * back) are held by react-router's blocker while there are unsaved changes and asked about.
+ * back) are held by react-router's blocker while there are unsaved changes and asked about; the
+ * forms shown together (an item and its folded nested items) share one blocker (leave-guard.tsx).
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useBlocker, useNavigate, type Location } from 'react-router';
+import { NavigationType, useLocation, useNavigate, type Blocker, type Location } from 'react-router';
 import { useMachine } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { Check, MoreHorizontal, X } from 'lucide-react';
@@ -18,8 +19,10 @@ import type { MessageKey } from '../../../definitions/messages/format.ts';
 import { itemFormMachine, type ItemFormDestination, type ItemNotice } from '../../../machines/item-form.ts';
 import type { ItemValues } from '../../../machines/item-form-rules.ts';
 import { DialogRenderer } from '../../../renderers/dialogs/DialogRenderer.tsx';
-import { EditorEnvironmentProvider, type EditorEnvironment } from '../../../renderers/fields/editor-environment.ts';
-import { FieldEditor } from '../../../renderers/fields/FieldEditor.tsx';
+import { ConflictPanel } from '../../../renderers/fields/ConflictPanel.tsx';
+import type { EditorEnvironment } from '../../../renderers/fields/editor-environment.ts';
+import { ItemFields, useFieldProblems } from '../../../renderers/fields/ItemFields.tsx';
+import type { NestedPlaceOfItem } from '../../../renderers/fields/nested-collection/nested-place.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { Collection, Item, ProjectScope } from '../../api/content.ts';
@@ -27,7 +30,7 @@ import { useContentApi, useItemCalls } from '../../api/content-queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { useProjectActions, useProjectPath } from '../project/project-context.ts';
 import { loadCloseAfterSaving, saveCloseAfterSaving } from './close-after-saving.ts';
-import { ConflictPanel } from './ConflictPanel.tsx';
+import { LeaveGuardHost, useLeaveGuard } from './leave-guard.tsx';
 import './item.css';
 import { saveCsv } from '../items/save-csv.ts';
 
@@ -52,6 +55,15 @@ export interface ItemFormPageProps {
   markedChanged?: boolean | undefined;
   /** The single-item view shows its item again (after saving or deleting there). */
   onShowSingleItem?: (() => void) | undefined;
+  /**
+   * Whether a navigation to `next` keeps this form shown (a nested collection folding out beside
+   * it): such navigations are not asked about. Without it only the same address keeps the form.
+   */
+  stays?: ((next: Location) => boolean) | undefined;
+  /** Opens a nested collection of the saved item; without it the page goes to the nested list's address. */
+  onOpenNested?: ((field: SchemaField, itemID: string) => void) | undefined;
+  /** Told the item's name (its primary field) whenever it changes: the breadcrumbs show it. */
+  onName?: ((name: string | null) => void) | undefined;
 }
 
 /** How the page names an item: its primary field, else its first text field, when set. */
@@ -64,7 +76,36 @@ export function itemName(schema: readonly SchemaField[], item: ItemValues | null
   return null;
 }
 
-export function ItemFormPage({ scope, collection, schema, itemID, nested, singleView = false, initialValues, markedChanged, onShowSingleItem }: ItemFormPageProps) {
+/**
+ * The page's forms share one navigation blocker (leave-guard.tsx): a form on its own brings its
+ * host, forms folded together use the host around them.
+ */
+export function ItemFormPage(props: ItemFormPageProps) {
+  // A form whose machine finished (saved and closed, deleted, left) while another form's question
+  // held the way out, answered Stay, is drawn afresh: it shows the item as saved, editable again.
+  const [generation, setGeneration] = useState(0);
+  return (
+    <LeaveGuardHost>
+      <ItemForm key={generation} {...props} onStayedAfterFinishing={() => setGeneration((n) => n + 1)} />
+    </LeaveGuardHost>
+  );
+}
+
+function ItemForm({
+  scope,
+  collection,
+  schema,
+  itemID,
+  nested,
+  singleView = false,
+  initialValues,
+  markedChanged,
+  onShowSingleItem,
+  stays,
+  onOpenNested,
+  onName,
+  onStayedAfterFinishing,
+}: ItemFormPageProps & { onStayedAfterFinishing: () => void }) {
   const format = useFormat();
   const problemMessage = useProblemMessage();
   const navigate = useNavigate();
@@ -77,7 +118,7 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
 
   // Set just before the page itself navigates, so the blocker lets its own navigations through.
   const leaving = useRef(false);
-  const blockerRef = useRef<ReturnType<typeof useBlocker> | null>(null);
+  const blockerRef = useRef<Blocker | null>(null);
 
   const go = (destination: ItemFormDestination) => {
     const listPath = nested
@@ -149,15 +190,27 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
     ({ currentLocation, nextLocation }: { currentLocation: Location; nextLocation: Location }) => {
       if (leaving.current) return false;
       if (currentLocation.pathname === nextLocation.pathname && currentLocation.search === nextLocation.search) return false;
+      if (staysRef.current?.(nextLocation)) return false;
       const now = actorRef.getSnapshot();
       return now.context.changed && now.matches('form');
     },
     [actorRef],
   );
-  const blocker = useBlocker(shouldBlock);
-  blockerRef.current = blocker;
+  const staysRef = useRef(stays);
+  staysRef.current = stays;
+  const { held: blocker, othersWouldBlock, refusals } = useLeaveGuard(shouldBlock);
+  // The refusals counted when the machine finished; one more afterwards means its way out was refused.
+  const refusalsWhenDone = useRef<number | null>(null);
+  const finished = snapshot.status === 'done';
   useEffect(() => {
-    if (blocker.state !== 'blocked') return;
+    if (!finished) return;
+    if (refusalsWhenDone.current === null) refusalsWhenDone.current = refusals;
+    else if (refusals > refusalsWhenDone.current) onStayedAfterFinishing();
+  }, [finished, refusals, onStayedAfterFinishing]);
+  blockerRef.current = blocker;
+  const location = useLocation();
+  useEffect(() => {
+    if (!blocker || blocker.state !== 'blocked') return;
     const event = { type: 'LEAVE' as const, to: { kind: 'elsewhere' as const, to: blocker.location } };
     if (actorRef.getSnapshot().can(event)) send(event);
     else blocker.reset();
@@ -173,19 +226,7 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
     return () => window.removeEventListener('beforeunload', hold);
   }, [context.changed]);
 
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const problemReporters = useMemo(() => {
-    const reporters: Record<string, (message: string | undefined) => void> = {};
-    for (const field of schema) {
-      reporters[field.slug] = (message) =>
-        setProblems((current) => {
-          if ((current[field.slug] ?? undefined) === message) return current;
-          const { [field.slug]: _gone, ...rest } = current;
-          return message ? { ...rest, [field.slug]: message } : rest;
-        });
-    }
-    return reporters;
-  }, [schema]);
+  const { reporters: problemReporters, refuseHeld } = useFieldProblems(schema);
 
   const busy = snapshot.hasTag('busy');
   const loading = snapshot.matches('loading') || snapshot.matches('starting');
@@ -196,19 +237,25 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
   const editable = snapshot.matches({ form: 'editing' });
 
   const save = () => {
-    if (!inConflict) {
-      const held = schema.find((field) => problems[field.slug]);
-      if (held) {
-        void notify({ kind: 'error', title: format('item.fieldProblem', { field: held.name, problem: problems[held.slug] ?? '' }) });
-        return;
-      }
-    }
+    // An editor holding a problem: nothing is sent (a conflict's choice is saved as chosen).
+    if (!inConflict && refuseHeld()) return;
     send({ type: 'SAVE' });
   };
 
   // Close in the single-item view leaves the collection for the project's page (there is no list to go back to).
   const leave = () => {
     const event = singleView ? ({ type: 'LEAVE', to: { kind: 'elsewhere', to: path('viewProject') } } as const) : ({ type: 'LEAVE' } as const);
+    // Another form shown with this one (a folded nested item) has unsaved changes the way out would
+    // lose: the navigation is held and that form asks, and this one stays open if the answer is Stay.
+    if (!singleView && !actorRef.getSnapshot().context.changed) {
+      const to = nested
+        ? path('viewNestedCollection', { collectionID, itemID: nested.parentItemID, nestedID: nested.listNestedID })
+        : path('viewCollection', { collectionID });
+      if (othersWouldBlock({ currentLocation: location, nextLocation: { ...location, pathname: to, search: '', hash: '', state: null, key: '' }, historyAction: NavigationType.Push })) {
+        navigate(to);
+        return;
+      }
+    }
     // While the item is still loading there is nothing to lose: the machine takes LEAVE only from the form.
     if (actorRef.getSnapshot().can(event)) send(event);
     else go(singleView ? { kind: 'elsewhere', to: path('viewProject') } : { kind: nested || !collection.singleItem ? 'list' : 'singleItem' });
@@ -224,6 +271,11 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
   };
 
   const name = itemName(schema, context.item);
+  const onNameRef = useRef(onName);
+  onNameRef.current = onName;
+  useEffect(() => {
+    onNameRef.current?.(name);
+  }, [name]);
   const title = isNew ? format('item.newTitle', { collection: collection.name }) : (name ?? (loading ? collection.name : format('item.untitled', { id: context.itemID ?? '' })));
   const titleId = `${id}-title`;
   const isNested = nested !== undefined;
@@ -236,6 +288,10 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
         ? {
             onOpenNested: (field: SchemaField) => {
               const itemIDNow = context.itemID ?? '';
+              if (onOpenNested) {
+                onOpenNested(field, itemIDNow);
+                return;
+              }
               navigate(
                 nested
                   ? path('viewNestedCollection', { collectionID, itemID: nested.parentItemID, nestedID: `${nested.listNestedID}.${itemIDNow}.${field.slug}` })
@@ -245,8 +301,16 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
           }
         : {}),
     }),
-    [scope, context.item, context.itemID, nested, navigate, path, collectionID],
+    [scope, context.item, context.itemID, nested, navigate, path, collectionID, onOpenNested],
   );
+  // Where the item's nested collections are read from (their preview tables): the top-level item
+  // and the chain down to this item.
+  const nestedPlace: NestedPlaceOfItem | null = useMemo(() => {
+    if (!context.itemID) return null;
+    return nested
+      ? { collectionID, parentItemID: nested.parentItemID, itemChain: `${nested.listNestedID}.${context.itemID}` }
+      : { collectionID, parentItemID: context.itemID, itemChain: '' };
+  }, [collectionID, nested, context.itemID]);
 
   return (
     <section className="item-page" aria-labelledby={titleId} aria-busy={busy || undefined}>
@@ -325,25 +389,18 @@ export function ItemFormPage({ scope, collection, schema, itemID, nested, single
               onSave={save}
             />
           ) : null}
-          <EditorEnvironmentProvider value={environment}>
-            <div className="item-fields" role="group" aria-label={format('item.fields')}>
-              {schema.map((field) => {
-                const fieldError = context.fieldErrors[field.slug];
-                return (
-                  <FieldEditor
-                    key={field.id || field.slug}
-                    id={`${id}-field-${field.slug}`}
-                    field={field}
-                    value={context.values[field.slug]}
-                    onChange={(value) => send({ type: 'CHANGE', slug: field.slug, value })}
-                    error={fieldError ? format(fieldError.key as MessageKey, fieldError.values) : undefined}
-                    disabled={!editable}
-                    onProblem={problemReporters[field.slug]}
-                  />
-                );
-              })}
-            </div>
-          </EditorEnvironmentProvider>
+          <ItemFields
+            idPrefix={id}
+            className="item-fields"
+            schema={schema}
+            values={context.values}
+            fieldErrors={context.fieldErrors}
+            disabled={!editable}
+            onChange={(slug, value) => send({ type: 'CHANGE', slug, value })}
+            reporters={problemReporters}
+            environment={environment}
+            nestedPlace={nestedPlace}
+          />
         </>
       )}
 

@@ -1,7 +1,8 @@
 /**
  * The item page's routes (content §2): addItemToCollection (a new item, maybe a duplicate's copy
- * handed over in the navigation's state), viewItem and nestedItem. Each navigation draws a fresh
- * form, so a saved new item, a duplicate or another item starts from its own values.
+ * handed over in the navigation's state), and viewItem with its nested collections folded out
+ * beside it (viewNestedCollection, nestedItem: ItemFold). A new item's form is fresh on every
+ * navigation; an item's form lives as long as the item is open.
  */
 import { useLocation, useParams } from 'react-router';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
@@ -9,9 +10,8 @@ import type { ItemValues } from '../../../machines/item-form-rules.ts';
 import { useCollection } from '../../api/content-queries.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useProjectScope } from '../collection/use-project-scope.ts';
-import { nestedFields } from '../items/nested-path.ts';
-import { ItemFormPage, type NestedPlace } from './ItemFormPage.tsx';
-import { newNestedItemID } from './new-nested-item.ts';
+import { ItemFold } from './ItemFold.tsx';
+import { ItemFormPage } from './ItemFormPage.tsx';
 
 /** What a navigation to a new item may carry: the values to start from (Duplicate). */
 interface NewItemState {
@@ -44,33 +44,25 @@ export default function ItemScreen() {
   }
   const collection = query.data;
 
-  // nestedItem: {itemID} is the top-level item, {nestedID} the nested list, {collectionNestedID} the item shown (`new`: one to create).
-  if (nestedID && itemID && collectionNestedID) {
-    const field = nestedFields(collection.schema, nestedID)?.at(-1);
-    if (!field) {
-      return (
-        <section className="panel" aria-labelledby="item-missing">
-          <h2 id="item-missing">{format('collectionSettings.notFound')}</h2>
-        </section>
-      );
-    }
-    const nested: NestedPlace = { parentItemID: itemID, listNestedID: nestedID };
-    const view = { ...collection, name: field.name, singleItem: false };
-    const nestedItemID = collectionNestedID === newNestedItemID ? null : collectionNestedID;
-    return <ItemFormPage key={location.key} scope={scope} collection={view} schema={field.nestedCollectionSchema ?? []} itemID={nestedItemID} nested={nested} />;
+  // viewItem, and under it viewNestedCollection and nestedItem: the item with its nested
+  // collections folded out. Keyed by the item only, so opening and closing its nested collections
+  // (other addresses under it) keeps its form, and its unsaved changes.
+  if (itemID) {
+    return <ItemFold key={`item:${itemID}`} scope={scope} collection={collection} itemID={itemID} nestedID={nestedID} collectionNestedID={collectionNestedID} />;
   }
 
+  // addItemToCollection: each navigation draws a fresh form (a duplicate's copy, another new item).
   const state: NewItemState = isRecord(location.state) ? (location.state as NewItemState) : {};
-  const initialValues = !itemID && isRecord(state.itemValues) ? state.itemValues : undefined;
+  const initialValues = isRecord(state.itemValues) ? state.itemValues : undefined;
   return (
     <ItemFormPage
       key={location.key}
       scope={scope}
       collection={collection}
       schema={collection.schema}
-      itemID={itemID ?? null}
+      itemID={null}
       initialValues={initialValues}
-      markedChanged={!itemID && state.markedChanged === true}
+      markedChanged={state.markedChanged === true}
     />
   );
 }

@@ -14,6 +14,7 @@ import {
   RowDragModule,
   RowSelectionModule,
   RowStyleModule,
+  ScrollApiModule,
   ValidationModule,
   themeQuartz,
   type CellKeyDownEvent,
@@ -27,9 +28,11 @@ import {
 import { AgGridReact } from 'ag-grid-react';
 import type { Item } from '../../api/content.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
-import { RowMoveContext, type RowMoveControl } from './RowHandle.tsx';
+import { MovePositionDialog } from './MovePositionDialog.tsx';
+import { handleAttribute, positionAttribute, RowMoveContext, type RowMoveControl } from './RowHandle.tsx';
 
-ModuleRegistry.registerModules([InfiniteRowModelModule, RowSelectionModule, ColumnApiModule, RowApiModule, RowDragModule, RowStyleModule, RenderApiModule, CellStyleModule, ...(import.meta.env?.DEV ? [ValidationModule] : [])]);
+// ScrollApiModule: ensureIndexVisible, bringing the handle given the focus back after a move into view.
+ModuleRegistry.registerModules([InfiniteRowModelModule, RowSelectionModule, ColumnApiModule, RowApiModule, RowDragModule, RowStyleModule, RenderApiModule, CellStyleModule, ScrollApiModule, ...(import.meta.env?.DEV ? [ValidationModule] : [])]);
 
 export const gridRowHeight = 42;
 
@@ -58,6 +61,13 @@ const gridTheme = themeQuartz.withParams({
   focusShadow: '0 0 0 2px var(--focus)',
 });
 
+/** Where a moved item goes: right after or before a row, or to a 1-based position of the whole list. */
+export interface MoveTarget {
+  afterID?: string;
+  beforeID?: string;
+  order?: number;
+}
+
 export interface SortState {
   key: string;
   order: 'asc' | 'desc';
@@ -79,10 +89,15 @@ export interface ItemGridProps {
   /** Every column but the checkbox one: how a person sees the checkbox column. */
   selectLabel: string;
   /**
-   * Moving a row by its drag handle (the `_drag` column, RowHandleCell): a pointer drops it after
-   * or before another row; the keyboard gives both new neighbours when the page has them.
+   * Moving a row by its drag handle (the `_drag` column, RowHandleCell): a pointer or the keyboard
+   * drops it after or before another row (one neighbour); "Move to position…" gives the position.
    */
-  onMoveItem?: (itemID: string, target: { afterID?: string; beforeID?: string }) => void;
+  onMoveItem?: (itemID: string, target: MoveTarget) => void;
+  /**
+   * The list shows every item of its level (no search, no filter): its positions are the whole
+   * list's, which the server's `order` counts, so "Move to position…" is offered.
+   */
+  wholeList?: boolean;
   /** How a person knows an item (its first text value or its id): used in the handle's name and the announcements. */
   itemName?: (item: Item) => string;
   /** The list position of the page's first row minus one, and the list's size: positions announced while moving. */
@@ -115,9 +130,19 @@ export function ItemGrid(props: ItemGridProps) {
   const setAnnouncement = (text: string) => setAnnouncementText((before) => (before === text ? `${text}\u00a0` : text));
   // The handle to focus once the rows holding this item are drawn (after a move or its reload).
   const focusItem = useRef<string | null>(null);
-  // The handle to focus once the list has been read again after a drop.
-  const focusAfterRead = useRef<string | null>(null);
+  // The handle to focus once the list has been read again after a drop: an item's, or the one of
+  // the row at an index (the row that took the place of an item moved to another page).
+  const focusAfterRead = useRef<string | { index: number } | null>(null);
   const claimRun = useRef(0);
+  const claimTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // An unmounted grid stops claiming the focus.
+  useEffect(
+    () => () => {
+      claimRun.current += 1;
+      clearTimeout(claimTimer.current);
+    },
+    [],
+  );
 
   const focusHandle = () => {
     const api = apiRef.current;
@@ -148,7 +173,7 @@ export function ItemGrid(props: ItemGridProps) {
         steady = 0;
         button.focus();
       }
-      setTimeout(() => claim(tries - 1), 16);
+      claimTimer.current = setTimeout(() => claim(tries - 1), 16);
     };
     claim(60);
   };
@@ -169,8 +194,9 @@ export function ItemGrid(props: ItemGridProps) {
           (items) => {
             pageItems.current = items;
             params.successCallback(items, items.length);
-            if (focusAfterRead.current) {
-              focusItem.current = focusAfterRead.current;
+            const after = focusAfterRead.current;
+            if (after !== null) {
+              focusItem.current = typeof after === 'string' ? after : (items[Math.min(after.index, items.length - 1)]?._id ?? null);
               focusAfterRead.current = null;
             }
             if (focusItem.current) setTimeout(focusHandle);
@@ -195,66 +221,183 @@ export function ItemGrid(props: ItemGridProps) {
     apiRef.current?.refreshInfiniteCache();
   };
 
+  /** Picks a row up by keyboard: from now on the arrows move it in the order shown. */
+  const pickUp = (item: Item) => {
+    if (!props.onMoveItem) return;
+    const from = pageItems.current.findIndex((row) => row._id === item._id);
+    if (from === -1) return;
+    preview.current = { id: item._id, from, order: [...pageItems.current] };
+    setPicked(item._id);
+    redraw(item._id);
+    setAnnouncement(format('itemList.drag.start', { name: nameOf(item), position: positionOf(from), count }));
+  };
+
+  /** A key while a row is carried; answers whether it was used (then nothing else may). */
+  const carryKey = (key: string, item: Item): boolean => {
+    const carried = preview.current;
+    if (!carried) return false;
+    const order = carried.order;
+    const at = order.findIndex((row) => row._id === item._id);
+    const last = order.length - 1;
+    const to =
+      key === 'ArrowUp' ? Math.max(0, at - 1) : key === 'ArrowDown' ? Math.min(last, at + 1) : key === 'Home' ? 0 : key === 'End' ? last : undefined;
+    if (to !== undefined) {
+      if (to !== at) {
+        const next = [...order];
+        next.splice(at, 1);
+        next.splice(to, 0, item);
+        carried.order = next;
+        redraw(item._id);
+        setAnnouncement(format('itemList.drag.over', { name: nameOf(item), position: positionOf(to), count }));
+        return true;
+      }
+      // Against the edge of the page: past it, the list goes on on another page, which a carried
+      // row cannot reach (it is not loaded); "Move to position…" can, when offered.
+      const up = key === 'ArrowUp' || key === 'Home';
+      const more = up ? positionOf(at) > 1 : positionOf(at) < count;
+      const message = more && props.wholeList ? (up ? 'itemList.drag.pageTop' : 'itemList.drag.pageBottom') : 'itemList.drag.edge';
+      setAnnouncement(format(message, { name: nameOf(item), position: positionOf(at), count }));
+      return true;
+    }
+    if (key === ' ' || key === 'Enter') {
+      setPicked(null);
+      setAnnouncement(format('itemList.drag.end', { name: nameOf(item), position: positionOf(at), count }));
+      if (at === carried.from) {
+        preview.current = null;
+        redraw(item._id);
+        return true;
+      }
+      // The order stays shown until the list is read again (the screen reloads after the move).
+      // As a pointer drop does, it names one neighbour: the row now above it when it went down,
+      // the row now below it when it went up. Both would be refused when a search or filter
+      // hides items between them.
+      const after = order[at - 1];
+      const before = order[at + 1];
+      redraw(item._id);
+      focusAfterRead.current = item._id;
+      if (at > carried.from && after) props.onMoveItem?.(item._id, { afterID: after._id });
+      else if (before) props.onMoveItem?.(item._id, { beforeID: before._id });
+      return true;
+    }
+    if (key === 'Escape') {
+      cancel(item);
+      return true;
+    }
+    // Nothing else leaves the handle while a row is carried (Tab, the other arrows).
+    return key === 'Tab' || key === 'ArrowLeft' || key === 'ArrowRight' || key === 'PageUp' || key === 'PageDown';
+  };
+
+  /**
+   * Every key of the handles, heard on the document before anything else (ag-grid included):
+   * the handle buttons are drawn anew while a carried row moves, and a key pressed meanwhile
+   * reaches the page's body instead. While a row is carried, keys in the grid or on the body
+   * are its keys, whichever element has the focus; the row is known by its id, not by a button.
+   */
+  const onDocumentKey = (event: KeyboardEvent) => {
+    const root = wrapper.current;
+    if (!root || !props.onMoveItem || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target instanceof Element ? event.target : null;
+    const inGrid = target !== null && root.contains(target);
+    const used = () => {
+      event.preventDefault();
+      event.stopPropagation();
+    };
+    const carried = preview.current;
+    if (carried) {
+      const lost = target === null || target === document.body || target === document.documentElement;
+      const item = carried.order.find((row) => row._id === carried.id);
+      if ((inGrid || lost) && item && carryKey(event.key, item)) used();
+      return;
+    }
+    if (!inGrid) return;
+    const grip = target.closest<HTMLElement>(`[${handleAttribute}]`);
+    const position = target.closest<HTMLElement>(`[${positionAttribute}]`);
+    if (!grip && !position) return;
+    const rowID = target.closest('[row-id]')?.getAttribute('row-id');
+    const item = pageItems.current.find((row) => row._id === rowID);
+    if (!item) return;
+    const enter = event.key === ' ' || event.key === 'Enter';
+    if (grip) {
+      if (enter) {
+        pickUp(item);
+        used();
+      } else if (event.key === 'Tab' && !event.shiftKey) {
+        // Within the handle's cell, Tab goes on to its "Move to position…" button (ag-grid's Tab goes to the next cell).
+        const next = grip.parentElement?.querySelector<HTMLElement>(`[${positionAttribute}]`);
+        if (next) {
+          next.focus();
+          used();
+        }
+      }
+      return;
+    }
+    if (enter) {
+      // Enter here would otherwise reach the grid, which opens the item.
+      openPosition(item);
+      used();
+    } else if (event.key === 'Tab' && event.shiftKey) {
+      const back = position?.parentElement?.querySelector<HTMLElement>(`[${handleAttribute}]`);
+      if (back) {
+        back.focus();
+        used();
+      }
+    }
+  };
+  // A press outside the grid while a row is carried puts the row back, as leaving it by Tab
+  // would, even where nothing takes the focus (which would then fall to the body). It waits for
+  // the press to have moved the focus: redrawing while the grid still has it would keep it there.
+  const onDocumentPointer = (event: PointerEvent) => {
+    const carried = preview.current;
+    if (!carried || (event.target instanceof Node && wrapper.current?.contains(event.target))) return;
+    setTimeout(() => {
+      if (preview.current !== carried) return;
+      const item = carried.order.find((row) => row._id === carried.id);
+      if (item) cancel(item, false);
+    });
+  };
+  const documentHandlers = useRef({ key: onDocumentKey, pointer: onDocumentPointer });
+  documentHandlers.current = { key: onDocumentKey, pointer: onDocumentPointer };
+  useEffect(() => {
+    const keydown = (event: KeyboardEvent) => documentHandlers.current.key(event);
+    const pointerdown = (event: PointerEvent) => documentHandlers.current.pointer(event);
+    document.addEventListener('keydown', keydown, true);
+    document.addEventListener('pointerdown', pointerdown, true);
+    return () => {
+      document.removeEventListener('keydown', keydown, true);
+      document.removeEventListener('pointerdown', pointerdown, true);
+    };
+  }, []);
+
+  // "Move to position…": the item it moves and where it is now.
+  const [positionTarget, setPositionTarget] = useState<{ item: Item; position: number; index: number } | null>(null);
+  const openPosition = (item: Item) => {
+    const index = pageItems.current.findIndex((row) => row._id === item._id);
+    if (index === -1 || !props.wholeList) return;
+    setPositionTarget({ item, position: positionOf(index), index });
+  };
+  const moveToPosition = (position: number) => {
+    const target = positionTarget;
+    setPositionTarget(null);
+    if (!target) return;
+    const { item, index } = target;
+    if (position === target.position) {
+      setAnnouncement(format('itemList.drag.end', { name: nameOf(item), position, count }));
+      return;
+    }
+    setAnnouncement(format('itemList.drag.moved', { name: nameOf(item), position, count }));
+    // After the reload the focus goes to the item's handle when it is still on this page, else to
+    // the handle of the row that took its place.
+    const first = positionOf(0);
+    focusAfterRead.current = position >= first && position < first + pageItems.current.length ? item._id : { index };
+    props.onMoveItem?.(item._id, { order: position });
+  };
+
   const moveControl: RowMoveControl = {
     picked,
     instructionsId,
     labelOf: (item) => format('itemList.move', { name: nameOf(item) }),
-    onKey: (key, item) => {
-      const carried = preview.current;
-      if (!carried || carried.id !== item._id) {
-        if (key !== ' ' && key !== 'Enter') return false;
-        if (!props.onMoveItem) return true;
-        const from = pageItems.current.findIndex((row) => row._id === item._id);
-        if (from === -1) return true;
-        preview.current = { id: item._id, from, order: [...pageItems.current] };
-        setPicked(item._id);
-        redraw(item._id);
-        setAnnouncement(format('itemList.drag.start', { name: nameOf(item), position: positionOf(from), count }));
-        return true;
-      }
-      const order = carried.order;
-      const at = order.findIndex((row) => row._id === item._id);
-      const last = order.length - 1;
-      const to =
-        key === 'ArrowUp' ? Math.max(0, at - 1) : key === 'ArrowDown' ? Math.min(last, at + 1) : key === 'Home' ? 0 : key === 'End' ? last : undefined;
-      if (to !== undefined) {
-        if (to !== at) {
-          const next = [...order];
-          next.splice(at, 1);
-          next.splice(to, 0, item);
-          carried.order = next;
-          redraw(item._id);
-        }
-        setAnnouncement(format(to === at ? 'itemList.drag.edge' : 'itemList.drag.over', { name: nameOf(item), position: positionOf(to), count }));
-        return true;
-      }
-      if (key === ' ' || key === 'Enter') {
-        setPicked(null);
-        setAnnouncement(format('itemList.drag.end', { name: nameOf(item), position: positionOf(at), count }));
-        if (at === carried.from) {
-          preview.current = null;
-          redraw(item._id);
-          return true;
-        }
-        // The order stays shown until the list is read again (the screen reloads after the move).
-        // As a pointer drop does, it names one neighbour: the row now above it when it went down,
-        // the row now below it when it went up. Both would be refused when a search or filter
-        // hides items between them.
-        const after = order[at - 1];
-        const before = order[at + 1];
-        redraw(item._id);
-        focusAfterRead.current = item._id;
-        if (at > carried.from && after) props.onMoveItem?.(item._id, { afterID: after._id });
-        else if (before) props.onMoveItem?.(item._id, { beforeID: before._id });
-        return true;
-      }
-      if (key === 'Escape') {
-        cancel(item);
-        return true;
-      }
-      // Nothing else leaves the handle while a row is carried (Tab, the other arrows).
-      return key === 'Tab' || key === 'ArrowLeft' || key === 'ArrowRight' || key === 'PageUp' || key === 'PageDown';
-    },
+    positionLabelOf: (item) => format('itemList.position.open', { name: nameOf(item) }),
+    onPosition: props.wholeList ? openPosition : undefined,
     onLeave: (to) => {
       const carried = preview.current;
       if (!carried || (to instanceof Node && wrapper.current?.contains(to))) return;
@@ -349,10 +492,17 @@ export function ItemGrid(props: ItemGridProps) {
         <>
           <p id={instructionsId} className="visually-hidden">
             {format('itemList.drag.instructions')}
+            {props.wholeList ? ` ${format('itemList.drag.instructionsPosition')}` : null}
           </p>
           <div className="visually-hidden" aria-live="assertive" aria-atomic="true">
             {announcement}
           </div>
+          <MovePositionDialog
+            target={positionTarget ? { name: nameOf(positionTarget.item), position: positionTarget.position } : null}
+            count={count}
+            onClose={() => setPositionTarget(null)}
+            onMove={moveToPosition}
+          />
         </>
       ) : null}
     </RowMoveContext.Provider>

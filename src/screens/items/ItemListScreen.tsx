@@ -3,20 +3,21 @@
  * item count, the menu (Column Settings, Download CSV, Select/Unselect, Collection Settings, Make
  * collection sortable, Layout), New Item or Delete N Items, search, filter, the table and its
  * footer. An open item (the child routes) replaces the list, which stays mounted underneath so
- * closing the item returns to the same page, sort and filter.
+ * closing the item returns to the same page, sort and filter. A nested collection's list is drawn
+ * by the item page, folded beside its parent item (NestedItemList, src/screens/item/ItemFold.tsx).
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link, useNavigate, useOutlet, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { MoreHorizontal, Plus, Search, Settings, Trash2 } from 'lucide-react';
+import { MoreHorizontal, Plus, Search, Settings, Trash2, X } from 'lucide-react';
 import { DropdownMenu, Switch } from 'radix-ui';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { contentFeatures } from '../../../definitions/content.ts';
 import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
-import { displayFor, type DisplayProps } from '../../../renderers/fields/display/index.ts';
-import { DateDisplay } from '../../../renderers/fields/display/DateDisplay.tsx';
-import { TextDisplay } from '../../../renderers/fields/display/TextDisplay.tsx';
+import { displayFor, type DisplayProps } from '../../../renderers/fields/displays.ts';
+import { DateDisplay } from '../../../renderers/fields/date/Display.tsx';
+import { TextDisplay } from '../../../renderers/fields/TextDisplay.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { Collection, Item, ListParams, ProjectScope } from '../../api/content.ts';
@@ -32,7 +33,7 @@ import { FilterControl } from './FilterControl.tsx';
 import { ItemGrid, type SortState } from './ItemGrid.tsx';
 import { ListFooter } from './ListFooter.tsx';
 import { RowHandleCell } from './RowHandle.tsx';
-import { nestedCrumbs, nestedFields, slugPath, truncateLabel, type Crumb } from './nested-path.ts';
+import { nestedFields, slugPath } from './nested-path.ts';
 import { newNestedItemID } from '../item/new-nested-item.ts';
 import { defaultPerPage, nestedPerPage, pageCount } from './paging.ts';
 import './items.css';
@@ -54,23 +55,35 @@ interface NestedList {
   nestedID: string;
 }
 
+/** What the fold gives a nested list it embeds: its open item, how to open one and how to close the list. */
+interface Embedding {
+  itemOpen: boolean;
+  onOpenItem: (itemID: string) => void;
+  onClose: () => void;
+}
+
 export default function ItemListScreen() {
-  const { collectionID = '', itemID, nestedID } = useParams();
+  // The item routes below (viewItem and its nested collections) carry an itemID and a nestedID:
+  // they belong to the open item, which folds its nested collections out itself.
+  const { collectionID = '' } = useParams();
   const outlet = useOutlet();
-  // viewNestedCollection has a nestedID; under viewCollection an itemID belongs to the open item.
-  const nested = nestedID && itemID ? { itemID, nestedID } : undefined;
   return (
     <>
       <div className="item-list-host" hidden={outlet !== null}>
-        {/* Keyed by list: another list starts with no selection, search or filter, on page 1. */}
-        <ItemList key={nested ? `${collectionID}/${nested.itemID}/${nested.nestedID}` : collectionID} collectionID={collectionID} nested={nested} />
+        {/* Keyed by collection: another list starts with no selection, search or filter, on page 1. */}
+        <ItemList key={collectionID} collectionID={collectionID} nested={undefined} />
       </div>
       {outlet ? <div className="item-panel">{outlet}</div> : null}
     </>
   );
 }
 
-function ItemList({ collectionID, nested }: { collectionID: string; nested: NestedList | undefined }) {
+/** A nested collection's list (content §2), 100 per page, embedded in the fold beside its parent item. */
+export function NestedItemList({ collectionID, itemID, nestedID, embedding }: { collectionID: string; itemID: string; nestedID: string; embedding: Embedding }) {
+  return <ItemList collectionID={collectionID} nested={{ itemID, nestedID }} embedding={embedding} />;
+}
+
+function ItemList({ collectionID, nested, embedding }: { collectionID: string; nested: NestedList | undefined; embedding?: Embedding }) {
   const format = useFormat();
   const scope = useProjectScope();
   const query = useCollection(scope, collectionID);
@@ -103,7 +116,7 @@ function ItemList({ collectionID, nested }: { collectionID: string; nested: Nest
       );
     }
     const view: Collection = { ...query.data, name: field.name, schema: field.nestedCollectionSchema ?? [], itemCount: 0 };
-    return <ItemListView scope={scope} collection={view} nested={{ ...nested, crumbs: nestedCrumbs(query.data, nested.itemID, nested.nestedID, fields) }} />;
+    return <ItemListView scope={scope} collection={view} nested={nested} embedding={embedding} />;
   }
   // A single-item collection shows its one item's form instead of the list (content §2 viewSingleItem).
   if (query.data.singleItem) {
@@ -114,30 +127,6 @@ function ItemList({ collectionID, nested }: { collectionID: string; nested: Nest
     );
   }
   return <ItemListView scope={scope} collection={query.data} />;
-}
-
-function Breadcrumbs({ crumbs }: { crumbs: readonly Crumb[] }) {
-  const format = useFormat();
-  const path = useProjectPath();
-  return (
-    <nav className="breadcrumbs" aria-label={format('itemList.breadcrumbs')}>
-      <ol>
-        {crumbs.map((crumb, i) => (
-          <li key={`${i}-${crumb.label}`}>
-            {crumb.route ? (
-              <Link to={path(crumb.route, crumb.params)} title={crumb.label}>
-                {truncateLabel(crumb.label)}
-              </Link>
-            ) : (
-              <span aria-current="page" title={crumb.label}>
-                {truncateLabel(crumb.label)}
-              </span>
-            )}
-          </li>
-        ))}
-      </ol>
-    </nav>
-  );
 }
 
 const isColumnField = (field: SchemaField) => field.visible !== false && fieldType(field.type)?.storage.kind === 'column';
@@ -152,7 +141,7 @@ function cellOf(Display: ComponentType<DisplayProps>, field: SchemaField) {
 
 const metaField = (slug: string, name: string, code: number): SchemaField => ({ id: slug, slug, name, type: code });
 
-function ItemListView({ scope, collection, nested }: { scope: ProjectScope; collection: Collection; nested?: NestedList & { crumbs: Crumb[] } }) {
+function ItemListView({ scope, collection, nested, embedding }: { scope: ProjectScope; collection: Collection; nested?: NestedList | undefined; embedding?: Embedding | undefined }) {
   const format = useFormat();
   const id = useId();
   const api = useContentApi();
@@ -339,7 +328,8 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
   };
 
   // Back from the item page (the child route closed): items may have changed there, so the page is read again.
-  const itemOpen = useOutlet() !== null;
+  const outletOpen = useOutlet() !== null;
+  const itemOpen = embedding ? embedding.itemOpen : outletOpen;
   const wasItemOpen = useRef(itemOpen);
   useEffect(() => {
     if (wasItemOpen.current && !itemOpen) setReload((n) => n + 1);
@@ -392,7 +382,7 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
     });
 
   // A nested item moves through its top-level item, nestedID ending in its own id (README "Ranks").
-  const move = (itemID: string, target: { afterID?: string; beforeID?: string }) =>
+  const move = (itemID: string, target: { afterID?: string; beforeID?: string; order?: number }) =>
     moveItem.mutate(nested ? { itemID: nested.itemID, nestedID: `${nested.nestedID}.${itemID}`, ...target } : { itemID, ...target }, {
       onError: orderFailed,
       onSettled: () => setReload((n) => n + 1),
@@ -417,9 +407,13 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
 
   return (
     <section className="item-list" aria-labelledby={headingId}>
-      {nested ? <Breadcrumbs crumbs={nested.crumbs} /> : null}
       <header className="item-list-header">
         <div className="item-list-title">
+          {embedding ? (
+            <button type="button" className="icon-button" aria-label={format('fold.close', { name: collection.name })} onClick={embedding.onClose}>
+              <X aria-hidden="true" size={20} />
+            </button>
+          ) : null}
           <h2 id={headingId}>{collection.name}</h2>
           <span className="muted item-count" aria-live="polite">
             {format('itemList.count', { count })}
@@ -596,11 +590,12 @@ function ItemListView({ scope, collection, nested }: { scope: ProjectScope; coll
               multiSelect={multiSelect}
               onSelectionChange={setSelected}
               onMoveItem={dragColumn ? move : undefined}
+              wholeList={!filtered}
               itemName={itemName}
               positionOffset={(page - 1) * perPage}
               listSize={total ?? undefined}
               onOpenItem={(itemID) =>
-                navigate(
+                embedding ? embedding.onOpenItem(itemID) : navigate(
                   nested
                     ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: itemID })
                     : path('viewItem', { collectionID, itemID }),

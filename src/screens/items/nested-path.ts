@@ -1,13 +1,9 @@
 /**
  * Nested lists (content §2, §3): a nestedID alternates nested collection slugs and item ids,
- * joined by dots (`chapters.<itemId>.sections`). Breadcrumb labels are cut to 10 characters.
+ * joined by dots (`chapters.<itemId>.sections`). The breadcrumbs of the fold come from the
+ * nested-navigation machine (machines/nested-navigation-rules.ts).
  */
 import type { SchemaField } from '../../../definitions/field-types/index.ts';
-
-export const breadcrumbMaxChars = 10;
-
-/** A label cut to 10 characters plus "..." (content §2, §9). */
-export const truncateLabel = (label: string, max = breadcrumbMaxChars) => ([...label].length > max ? `${[...label].slice(0, max).join('')}...` : label);
 
 /** The nested collection slugs of a nestedID, without the item ids: the path column layouts are kept under. */
 export const slugPath = (nestedID: string) =>
@@ -27,30 +23,4 @@ export function nestedFields(schema: readonly SchemaField[], nestedID: string): 
     level = field.nestedCollectionSchema ?? [];
   }
   return fields;
-}
-
-export interface Crumb {
-  label: string;
-  /** Route and params of the crumb's page; absent for the current page. */
-  route?: string;
-  params?: Record<string, string>;
-}
-
-/** Collection › item › nested collection › nested item › … down to the list shown. */
-export function nestedCrumbs(collection: { id: string; name: string }, itemID: string, nestedID: string, fields: readonly SchemaField[]): Crumb[] {
-  const parts = nestedID.split('.');
-  const crumbs: Crumb[] = [
-    { label: collection.name, route: 'viewCollection', params: { collectionID: collection.id } },
-    { label: itemID, route: 'viewItem', params: { collectionID: collection.id, itemID } },
-  ];
-  parts.forEach((part, i) => {
-    const last = i === parts.length - 1;
-    if (i % 2 === 0) {
-      const label = fields[i / 2]?.name ?? part;
-      crumbs.push(last ? { label } : { label, route: 'viewNestedCollection', params: { collectionID: collection.id, itemID, nestedID: parts.slice(0, i + 1).join('.') } });
-    } else {
-      crumbs.push({ label: part, route: 'nestedItem', params: { collectionID: collection.id, itemID, nestedID: parts.slice(0, i).join('.'), collectionNestedID: part } });
-    }
-  });
-  return crumbs;
 }

@@ -1,9 +1,10 @@
-/** The item-reference picker: debounced search, chips, the page's dialogs, nested selections. */
+/** The item-reference picker: debounced search, chips, the linked-item dialog, nested selections. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Collection, Item, ItemPage } from '../../../src/api/content.ts';
+import { StaleItemError, type Collection, type Item, type ItemPage } from '../../../src/api/content.ts';
+import { ApiError } from '../../../src/api/errors.ts';
 import { strictContentApi } from '../support/fake-content-api.ts';
 import { field, renderEditor, scope } from './support.tsx';
 
@@ -115,19 +116,151 @@ describe('ItemRef picker', () => {
     expect(await screen.findByText('No items found')).toBeInTheDocument();
   });
 
-  it('leaves creating and editing linked items to the page', async () => {
+});
+
+// A whole form in a dialog, typed into key by key: slow on a busy machine, so these get room (no timing is asserted).
+describe('linked-item dialog', { timeout: 30_000 }, () => {
+  const etag = (n: number) => `"2026-01-0${n}T00:00:00.000Z"`;
+  const saved = (n: number, name: string, version = 1): Item => ({ ...item(n, name), _lastUpdatedDate: `2026-01-0${version}T00:00:00.000Z` });
+
+  function dialogApi(given: Parameters<typeof strictContentApi>[0] = {}) {
+    return strictContentApi({
+      collection: vi.fn(async () => authors),
+      listItems: vi.fn(async () => ({ items: [], total: 0 })),
+      ...given,
+    });
+  }
+
+  it('creates an item of the referenced collection in a dialog, then picks it', async () => {
     const user = userEvent.setup();
-    const api = fakeApi(() => ({ items: [], total: 0 }));
-    const onCreateLinkedItem = vi.fn(async () => ({ itemRefID: id(9), value: 'Grace Hopper' }));
-    const onEditLinkedItem = vi.fn();
-    const { lastValue } = renderEditor(authorField, { api, environment: { scope, onCreateLinkedItem, onEditLinkedItem }, value: [{ itemRefID: id(1), value: 'Ada Lovelace' }] });
-    await user.click(screen.getByRole('button', { name: 'Edit Ada Lovelace' }));
-    expect(onEditLinkedItem).toHaveBeenCalledWith(authorField, { itemRefID: id(1), value: 'Ada Lovelace' });
-    await user.click(screen.getByRole('button', { name: 'Create a linked item' }));
+    const api = dialogApi({ createItem: vi.fn(async (_scope, _collection, values: Record<string, unknown>) => ({ item: { ...saved(9, ''), ...values }, etag: etag(1) })) });
+    const { lastValue } = renderEditor(authorField, { api, value: [{ itemRefID: id(1), value: 'Ada Lovelace' }] });
+    await user.click(await screen.findByRole('button', { name: 'New Authors item' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Authors item' });
+    // Focus moves into the dialog, on its first field.
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveFocus();
+    await user.keyboard('Grace Hopper');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Item' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // Only the schema's own column fields are sent (no metadata, no nested collection).
+    expect(api.createItem).toHaveBeenCalledWith(scope, 'authors', { name: 'Grace Hopper' });
     expect(lastValue()).toEqual([
       { itemRefID: id(1), value: 'Ada Lovelace' },
       { itemRefID: id(9), value: 'Grace Hopper' },
     ]);
+    expect(screen.getByRole('list', { name: 'Linked items' })).toHaveTextContent('Grace Hopper');
+    // Focus goes back where it came from.
+    expect(screen.getByRole('button', { name: 'New Authors item' })).toHaveFocus();
+  });
+
+  it('keeps a server refusal at its field, with everything typed, and picks nothing', async () => {
+    const user = userEvent.setup();
+    const refusal = new ApiError({
+      status: 400,
+      code: 'validation_failed',
+      detail: 'invalid',
+      problem: { type: 'about:blank', title: 'Bad', status: 400, code: 'validation_failed', detail: 'invalid', errors: [{ path: 'name', message: 'must be unique' }] },
+    });
+    const api = dialogApi({ createItem: vi.fn(async () => Promise.reject(refusal)) });
+    const { onChange } = renderEditor(authorField, { api });
+    await user.click(await screen.findByRole('button', { name: 'New Authors item' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Authors item' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Ada Lovelace');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Item' }));
+    expect(await within(dialog).findByText('Name must be unique')).toBeInTheDocument();
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('Ada Lovelace');
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveAttribute('aria-invalid', 'true');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('says in the dialog why a save no field carries was refused, and stays open', async () => {
+    const user = userEvent.setup();
+    const full = new ApiError({ status: 409, code: 'single_item_exists', detail: 'This is a single item collection and it already has its item.' });
+    const api = dialogApi({ createItem: vi.fn(async () => Promise.reject(full)) });
+    const { onChange } = renderEditor(authorField, { api });
+    await user.click(await screen.findByRole('button', { name: 'New Authors item' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Authors item' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Ada Lovelace');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Item' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Error with creating item This is a single item collection and it already has its item.');
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('Ada Lovelace');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('asks before closing with unsaved changes; closes at once without', async () => {
+    const user = userEvent.setup();
+    const api = dialogApi();
+    renderEditor(authorField, { api });
+    await user.click(await screen.findByRole('button', { name: 'New Authors item' }));
+    let dialog = await screen.findByRole('dialog', { name: 'New Authors item' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'New Authors item' }));
+    dialog = await screen.findByRole('dialog', { name: 'New Authors item' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Half typed');
+    await user.keyboard('{Escape}');
+    const ask = await screen.findByRole('alertdialog', { name: 'Unsaved changes' });
+    await user.click(within(ask).getByRole('button', { name: 'Stay' }));
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('Half typed');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(await screen.findByRole('alertdialog', { name: 'Unsaved changes' })).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.createItem).not.toHaveBeenCalled();
+  });
+
+  it('edits a linked item with the version it loaded, and the chip takes its new name', async () => {
+    const user = userEvent.setup();
+    const api = dialogApi({
+      item: vi.fn(async () => ({ item: saved(1, 'Ada Lovelace'), etag: etag(1) })),
+      updateItem: vi.fn(async (_scope, _collection, _id, values: Record<string, unknown>) => ({ item: { ...saved(1, 'Ada Lovelace', 2), ...values }, etag: etag(2) })),
+    });
+    const { lastValue } = renderEditor({ ...authorField, nestedReferenceCollectionID: ['chapters'] }, {
+      api,
+      value: [{ itemRefID: id(1), value: 'Ada Lovelace', chapters: [{ itemRefID: id(11), value: 'Engines' }] }],
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit Ada Lovelace' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Ada Lovelace' });
+    const name = await within(dialog).findByRole('textbox', { name: 'Name' });
+    expect(api.item).toHaveBeenCalledWith(scope, 'authors', id(1));
+    expect(name).toHaveValue('Ada Lovelace');
+    expect(within(dialog).getByRole('button', { name: 'Update' })).toBeDisabled();
+    await user.clear(name);
+    await user.type(name, 'Ada King');
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.updateItem).toHaveBeenCalledWith(scope, 'authors', id(1), { name: 'Ada King' }, { ifMatch: etag(1) });
+    // The nested picks stay on the link.
+    expect(lastValue()).toEqual([{ itemRefID: id(1), value: 'Ada King', chapters: [{ itemRefID: id(11), value: 'Engines' }] }]);
+    expect(screen.getByRole('list', { name: 'Linked items' })).toHaveTextContent('Ada King');
+  });
+
+  it('a stale edit (409) shows both versions and saves the chosen ones against the current version', async () => {
+    const user = userEvent.setup();
+    const current = { ...saved(1, 'Augusta Ada', 3) };
+    const stale = new StaleItemError(new ApiError({ status: 409, code: 'stale_item', detail: 'changed' }), current, etag(3));
+    const api = dialogApi({
+      item: vi.fn(async () => ({ item: saved(1, 'Ada Lovelace'), etag: etag(1) })),
+      updateItem: vi
+        .fn()
+        .mockRejectedValueOnce(stale)
+        .mockImplementation(async (_scope, _collection, _id, values: Record<string, unknown>) => ({ item: { ...saved(1, '', 4), ...values }, etag: etag(4) })),
+    });
+    const { lastValue } = renderEditor(authorField, { api, value: [{ itemRefID: id(1), value: 'Ada Lovelace' }] });
+    await user.click(await screen.findByRole('button', { name: 'Edit Ada Lovelace' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Ada Lovelace' });
+    const name = await within(dialog).findByRole('textbox', { name: 'Name' });
+    await user.clear(name);
+    await user.type(name, 'Ada King');
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    const choice = await within(dialog).findByRole('group', { name: /^Name/ });
+    expect(within(choice).getByText('Ada King')).toBeInTheDocument();
+    expect(within(choice).getByText('Augusta Ada')).toBeInTheDocument();
+    await user.click(within(choice).getByRole('radio', { name: 'Current version' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save the chosen versions' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.updateItem).toHaveBeenLastCalledWith(scope, 'authors', id(1), { name: 'Augusta Ada' }, { ifMatch: etag(3) });
+    expect(lastValue()).toEqual([{ itemRefID: id(1), value: 'Augusta Ada' }]);
   });
 });
 

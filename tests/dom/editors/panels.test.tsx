@@ -5,6 +5,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { fieldTypes } from '../../../definitions/field-types/index.ts';
 import { CopyLinkButton } from '../../../renderers/fields/CopyLinkButton.tsx';
+import { hasDisplay } from '../../../renderers/fields/displays.ts';
 import { editorFor, hasEditor } from '../../../renderers/fields/editors.ts';
 import { ReadOnlyEditor } from '../../../renderers/fields/ReadOnlyEditor.tsx';
 import type { Item } from '../../../src/api/content.ts';
@@ -61,6 +62,24 @@ describe('copy-link button', () => {
     expect(button).toHaveTextContent('Copied!');
     act(() => vi.advanceTimersByTime(1));
     expect(button).toHaveTextContent('Copy');
+    expect(button).not.toHaveTextContent('Copied!');
+  });
+
+  it('shows Copied! for the full 750 ms again when copied again', async () => {
+    vi.useFakeTimers();
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn(async () => undefined) }, configurable: true });
+    render(<CopyLinkButton value="https://example.com/a" label="Copy link" />);
+    const button = screen.getByRole('button', { name: 'Copy link' });
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    act(() => vi.advanceTimersByTime(500));
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    act(() => vi.advanceTimersByTime(749));
+    expect(button).toHaveTextContent('Copied!');
+    act(() => vi.advanceTimersByTime(1));
     expect(button).not.toHaveTextContent('Copied!');
   });
 
@@ -121,6 +140,10 @@ describe('read-only editors and the registry', () => {
     for (const type of fieldTypes) expect(hasEditor(type.name), type.name).toBe(true);
   });
 
+  it('gives every registered type a display of its own', () => {
+    for (const type of fieldTypes) expect(hasDisplay(type.name), type.name).toBe(true);
+  });
+
   it('draws images, rich text and map locations with their display, read-only', () => {
     renderEditor(field(5, { name: 'Photo' }), { value: { imageURL: 'https://cdn.example.com/a.jpg', altText: 'A pie' } });
     expect(screen.getByRole('group', { name: 'Photo' })).toContainElement(screen.getByRole('img', { name: 'A pie' }));
@@ -133,6 +156,25 @@ describe('read-only editors and the registry', () => {
     cleanup();
     renderEditor(field(2, { name: 'Body' }));
     expect(screen.getByRole('group', { name: 'Body' })).toHaveTextContent('Not set');
+  });
+
+  it('draws every image of an image set read-only, not only how many there are', () => {
+    renderEditor(field(11, { name: 'Gallery' }), {
+      value: [
+        { _id: 'a', imageURL: 'https://cdn.example.com/a.jpg', altText: 'Front' },
+        { _id: 'b', imageURL: 'https://cdn.example.com/b.jpg', altText: 'Back' },
+        { _id: 'c', fileURL: 'https://cdn.example.com/c.pdf', imageName: 'manual.pdf' },
+      ],
+    });
+    const group = screen.getByRole('group', { name: 'Gallery' });
+    expect(group).toContainElement(screen.getByRole('img', { name: 'Front' }));
+    expect(group).toContainElement(screen.getByRole('img', { name: 'Back' }));
+    expect(group).toHaveTextContent('manual.pdf');
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    cleanup();
+    renderEditor(field(11, { name: 'Gallery' }), { error: 'Gallery must be a list of images' });
+    expect(screen.getByRole('group', { name: 'Gallery' })).toHaveTextContent('Not set');
+    expect(screen.getByRole('group', { name: 'Gallery' })).toHaveAccessibleDescription('Gallery must be a list of images');
   });
 
   it('shows a type nobody registered read-only', () => {

@@ -19,6 +19,47 @@ describe('PlainText editor', () => {
     expect(screen.getByText('At most 5 characters.')).toBeInTheDocument();
   });
 
+  it('refuses a character typed into the middle of a full field instead of dropping the last one', async () => {
+    const user = userEvent.setup();
+    const { onChange } = renderEditor(field(1, { name: 'Title', max: 5 }), { value: 'abcde' });
+    const input = screen.getByLabelText('Title') as HTMLTextAreaElement;
+    await user.click(input);
+    input.setSelectionRange(2, 2);
+    await user.keyboard('X');
+    expect(input).toHaveValue('abcde');
+    expect(onChange).toHaveBeenLastCalledWith('abcde');
+    expect(screen.getByText('At most 5 characters.')).toBeInTheDocument();
+  });
+
+  it('cuts a paste where the room runs out, keeping the text around it', async () => {
+    const user = userEvent.setup();
+    const { lastValue } = renderEditor(field(1, { name: 'Title', max: 6 }), { value: 'abcd' });
+    const input = screen.getByLabelText('Title') as HTMLTextAreaElement;
+    await user.click(input);
+    input.setSelectionRange(1, 1);
+    await user.paste('XYZ');
+    expect(lastValue()).toBe('aXYbcd');
+  });
+
+  it('counts characters as people do: an emoji is one, and never split', async () => {
+    const user = userEvent.setup();
+    const { lastValue } = renderEditor(field(1, { name: 'Title', max: 3 }), { value: 'ab' });
+    await user.click(screen.getByLabelText('Title'));
+    await user.paste('😀😀');
+    expect(lastValue()).toBe('ab😀');
+    expect(screen.getByText('3 of 3 characters')).toBeInTheDocument();
+  });
+
+  it('lets a text stored over a lowered maximum be shortened without cutting it', async () => {
+    const user = userEvent.setup();
+    const { lastValue } = renderEditor(field(1, { name: 'Title', max: 3 }), { value: 'abcdef' });
+    const input = screen.getByLabelText('Title');
+    await user.click(input);
+    await user.keyboard('{End}{Backspace}');
+    expect(lastValue()).toBe('abcde');
+    expect(input).toHaveValue('abcde');
+  });
+
   it('holds text under the minimum as a problem and says so once the field is left', async () => {
     const user = userEvent.setup();
     const { lastProblem } = renderEditor(field(1, { name: 'Title', min: 3 }));
@@ -79,6 +120,23 @@ describe('Number editor', () => {
     expect(lastValue()).toBe(-3);
     expect(lastProblem()).toBeUndefined();
   });
+
+  it('holds a numeral too large to be a number as a problem instead of sending it as null', async () => {
+    const user = userEvent.setup();
+    const { onChange, lastValue, lastProblem } = renderEditor(field(3, { name: 'Price' }));
+    const input = screen.getByLabelText('Price');
+    await user.click(input);
+    await user.paste('9'.repeat(309));
+    expect(input).toHaveValue('9'.repeat(309));
+    expect(onChange).not.toHaveBeenCalled();
+    expect(lastProblem()).toBe('This number is too large to store.');
+    expect(screen.getByText('This number is too large to store.')).toBeInTheDocument();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(input);
+    await user.paste('9'.repeat(300));
+    expect(lastValue()).toBe(Number('9'.repeat(300)));
+    expect(lastProblem()).toBeUndefined();
+  });
 });
 
 describe('Phone editor', () => {
@@ -124,6 +182,20 @@ describe('Link editor', () => {
     await user.paste('b'.repeat(254));
     await user.type(input, 'cccc');
     expect(input).toHaveValue(`${'b'.repeat(254)}cc`);
+    expect(screen.getByText('At most 256 characters.')).toBeInTheDocument();
+  });
+
+  it('refuses typing into a full address rather than cutting its end', async () => {
+    const user = userEvent.setup();
+    const full = `https://example.com/${'a'.repeat(235)}z`;
+    expect(full).toHaveLength(256);
+    const { lastValue } = renderEditor(field(9, { name: 'Site' }), { value: full });
+    const input = screen.getByLabelText('Site') as HTMLInputElement;
+    await user.click(input);
+    input.setSelectionRange(8, 8);
+    await user.keyboard('w');
+    expect(input).toHaveValue(full);
+    expect(lastValue()).toBe(full);
     expect(screen.getByText('At most 256 characters.')).toBeInTheDocument();
   });
 

@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
+import { createMemoryRouter, Outlet, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import type { AuthApi, Me } from '../../../src/api/auth.ts';
 import type { Member, Organization, PlatformApi, Project } from '../../../src/api/platform.ts';
@@ -104,6 +104,18 @@ export function fakePlatformApi(overrides: Partial<PlatformApi> = {}): PlatformA
 function Where() {
   const location = useLocation();
   return <output data-testid="where">{location.pathname + location.search}</output>;
+}
+
+/** The project's collection section (ids as in definitions/routes.ts) holding the content routes a test draws. */
+export function collectionRoutes(children: RouteObject[]): RouteObject[] {
+  return [
+    {
+      id: 'viewProject',
+      path: '/organization/:organizationID/project/:projectID',
+      element: <Outlet />,
+      children: [{ id: 'collection', path: 'collection', element: <Outlet />, children }],
+    },
+  ];
 }
 
 export interface RenderOptions {

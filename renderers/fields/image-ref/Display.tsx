@@ -1,5 +1,5 @@
 /** An image as a small thumbnail (`resize=200`, content §7), described by its alt text. */
-import type { DisplayProps } from './types.ts';
+import type { DisplayProps } from '../display-types.ts';
 
 const thumbnail = (url: string) => `${url}${url.includes('?') ? '&' : '?'}resize=200`;
 

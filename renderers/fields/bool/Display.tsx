@@ -1,7 +1,7 @@
 /** True or false as an icon with its words for assistive technology; unset draws nothing. */
 import { Check, X } from 'lucide-react';
 import { useFormat } from '../../messages/use-format.ts';
-import type { DisplayProps } from './types.ts';
+import type { DisplayProps } from '../display-types.ts';
 
 export function BoolDisplay({ value }: DisplayProps) {
   const format = useFormat();

@@ -1,5 +1,5 @@
 /** Rich text as plain text: the markup's text content, never the markup itself. */
-import type { DisplayProps } from './types.ts';
+import type { DisplayProps } from '../display-types.ts';
 
 const textOf = (html: string) => {
   if (typeof DOMParser === 'undefined') return html.replace(/<[^>]*>/g, ' ');

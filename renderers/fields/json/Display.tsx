@@ -1,5 +1,5 @@
 /** JSON on one line, in the monospaced face. */
-import type { DisplayProps } from './types.ts';
+import type { DisplayProps } from '../display-types.ts';
 
 export function JsonDisplay({ value }: DisplayProps) {
   if (value === null || value === undefined) return null;

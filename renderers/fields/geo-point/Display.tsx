@@ -1,5 +1,5 @@
 /** A map location as latitude, longitude to 4 decimals (content §9). */
-import type { DisplayProps } from './types.ts';
+import type { DisplayProps } from '../display-types.ts';
 
 const geoDecimals = 4;
 

@@ -1,12 +1,14 @@
 /**
  * A stale save (409, content §4): the person's version of each disputed field beside the current
  * one, chosen field by field (or all at once), then saved again against the current version.
+ * Shared by the item page (with its own Save here) and the linked-item dialog (whose footer saves).
  */
 import { useEffect, useId, useRef } from 'react';
-import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
-import type { ConflictSide, ItemConflict } from '../../../machines/item-form-rules.ts';
-import { displayFor } from '../../../renderers/fields/display/index.ts';
-import { useFormat } from '../../../renderers/messages/use-format.ts';
+import { fieldType, type SchemaField } from '../../definitions/field-types/index.ts';
+import type { ConflictSide, ItemConflict } from '../../machines/item-form-rules.ts';
+import { displayFor } from './displays.ts';
+import { useFormat } from '../messages/use-format.ts';
+import './conflict-panel.css';
 
 export interface ConflictPanelProps {
   conflict: ItemConflict;
@@ -14,7 +16,8 @@ export interface ConflictPanelProps {
   busy: boolean;
   onChoose(slug: string, side: ConflictSide): void;
   onChooseAll(side: ConflictSide): void;
-  onSave(): void;
+  /** Draws a Save button under the fields; without it the surrounding form saves the choice. */
+  onSave?: (() => void) | undefined;
 }
 
 function ConflictValue({ field, value }: { field: SchemaField; value: unknown }) {
@@ -85,11 +88,13 @@ export function ConflictPanel({ conflict, schema, busy, onChoose, onChooseAll, o
           );
         })}
       </div>
-      <div>
-        <button type="button" className="button button-primary" disabled={busy} onClick={onSave}>
-          {format('item.conflictSave')}
-        </button>
-      </div>
+      {onSave ? (
+        <div>
+          <button type="button" className="button button-primary" disabled={busy} onClick={onSave}>
+            {format('item.conflictSave')}
+          </button>
+        </div>
+      ) : null}
     </section>
   );
 }
