@@ -93,6 +93,62 @@ export async function addFieldStorage(executor: Executor, level: SchemaLevel, fi
   if (field.unique) await setUnique(executor, level, field, true);
   const counted = countedMember(level, field);
   if (counted) await addOptionCounts(executor, level, field, counted);
+  const words = wordsFunction(field);
+  if (words) await addSearchWords(executor, level, field, words);
+}
+
+/**
+ * The SQL function giving a searched field's words (migration 0012): `content_words` for text
+ * searched as a substring (PlainText, RichText, Phone, Link), `content_ref_words` for an ItemRef's
+ * display values; undefined for fields the search does not read as text.
+ */
+export function wordsFunction(field: SchemaField): 'content_words' | 'content_ref_words' | undefined {
+  const type = fieldType(field.type);
+  if (type?.search !== 'regex' || type.storage.kind !== 'column') return undefined;
+  if (type.storage.column === 'text') return 'content_words';
+  if (type.storage.column === 'jsonb' && type.storage.indexes.some((index) => index.kind === 'trigram' && index.on.of === 'members')) return 'content_ref_words';
+  return undefined;
+}
+
+/** The GIN index over a searched field's words (what `&&` with the matching tokens reads). */
+export const wordIndexName = (table: string, fieldId: string) => indexName(table, fieldId, 'w');
+
+const wordTriggers = (level: SchemaLevel, field: SchemaField) =>
+  [
+    ['wi', 'insert', sql`referencing new table as new_rows`],
+    ['wu', 'update', sql`referencing old table as old_rows new table as new_rows`],
+  ].map(([suffix, event, transition]) => ({ name: id(indexName(level.table, field.id, suffix as string)), event: sql.raw(event as string), transition: transition as SQL }));
+
+/**
+ * A new searched field's word index and the statement triggers keeping its vocabulary in
+ * item_search_words (migration 0012). The column is new, so the vocabulary starts empty.
+ */
+async function addSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField, words: string) {
+  const column = fieldColumn(field.id);
+  await executor.execute(sql`create index ${id(wordIndexName(level.table, field.id))} on ${id(level.table)} using gin (${id(words)}(${id(column)}))`);
+  const args = sql.raw([column, words].map((a) => `'${a}'`).join(', '));
+  for (const trigger of wordTriggers(level, field)) {
+    await executor.execute(
+      sql`create trigger ${trigger.name} after ${trigger.event} on ${id(level.table)} ${trigger.transition} for each statement execute function content_keep_words(${args})`,
+    );
+  }
+}
+
+/** Forgets the vocabularies of the searched fields a field's storage holds (itself, or a nested collection's fields at every depth). */
+async function dropSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField) {
+  const columns: string[] = [];
+  const walk = (at: SchemaLevel, f: SchemaField) => {
+    if (isNestedField(f)) {
+      const child = childLevel(at, f);
+      for (const inner of child.fields) walk(child, inner);
+    } else if (wordsFunction(f)) columns.push(fieldColumn(f.id));
+  };
+  walk(level, field);
+  if (columns.length === 0) return;
+  await executor.execute(sql`delete from item_search_words where field_column in (${sql.join(
+    columns.map((c) => sql`${c}::text`),
+    sql`, `,
+  )})`);
 }
 
 /**
@@ -158,11 +214,14 @@ export function tablesOfField(level: SchemaLevel, field: SchemaField): string[] 
 
 /** Removes a field's storage. Dropping a column is instant at any size: the values are gone at once. */
 export async function dropFieldStorage(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<void> {
+  await dropSearchWords(executor, level, field);
   if (isNestedField(field)) {
     await dropTables(executor, tablesOfField(level, field));
     return;
   }
   if (fieldType(field.type)?.storage.kind !== 'column') return;
+  // The triggers keeping its vocabulary name the column: they go first (its word index goes with the column).
+  if (wordsFunction(field)) for (const trigger of wordTriggers(level, field)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);
   if (countedMember(level, field)) {
     // The triggers name the column: they go first, with the counts.
     for (const trigger of countTriggers(level, field)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);

@@ -6,7 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ColumnType } from '../../../definitions/field-types/index.ts';
 import type { SchemaLevel } from '../schema-tree.ts';
-import { collectionIdOf, countedMember, selectList, targetExpression } from '../storage.ts';
+import { collectionIdOf, countedMember, selectList, targetExpression, wordsFunction } from '../storage.ts';
 import type { Cond, Scalar } from './conditions.ts';
 import type { ListQuery } from './parse.ts';
 import type { Target } from './targets.ts';
@@ -59,17 +59,56 @@ const lng = (t: Target) => sql`((${id(t.column)} ->> 'lng')::double precision)`;
 /** The mean Earth radius the `within` distance uses (metres). */
 export const earthRadius = 6_371_008.8;
 
-/** Search text shorter than this has no trigram: a trigram index cannot narrow its rows. */
+/** Search text shorter than this has no trigram. */
 export const trigramLength = 3;
 
 /**
- * The expression a substring search compares: the indexed one, or for text with no trigram a copy
- * no index covers. A trigram index asked for such text returns every row it holds, each then
- * rechecked on the table — more reading than one pass over the table, which this leaves the
- * planner (README "Listing and searching items": such searches cost one sequential pass, bounded
- * by the statement timeout; nested lists stay narrowed by their parent).
+ * The expression a substring search compares when the word index cannot serve it: the indexed one,
+ * or for text with no trigram a copy no index covers. A trigram index asked for such text returns
+ * every row it holds, each then rechecked on the table — more reading than one pass over the
+ * table, which this leaves the planner (README "Listing and searching items").
  */
 const trigramOperand = (expression: SQL, text: string): SQL => ([...text].length < trigramLength ? sql`(${expression} || '')` : expression);
+
+/** The whitespace the word index splits values at (content_words, migration 0012): ASCII's six. */
+const wordBreak = /[ \t\n\r\f\v]/;
+
+/** How the word index serves a search condition: the words function and the column; undefined when it cannot (text with whitespace, a field without a word index). */
+export function wordSearch(c: Cond): { words: 'content_words' | 'content_ref_words'; column: string } | undefined {
+  if (c.k !== 'contains' && c.k !== 'refValue') return undefined;
+  if (!c.t.field || wordBreak.test(c.text)) return undefined;
+  const words = wordsFunction(c.t.field);
+  if (!words || (c.k === 'contains') !== (words === 'content_words')) return undefined;
+  return { words, column: c.t.column };
+}
+
+/** Limits of the word index's search (README "Listing and searching items"). */
+export const searchWordLimits = {
+  /** A text held by more tokens of a field's vocabulary than this is searched without the word index. */
+  tokens: 256,
+  /** Nor one whose tokens are estimated in more than this share of the rows (search-words.ts). */
+  rowShare: 0.02,
+  /**
+   * Tokens per `&&` test: GIN merges the posting lists of one test's tokens item by item (a cost of
+   * tokens × rows), while separate tests are ORed as bitmaps (a cost of rows), so the tokens go in
+   * tests of a few each.
+   */
+  perTest: 16,
+};
+
+/**
+ * The rows whose words (`content_words`/`content_ref_words` of the column, covered by the field's
+ * GIN word index) include one of the tokens: exactly the rows whose value holds the text the tokens
+ * were read for (resolveSearchWords), case-insensitively, no row rechecked on the table.
+ */
+function holdsWord(words: string, column: string, tokens: readonly string[]): SQL {
+  if (tokens.length === 0) return sql`false`;
+  const tests: SQL[] = [];
+  for (let i = 0; i < tokens.length; i += searchWordLimits.perTest) {
+    tests.push(sql`${id(words)}(${id(column)}) && ${sql.param(tokens.slice(i, i + searchWordLimits.perTest))}::text[]`);
+  }
+  return tests.length === 1 ? tests[0]! : sql`(${sql.join(tests, sql` or `)})`;
+}
 
 /** Escapes text for LIKE (backslash is the escape character). */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -116,6 +155,8 @@ export function compileCond(c: Cond): SQL {
     }
     case 'refValue': {
       // As text fields: some link's display value holds the text, case-insensitively.
+      const served = wordSearch(c);
+      if (served && Array.isArray(c.words)) return holdsWord(served.words, served.column, c.words);
       const member = c.t.searchMembers ?? 'value';
       const values = sql`jsonb_path_query(${id(c.t.column)}, ${sql.raw(`'$[*]."${member.replace(/\W/g, '')}"'`)})`;
       const exact = sql`exists (select 1 from ${values} as ${id('v')} where ${id('v')} #>> '{}' ilike ${`%${likeLiteral(c.text)}%`}::text)`;
@@ -128,8 +169,14 @@ export function compileCond(c: Cond): SQL {
       const escaped = JSON.stringify(c.text).slice(1, -1);
       return sql`(${trigramOperand(listed, escaped)} ilike ${`%${likeLiteral(escaped)}%`}::text and ${exact})`;
     }
-    case 'contains':
+    case 'contains': {
+      // Text without whitespace whose tokens were read: the word index (exact). Otherwise (text with
+      // whitespace, at least 3 characters as terms are trimmed; a text too many tokens hold; a
+      // statement built without reading the tokens) the trigram index, each candidate rechecked.
+      const served = wordSearch(c);
+      if (served && Array.isArray(c.words)) return holdsWord(served.words, served.column, c.words);
       return sql`${trigramOperand(sql`${id(c.t.column)}`, c.text)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
+    }
     case 'within': {
       if ('box' in c.shape) {
         const { minLat, minLng, maxLat, maxLng } = c.shape.box;

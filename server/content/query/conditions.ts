@@ -26,13 +26,22 @@ export type Cond =
   | { k: 'exists'; t: Target; yes: boolean }
   /** ItemRef: links any of the ids (neg: none of them). */
   | { k: 'refs'; t: Target; ids: string[]; neg: boolean }
-  /** ItemRef: a link whose display value holds `text`, case-insensitively (search). */
-  | { k: 'refValue'; t: Target; text: string }
-  /** Case-insensitive substring (search), served by the trigram index. */
-  | { k: 'contains'; t: Target; text: string }
+  /**
+   * ItemRef: a link whose display value holds `text`, case-insensitively (search). `words`: the
+   * vocabulary's tokens holding the text, when read beforehand (compile.ts resolveSearchWords).
+   */
+  | { k: 'refValue'; t: Target; text: string; words?: SearchWords }
+  /** Case-insensitive substring (search), served by the word index (`words`) or the trigram index. */
+  | { k: 'contains'; t: Target; text: string; words?: SearchWords }
   | { k: 'within'; t: Target; shape: GeoShape }
   /** A nested list (of the item) has an item matching `cond`. */
   | { k: 'elem'; parent: SchemaLevel; child: SchemaLevel; cond: Cond };
+
+/**
+ * The tokens of a field's vocabulary holding a search text (item_search_words, migration 0012), or
+ * 'many' when more than searchWordLimits.tokens hold it.
+ */
+export type SearchWords = readonly string[] | 'many';
 
 export const and = (of: Cond[]): Cond => (of.length === 1 ? of[0]! : { k: 'and', of });
 

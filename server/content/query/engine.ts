@@ -14,10 +14,11 @@ import { CollectionService, invalid, levelOf, type SchemaRow } from '../collecti
 import { childLevel, followChain, type SchemaLevel } from '../schema-tree.ts';
 import { countChildren, itemJson, query, readItem, rowToItem, selectList, targetExpression, type Executor } from '../storage.ts';
 import { documentStages, itemDocument, type Stage } from './aggregate.ts';
-import { compileListQuery, countStatement, keptOptionTotal, pageWithTotalStatement, type CompiledList } from './compile.ts';
+import { compileListQuery, countStatement, holdsSearch, keptOptionTotal, pageWithTotalStatement, type CompiledList } from './compile.ts';
 import { and, type Cond } from './conditions.ts';
 import { queryError } from './errors.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
+import { resolveSearchWords } from './search-words.ts';
 import { nestedField, type Target } from './targets.ts';
 
 /** Tuning of list reads; tests lower the thresholds to exercise every path on small lists. */
@@ -230,6 +231,8 @@ export async function runList(
   unfilteredTotal: SQL,
   deep?: { versions: ItemVersions; anchors: ListAnchors },
 ): Promise<ListResult> {
+  // A search's texts get their tokens from the vocabularies first (search-words.ts): the word indexes then serve them.
+  if (q.where && holdsSearch(q.where)) q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where)) };
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
   // Filtered by one Option choice: the kept per-choice count; else a count of the matching rows.

@@ -5,5 +5,6 @@
  */
 export { parseListQuery, parseSearch, listLimits, type ListQuery, type RawListParams } from './parse.ts';
 export { compileListQuery, compileCond, pageStatement, countStatement, type CompiledList } from './compile.ts';
+export { resolveSearchWords } from './search-words.ts';
 export { runList, resolveNestedList, guarded, ItemQueryService, type ListAddress, type ListResult } from './engine.ts';
 export { queryError, type QueryErrorCode } from './errors.ts';

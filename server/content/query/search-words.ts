@@ -1,0 +1,93 @@
+/**
+ * Reads, before a searched list is compiled, the tokens of each searched field's vocabulary
+ * (item_search_words, migration 0012) that hold each search text, in one statement, so the list's
+ * statement tests the word indexes with constant token lists: the planner then estimates them
+ * from the index's statistics, and the GIN tests are split in a few tokens each (compile.ts
+ * holdsWord). A text too many tokens or rows hold is marked 'many' and searched without the word
+ * index (README "Listing and searching items").
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { query, type Executor } from '../storage.ts';
+import { searchWordLimits, trigramLength, wordSearch } from './compile.ts';
+import type { Cond, SearchWords } from './conditions.ts';
+
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The search conditions of a tree the word index can serve, with the table each is on. */
+function servedConds(c: Cond, table: string, out: { c: Cond; table: string }[] = []): { c: Cond; table: string }[] {
+  if (c.k === 'and' || c.k === 'or') for (const inner of c.of) servedConds(inner, table, out);
+  else if (c.k === 'not') servedConds(c.of, table, out);
+  else if (c.k === 'elem') servedConds(c.cond, c.child.table, out);
+  else if (wordSearch(c)) out.push({ c, table });
+  return out;
+}
+
+/** The tree with every served search condition given its tokens. */
+function withWords(c: Cond, words: Map<Cond, SearchWords>): Cond {
+  switch (c.k) {
+    case 'and':
+    case 'or':
+      return { ...c, of: c.of.map((inner) => withWords(inner, words)) };
+    case 'not':
+      return { ...c, of: withWords(c.of, words) };
+    case 'elem':
+      return { ...c, cond: withWords(c.cond, words) };
+    case 'contains':
+    case 'refValue':
+      return words.has(c) ? { ...c, words: words.get(c)! } : c;
+    default:
+      return c;
+  }
+}
+
+/**
+ * The condition tree with the tokens of its search texts read from the vocabularies (unchanged
+ * when it holds no search the word index serves). Short texts (no trigram) read the field's
+ * vocabulary in its primary key; longer ones its trigram index. A text is left to the trigram
+ * path ('many') when more than `searchWordLimits.tokens` tokens hold it, or when its tokens are
+ * estimated in more than `searchWordLimits.rowShare` of the rows (from the word index's element
+ * statistics, which ANALYZE keeps; a token they do not list counts as PostgreSQL's planner counts
+ * it: half the rarest listed one's share, at most 0.5%). So
+ * many rows would make the bitmap lossy, and a lossy page is rechecked by computing each of its
+ * rows' words again; the trigram path rechecks with a plain ilike.
+ */
+export async function resolveSearchWords(executor: Executor, table: string, where: Cond | undefined): Promise<Cond | undefined> {
+  if (!where) return where;
+  const conds = servedConds(where, table);
+  if (conds.length === 0) return where;
+  const keys = new Map<string, { column: string; index: string; text: string; conds: Cond[] }>();
+  for (const { c, table: on } of conds) {
+    const served = wordSearch(c)!;
+    const text = (c as { text: string }).text;
+    const key = `${served.column}\u0000${text}`;
+    const entry = keys.get(key) ?? { column: served.column, index: `${on}_${served.column.slice('f_'.length)}_w`, text, conds: [] };
+    entry.conds.push(c);
+    keys.set(key, entry);
+  }
+  const entries = [...keys.values()];
+  const word = sql.identifier('word');
+  const reads: SQL[] = entries.map((entry, i) => {
+    const match =
+      [...entry.text].length < trigramLength ? sql`strpos(${word}, lower(${entry.text}::text)) > 0` : sql`${word} like lower(${`%${likeLiteral(entry.text)}%`}::text)`;
+    const tokens = sql`array(select ${word} from item_search_words where field_column = ${entry.column}::text and ${match} limit ${searchWordLimits.tokens + 1})`;
+    // most_common_elem_freqs: one per listed element (a share of the rows with a value), then the
+    // least and the greatest of them and the share of empty arrays.
+    const share = sql`(select sum(coalesce(s.f[array_position(s.e, w)], least(0.005, s.f[cardinality(s.e) + 1] / 2)) * (1 - s.n)) from unnest(t.words) w,
+      (select most_common_elems::text::text[] as e, most_common_elem_freqs as f, null_frac as n from pg_stats where schemaname = current_schema() and tablename = ${entry.index}::text limit 1) s)`;
+    return sql`select ${i}::integer as i, t.words, ${share}::double precision as share from (select ${tokens} as words) t`;
+  });
+  const rows = await query<{ i: number; words: string[]; share: number | null }>(executor, sql.join(reads, sql` union all `));
+  const words = new Map<Cond, SearchWords>();
+  for (const row of rows) {
+    const list = parseTextArray(row.words);
+    const common = list.length > searchWordLimits.tokens || (row.share !== null && Number(row.share) > searchWordLimits.rowShare);
+    for (const c of entries[row.i]!.conds) words.set(c, common ? 'many' : list);
+  }
+  return withWords(where, words);
+}
+
+/** A text[] as the driver gives it: node-postgres parses it, PGlite may hand over PostgreSQL's text. */
+function parseTextArray(raw: string[] | string): string[] {
+  if (Array.isArray(raw)) return raw;
+  throw new Error(`a text array the driver did not parse: ${String(raw).slice(0, 40)}`);
+}
