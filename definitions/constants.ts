@@ -62,3 +62,38 @@ export const storageKeys = {
   columnLayout: (organizationID: string, projectID: string, collectionID: string, nestedPath = '') =>
     `larder.columns.${organizationID}.${projectID}.${collectionID}${nestedPath ? `.${nestedPath}` : ''}`,
 } as const;
+
+/** Places and maps (content §2, §9): the address search of GeoPoint editors and the maps the console draws. */
+export const maps = {
+  /** An address search needs this many characters (fewer: no request; the server answers 400). */
+  searchMinChars: 3,
+  /** Search inputs hold at most 256 characters (content §9). */
+  searchMaxChars: 256,
+  /** The address search asks this long after the last keystroke. */
+  searchDebounceMs: 380,
+  /** Places offered per search. */
+  predictionsMax: 5,
+  /** Coordinates are shown with this many decimals. */
+  geoDecimals: 4,
+  defaultZoom: 6,
+  /** Where a map with no point looks first, and the zoom it shows the whole world at. */
+  worldCenter: { lat: 20, lng: 0 },
+  worldZoom: 2,
+} as const;
+
+/** Link previews (content §2, §7; README "Outbound requests"): the card under a Link editor and the server's fetch. */
+export const linkPreview = {
+  /** The card asks for a preview this long after the address last changed. */
+  debounceMs: 600,
+  /** The server's whole fetch, redirects included, ends after this long (504). */
+  timeoutMs: 8000,
+  maxRedirects: 5,
+  /** Most bytes of a page read for its title and description; the rest is not read. */
+  pageBytesMax: 1_000_000,
+  /** Most bytes of a preview image the server reads (larger: no image). */
+  imageBytesMax: 5_000_000,
+  /** The preview image is re-encoded to at most this many pixels wide and high. */
+  imageSizePx: 300,
+  titleMax: 300,
+  descriptionMax: 1000,
+} as const;

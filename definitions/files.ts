@@ -27,6 +27,17 @@ export const gridImageExtensions = [...previewImageExtensions, 'avif', 'webp', '
 export const audioExtensions = ['wav', 'mp3', 'aac', 'flac', 'ogg', 'oga', 'mogg', '3gp', 'webm'] as const;
 /** Extensions the console opens in the 3D viewer. */
 export const modelExtensions = ['obj', 'stl', 'dae', 'ply', 'fbx', 'gltf', 'glb'] as const;
+export type ModelExtension = (typeof modelExtensions)[number];
+/** Extensions shown as a PDF document card. */
+export const pdfExtensions = ['pdf'] as const;
+/** Playback speeds the audio player offers (content §2), the first being the default. */
+export const audioSpeeds = [1, 1.5, 2] as const;
+export type AudioSpeed = (typeof audioSpeeds)[number];
+
+/** A stored file's URL with one more query parameter: `fileUrlWith(url, 'download=true')`. */
+export function fileUrlWith(url: string, param: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}${param}`;
+}
 
 /** The extension of a file name, lower case, without the dot ('' when it has none). */
 export function extensionOf(name: string): string {

@@ -31,6 +31,8 @@ const server = await startServer({
   RATE_LIMIT_RESET_ACCOUNT: '200/1m',
   RATE_LIMIT_RESET_ADDRESS: '1000/1m',
   RATE_LIMIT_SIGNUP_ADDRESS: '1000/1m',
+  // Link previews may reach pages the specs serve on 127.0.0.2, and nothing else private (README "Outbound requests").
+  OUTBOUND_ALLOW_PRIVATE: '127.0.0.2/32',
 });
 let status = 1;
 try {

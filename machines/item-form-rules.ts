@@ -74,18 +74,97 @@ const withoutKeys = (value: unknown, keys: readonly string[]): unknown => {
 };
 
 /**
+ * An image value (or entry of a set) whose file is chosen but not uploaded yet: it holds the
+ * browser's `file` (content §3). A new item keeps such files in the form and uploads them once
+ * the item is created (content §4).
+ */
+export const isPendingImage = (value: unknown): boolean =>
+  // A value with an address is stored (a browser-only `file` beside it is only dropped).
+  isRecord(value) && value.file !== undefined && value.file !== null && !value.imageURL && !value.fileURL;
+
+/** A file to upload into a field of a just-created item, in the order the form shows them. */
+export interface PendingFile {
+  slug: string;
+  /** An ImageRefSet: the file is appended to the set. */
+  set: boolean;
+  /** The browser's File (kept opaque here: the machine does no I/O). */
+  file: unknown;
+  altText: string;
+}
+
+/** The files the form holds that are not uploaded yet, field by field in schema order. */
+export function pendingFiles(schema: readonly SchemaField[], values: ItemValues): PendingFile[] {
+  const out: PendingFile[] = [];
+  for (const field of schema) {
+    if (!isImageField(field)) continue;
+    const value = values[field.slug];
+    const set = Array.isArray(value);
+    for (const entry of set ? value : [value]) {
+      if (!isPendingImage(entry)) continue;
+      const { file, altText } = entry as Record<string, unknown>;
+      out.push({ slug: field.slug, set, file, altText: typeof altText === 'string' ? altText : '' });
+    }
+  }
+  return out;
+}
+
+/** An image value as a save sends it: chosen files not uploaded yet are left out (they go after the create). */
+function imageToSend(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((entry) => !isPendingImage(entry)).map((entry) => withoutKeys(entry, browserImageKeys));
+  return isPendingImage(value) ? undefined : withoutKeys(value, browserImageKeys);
+}
+
+/**
  * The values a save sends: only the schema's own column fields (no system keys, no nested
  * collections, no metadata, no keys the schema does not know), image values without the
- * browser-only file keys.
+ * browser-only file keys and without files not uploaded yet.
  */
 export function valuesToSend(schema: readonly SchemaField[], values: ItemValues): ItemValues {
   const out: ItemValues = {};
   for (const field of schema) {
     if (!isBodyField(field) || !(field.slug in values)) continue;
-    const value = values[field.slug];
-    out[field.slug] = isImageField(field) ? withoutKeys(value, browserImageKeys) : value;
+    const value = isImageField(field) ? imageToSend(values[field.slug]) : values[field.slug];
+    if (value !== undefined) out[field.slug] = value;
   }
   return out;
+}
+
+/**
+ * The form after a file call answered with the item (an upload or removal on a saved item, made
+ * at once, outside the form's save): the field takes `fieldValue` (what the editor shows now,
+ * the answer's value when omitted) and the answer becomes its baseline; every other field the
+ * person has not changed takes the answer's value; changed ones keep the person's value and
+ * their baseline. The answer's version is taken only when no changed field was changed on the
+ * server too: otherwise the next save names the older version and meets the conflict (409) it
+ * should, so no edit is lost silently.
+ */
+export function rebaseOnStoredFile(
+  form: { values: ItemValues; baseline: ItemValues; version: string | null },
+  slug: string,
+  answer: { item: ItemValues; version: string | null },
+  fieldValue?: unknown,
+): { values: ItemValues; baseline: ItemValues; version: string | null } {
+  const server = valuesOf(answer.item);
+  const values: ItemValues = {};
+  const baseline: ItemValues = {};
+  let clash = false;
+  const keys = new Set([...Object.keys(valuesOf(form.values)), ...Object.keys(valuesOf(form.baseline)), ...Object.keys(server)]);
+  for (const key of keys) {
+    if (key === slug) {
+      baseline[key] = server[key] ?? null;
+      values[key] = fieldValue === undefined ? (server[key] ?? null) : fieldValue;
+    } else if (sameValue(form.values[key], form.baseline[key])) {
+      if (key in server) {
+        baseline[key] = server[key];
+        values[key] = server[key];
+      }
+    } else {
+      if (key in form.values) values[key] = form.values[key];
+      if (key in form.baseline) baseline[key] = form.baseline[key];
+      if (!sameValue(server[key], form.baseline[key])) clash = true;
+    }
+  }
+  return { values, baseline, version: clash ? form.version : answer.version };
 }
 
 /**
@@ -116,9 +195,12 @@ export interface MissingField {
 export function missingRequiredFields(schema: readonly SchemaField[], values: ItemValues): MissingField[] {
   return schema
     .filter((field) => field.required === true && isBodyField(field))
-    .filter((field) => fieldType(field.type)?.isEmpty(values[field.slug]) ?? false)
+    // A chosen file waiting for the create fills its field (content §4: create, then upload).
+    .filter((field) => (fieldType(field.type)?.isEmpty(values[field.slug]) ?? false) && !holdsPendingFile(values[field.slug]))
     .map((field) => ({ slug: field.slug, name: field.name }));
 }
+
+const holdsPendingFile = (value: unknown) => (Array.isArray(value) ? value.some(isPendingImage) : isPendingImage(value));
 
 /** The message of a missing required field: "{field} is a required field". */
 export const requiredFieldMessage = (field: MissingField): ItemMessage => ({ key: 'item.requiredField', values: { field: field.name } });

@@ -10,8 +10,12 @@
  *   by field and saves again against the server's version: no update is ever lost silently.
  * - Duplicate copies the saved item (see item-form-rules) into a new-item form marked as changed.
  * - Leaving with unsaved changes asks first.
+ * - Files (content §4): a new item's chosen files wait in the form; after the create they are
+ *   uploaded ("Uploading images", then "Images Uploaded" or "An unknown error occurred uploading
+ *   images"), and only then does the form close or show the item. On a saved item the editors
+ *   upload and remove at once; each answer (`FILE_STORED`) rebases the form on the item it returns.
  *
- * No I/O here: the page provides the actors `loadItem`, `saveItem`, `deleteItem` and the actions
+ * No I/O here: the page provides the actors `loadItem`, `saveItem`, `deleteItem`, `uploadFiles` and the actions
  * `navigate`, `notify` (toasts) and `persistCloseAfterSaving` with `machine.provide(...)`.
  */
 import { and, assign, enqueueActions, fromPromise, setup } from 'xstate';
@@ -23,6 +27,8 @@ import {
   fieldErrorsOf,
   isMissingItem,
   isStaleWrite,
+  pendingFiles,
+  rebaseOnStoredFile,
   itemFormErrorOf,
   mergeConflict,
   missingRequiredFields,
@@ -37,6 +43,7 @@ import {
   type ItemMessage,
   type ItemRecord,
   type ItemValues,
+  type PendingFile,
 } from './item-form-rules.ts';
 
 /** Message keys the form produces; texts live in definitions/messages/en.json. */
@@ -58,6 +65,9 @@ export const itemFormMessageKeys = {
   conflict: 'item.conflict',
   leaveConfirm: 'item.leaveConfirm',
   deleteConfirm: 'item.deleteConfirm',
+  imagesUploading: 'images.uploading',
+  imagesUploaded: 'images.uploaded',
+  imagesUploadFailed: 'images.uploadFailed',
 } as const;
 
 /** Where the form sends the person; the page maps it to a route (nested ones included). */
@@ -72,7 +82,7 @@ export type ItemFormDestination =
 
 /** A toast. */
 export interface ItemNotice extends ItemMessage {
-  tone: 'success' | 'error';
+  tone: 'success' | 'error' | 'info';
 }
 
 export interface ItemFormInput {
@@ -125,6 +135,8 @@ export interface ItemFormContext {
   reloads: number;
   /** Where a leave waiting for confirmation goes. */
   leaveTo: ItemFormDestination | null;
+  /** A just-created item's files being uploaded. */
+  uploads: PendingFile[];
 }
 
 export type ItemFormEvent =
@@ -141,7 +153,12 @@ export type ItemFormEvent =
   | { type: 'CANCEL_LEAVE' }
   /** In a conflict: keep this side's value of one field. */
   | { type: 'CHOOSE'; slug: string; side: ConflictSide }
-  | { type: 'CHOOSE_ALL'; side: ConflictSide };
+  | { type: 'CHOOSE_ALL'; side: ConflictSide }
+  /**
+   * An editor's file call on the saved item answered with the item: `value` is what the field
+   * shows now (the answer's value when omitted).
+   */
+  | { type: 'FILE_STORED'; slug: string; result: VersionedItemResult; value?: unknown };
 
 /** An item read or written, with its version (the ETag to send back). */
 export interface VersionedItemResult {
@@ -170,6 +187,24 @@ export interface SaveItemInput {
   values: ItemValues;
   /** The version the values were edited from (If-Match); null for a create. */
   version: string | null;
+}
+
+/**
+ * The files of a just-created item. `itemID` is the new item's id; a nested item is reached
+ * through the top-level `parentItemID` and `nestedID`, the chain of its list (ending in a slug).
+ */
+export interface UploadFilesInput {
+  collectionID: string;
+  itemID: string;
+  nestedID?: string;
+  parentItemID?: string;
+  files: PendingFile[];
+}
+
+/** The item after the last upload that landed (null when none did) and how many failed. */
+export interface UploadFilesOutput {
+  result: VersionedItemResult | null;
+  failed: number;
 }
 
 export interface DeleteItemInput {
@@ -236,6 +271,9 @@ export const itemFormMachine = setup({
     deleteItem: fromPromise<unknown, DeleteItemInput>(async () => {
       throw new Error('deleteItem is not provided');
     }),
+    uploadFiles: fromPromise<UploadFilesOutput, UploadFilesInput>(async () => {
+      throw new Error('uploadFiles is not provided');
+    }),
   },
   guards: {
     hasItemID: ({ context }) => context.itemID !== null,
@@ -256,6 +294,11 @@ export const itemFormMachine = setup({
     // A stale update (409 with the current item); a create has no version to be stale against.
     isStaleUpdate: ({ context }, params: { error: unknown }) => context.itemID !== null && isStaleWrite(itemFormErrorOf(params.error)),
     isLeavingToDuplicate: ({ context }) => context.leaveTo?.kind === 'newItem',
+    // A create answered with the new item's id while the form holds files to upload into it.
+    hasFilesToUpload: ({ context }, params: { result: VersionedItemResult }) =>
+      context.itemID === null && typeof params.result.item._id === 'string' && params.result.item._id !== '' && pendingFiles(context.schema, context.values).length > 0,
+    allUploaded: (_, params: { output: UploadFilesOutput }) => params.output.failed === 0,
+    allUploadedAndCloses: ({ context }, params: { output: UploadFilesOutput }) => params.output.failed === 0 && context.closeAfterSaving,
   },
   actions: {
     // Provided by the page.
@@ -322,6 +365,21 @@ export const itemFormMachine = setup({
       };
     }),
     showError: assign({ error: (_, params: { error: unknown }) => itemFormErrorOf(params.error) }),
+    markCreated: assign(({ context }, params: { result: VersionedItemResult }) => ({
+      item: params.result.item,
+      itemID: typeof params.result.item._id === 'string' && params.result.item._id !== '' ? params.result.item._id : context.itemID,
+      version: versionOf(params.result.etag, params.result.item),
+    })),
+    keepFilesToUpload: assign({ uploads: ({ context }) => pendingFiles(context.schema, context.values) }),
+    clearUploads: assign({ uploads: [] }),
+    // The item after its last upload; when none landed, the item as created.
+    showUploaded: assign(({ context }, params: { output: UploadFilesOutput | null }) =>
+      showingItem(params.output?.result ?? { item: context.item ?? {}, etag: context.version }, context.itemID),
+    ),
+    takeStoredFile: assign(({ context }, params: { slug: string; result: VersionedItemResult; value: unknown }) => {
+      const rebased = rebaseOnStoredFile(context, params.slug, { item: params.result.item, version: versionOf(params.result.etag, params.result.item) }, params.value);
+      return { ...rebased, item: params.result.item, changed: context.markedChanged || valuesDiffer(rebased.values, rebased.baseline) };
+    }),
   },
 }).createMachine({
   id: 'itemForm',
@@ -347,9 +405,17 @@ export const itemFormMachine = setup({
       conflict: null,
       reloads: 0,
       leaveTo: null,
+      uploads: [],
     };
   },
   initial: 'starting',
+  on: {
+    // Taken wherever it arrives (a dialog may be open meanwhile); ignored before the item exists and in the final states.
+    FILE_STORED: {
+      guard: 'isSaved',
+      actions: { type: 'takeStoredFile', params: ({ event }) => ({ slug: event.slug, result: event.result, value: event.value }) },
+    },
+  },
   states: {
     starting: {
       always: [{ guard: 'hasItemID', target: 'loading' }, { target: 'form' }],
@@ -465,6 +531,16 @@ export const itemFormMachine = setup({
         }),
         onDone: [
           {
+            guard: { type: 'hasFilesToUpload', params: ({ event }) => ({ result: event.output }) },
+            target: 'uploadingFiles',
+            actions: [
+              { type: 'notify', params: { tone: 'success', key: itemFormMessageKeys.created } },
+              'keepFilesToUpload',
+              // The chosen files stay in the form while they upload (the editors show their progress).
+              { type: 'markCreated', params: ({ event }) => ({ result: event.output }) },
+            ],
+          },
+          {
             guard: 'closesAfterSaving',
             target: 'closed',
             actions: [
@@ -507,6 +583,58 @@ export const itemFormMachine = setup({
             ],
           },
         ],
+      },
+    },
+    /** A new item was created: its files go now, before the form closes or shows the item. */
+    uploadingFiles: {
+      tags: ['busy'],
+      entry: { type: 'notify', params: { tone: 'info', key: itemFormMessageKeys.imagesUploading } },
+      exit: 'clearUploads',
+      invoke: {
+        src: 'uploadFiles',
+        input: ({ context }) => ({
+          collectionID: context.collectionID,
+          itemID: context.itemID ?? '',
+          ...place(context),
+          files: context.uploads,
+        }),
+        onDone: [
+          {
+            guard: { type: 'allUploadedAndCloses', params: ({ event }) => ({ output: event.output }) },
+            target: 'closed',
+            actions: [
+              { type: 'notify', params: { tone: 'success', key: itemFormMessageKeys.imagesUploaded } },
+              { type: 'showUploaded', params: ({ event }) => ({ output: event.output }) },
+              { type: 'navigate', params: ({ context }) => ({ destination: homeOf(context) }) },
+            ],
+          },
+          {
+            guard: { type: 'allUploaded', params: ({ event }) => ({ output: event.output }) },
+            target: 'form.editing',
+            actions: [
+              { type: 'notify', params: { tone: 'success', key: itemFormMessageKeys.imagesUploaded } },
+              { type: 'showUploaded', params: ({ event }) => ({ output: event.output }) },
+              { type: 'navigate', params: ({ context }) => ({ destination: { kind: 'item', itemID: context.itemID ?? '' } }) },
+            ],
+          },
+          // Some files did not land: the new item's own page, whatever "close after saving" says, so the person sees what is missing.
+          {
+            target: 'form.editing',
+            actions: [
+              { type: 'notify', params: { tone: 'error', key: itemFormMessageKeys.imagesUploadFailed } },
+              { type: 'showUploaded', params: ({ event }) => ({ output: event.output }) },
+              { type: 'navigate', params: ({ context }) => ({ destination: { kind: 'item', itemID: context.itemID ?? '' } }) },
+            ],
+          },
+        ],
+        onError: {
+          target: 'form.editing',
+          actions: [
+            { type: 'notify', params: { tone: 'error', key: itemFormMessageKeys.imagesUploadFailed } },
+            { type: 'showUploaded', params: { output: null } },
+            { type: 'navigate', params: ({ context }) => ({ destination: { kind: 'item', itemID: context.itemID ?? '' } }) },
+          ],
+        },
       },
     },
     confirmingDelete: {

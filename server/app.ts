@@ -34,6 +34,8 @@ import { UserService } from './main/users.ts';
 import { consoleRoutes } from './console.ts';
 import { LiveHub } from './live/hub.ts';
 import { registerFiles } from './files/routes.ts';
+import { UrlGuard, type Resolver } from './lib/url-guard.ts';
+import { linkPreview } from '../definitions/constants.ts';
 
 export interface AppContext {
   config: Config;
@@ -50,6 +52,8 @@ export interface AppContext {
   live: LiveHub;
   /** This process's caches of hot rows (server/lib/shared-cache.ts). */
   caches: CacheRegistry;
+  /** The one way to fetch an address a user gave (README "Outbound requests"). */
+  outbound: UrlGuard;
 }
 
 declare module 'fastify' {
@@ -66,6 +70,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the mailer (tests use the outbox or a capturing one). */
   mailer?: Mailer;
+  /** Replaces DNS for outbound requests (tests make public-looking names lead anywhere without a network). */
+  resolve?: Resolver;
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -106,6 +112,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     apiTokens: new ApiTokenService(database.db, keys),
     live,
     caches,
+    outbound: new UrlGuard({
+      allowPrivate: config.outboundAllowPrivate,
+      timeoutMs: linkPreview.timeoutMs,
+      maxRedirects: linkPreview.maxRedirects,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    }),
   });
   app.addHook('onClose', () => mailer.close());
   app.addHook('onClose', () => caches.close());

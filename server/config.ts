@@ -2,7 +2,9 @@
  * Configuration from the environment, read once at start. Every variable is documented in the README.
  */
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import type { FilesConfig } from './files/storage.ts';
+import { loadMapsConfig, type MapsConfig } from './maps/geocoder.ts';
 
 export interface RateLimitRule {
   max: number;
@@ -36,6 +38,8 @@ export interface Config {
     resetAccount: RateLimitRule;
     resetAddress: RateLimitRule;
     signupAddress: RateLimitRule;
+    /** Link previews and their images per signed-in user. */
+    previewUser: RateLimitRule;
   };
   serveConsole: boolean;
   logLevel: string;
@@ -49,6 +53,10 @@ export interface Config {
   filesSweepIntervalS: number;
   /** An upload not yet in its item after this many seconds is treated as abandoned. */
   filesPendingGraceS: number;
+  /** Ranges (CIDR) the URL guard lets outbound requests reach although not public: development and tests only (README "Outbound requests"). */
+  outboundAllowPrivate: string[];
+  /** The address search's geocoder and the console's map tiles (README "Places and maps"). */
+  maps: MapsConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -91,6 +99,19 @@ function filesConfig(env: Env, dataDir: string): FilesConfig {
   };
 }
 
+/** A comma list of address ranges (`127.0.0.0/8, ::1/128`; a bare address is one address). */
+function cidrList(env: Env, name: string): string[] {
+  const ranges = (env[name] || '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const range of ranges) {
+    const ok = range.includes('/') ? ipaddr.isValidCIDR(range) : ipaddr.isValid(range);
+    if (!ok) throw new Error(`${name} must be a comma list of address ranges such as 127.0.0.0/8, got "${range}"`);
+  }
+  return ranges;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080);
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -131,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
       resetAccount: rule('RATE_LIMIT_RESET_ACCOUNT', '5/1h'),
       resetAddress: rule('RATE_LIMIT_RESET_ADDRESS', '20/1h'),
       signupAddress: rule('RATE_LIMIT_SIGNUP_ADDRESS', '20/1h'),
+      previewUser: rule('RATE_LIMIT_PREVIEW_USER', '120/1m'),
     },
     serveConsole: env.SERVE_CONSOLE !== '0',
     logLevel: env.LOG_LEVEL || 'info',
@@ -139,5 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     files: filesConfig(env, dataDir),
     filesSweepIntervalS: integer(env, 'FILES_SWEEP_INTERVAL_S', 3600),
     filesPendingGraceS: integer(env, 'FILES_PENDING_GRACE_S', 900),
+    outboundAllowPrivate: cidrList(env, 'OUTBOUND_ALLOW_PRIVATE'),
+    maps: loadMapsConfig(env),
   };
 }

@@ -8,17 +8,23 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFound } from './lib/errors.ts';
+import { tileSource } from './maps/geocoder.ts';
 
 export const consoleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/console');
 
-/** No inline or eval'd script; styles may be inline (the toast and dialog libraries inject them). */
-export const CONTENT_SECURITY_POLICY = [
+/**
+ * No inline or eval'd script; styles may be inline (the toast and dialog libraries inject them).
+ * `imageSources`: origins images may also come from (the map tiles of `MAP_TILE_URL`).
+ */
+export const contentSecurityPolicy = (imageSources: readonly string[] = []) => [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  ["img-src 'self' data: blob:", ...imageSources].join(' '),
   "font-src 'self' data:",
-  "connect-src 'self'",
+  // data: and blob: for the 3D viewer: glTF files embed buffers as data: URIs and GLB textures are
+  // read back through blob: URLs with fetch. Neither reaches another origin.
+  "connect-src 'self' data: blob:",
   "media-src 'self' blob:",
   "worker-src 'self' blob:",
   "object-src 'none'",
@@ -26,6 +32,8 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 const servicePrefixes = ['/api', '/auth', '/billing', '/integrations', '/functions'];
 
@@ -37,7 +45,7 @@ export async function consoleRoutes(app: FastifyInstance) {
   }
   const indexHtml = readFileSync(indexFile, 'utf8');
   const securityHeaders = {
-    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'content-security-policy': contentSecurityPolicy([tileSource(app.ctx.config.maps.tileUrl)].filter((source) => source !== undefined)),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'same-origin',
     'x-frame-options': 'DENY',

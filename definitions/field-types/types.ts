@@ -68,6 +68,10 @@ export interface SettingsContext {
   collectionIDs: readonly string[];
   /** Makes a fresh id (option ids). */
   newId(): string;
+  /** The project lets RichText fields carry a custom script file (its `settings.richText.scriptsEnabled`). */
+  scriptsEnabled?: boolean;
+  /** The field as it is saved, when this is an update. */
+  previous?: SchemaField;
 }
 
 /** What resolving a value may consult: the server supplies it, the console a stub. */
@@ -187,6 +191,11 @@ export interface FieldType {
   /** How the list's text search matches this field: by case-insensitive regex or by equality. */
   search?: 'regex' | 'equals';
   storage: StorageDescriptor;
+  /**
+   * The value is HTML: the server passes every written value through its allow-list sanitiser
+   * (server/content/sanitize.ts) and stores what comes out.
+   */
+  markup?: 'html';
   /**
    * Checks a written value (never null or undefined: those mean "not set" and are handled by the
    * caller) and returns the value to store. Pure: no I/O.

@@ -8,7 +8,8 @@ import { collectionIdProblem, contentLimits, metadataField, slugify } from '../.
 import type { SchemaField, SettingProblem, SettingsContext } from '../../definitions/field-types/index.ts';
 import { unstorableText } from '../../definitions/field-types/support.ts';
 import type { Db } from '../db/index.ts';
-import { contentCollections } from '../db/schema.ts';
+import { contentCollections, projects } from '../db/schema.ts';
+import { readRichTextSettings } from '../../definitions/rich-text.ts';
 import { AppError, badRequest, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
@@ -127,7 +128,9 @@ export class CollectionService {
 
   private async settingsContext(executor: Db | Tx, projectId: string, collectionID: string): Promise<SettingsContext> {
     const rows = await executor.select({ slug: contentCollections.slug }).from(contentCollections).where(eq(contentCollections.projectId, projectId));
-    return { collectionID, collectionIDs: [...new Set([...rows.map((r) => r.slug), collectionID])], newId };
+    const [project] = await executor.select({ settings: projects.settings }).from(projects).where(eq(projects.id, projectId));
+    const { scriptsEnabled } = readRichTextSettings(project?.settings);
+    return { collectionID, collectionIDs: [...new Set([...rows.map((r) => r.slug), collectionID])], newId, scriptsEnabled };
   }
 
   async create(projectId: string, input: CreateInput): Promise<CollectionView> {

@@ -113,7 +113,7 @@ function prepare(input: Record<string, unknown>, env: FieldEnvironment, previous
     (field as unknown as Record<string, unknown>)[key] = value;
   }
   if (type.checkSettings) {
-    const checked = type.checkSettings(field, env.context);
+    const checked = type.checkSettings(field, previous ? { ...env.context, previous } : env.context);
     for (const problem of checked.problems) at(problem.path, problem.message);
     Object.assign(field, checked.field);
   }

@@ -14,6 +14,7 @@ import type { Db } from '../db/index.ts';
 import { contentCollections } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
+import { sanitizeRichText } from './sanitize.ts';
 import { CollectionService, invalid, levelOf, type CollectionRow, type Tx } from './collections.ts';
 import { childLevel, columnFields, fieldColumn, followChain, nestedFieldBySlug, type SchemaLevel } from './schema-tree.ts';
 import {
@@ -72,6 +73,9 @@ const eventPlace = (projectId: string, row: CollectionRow, nested?: { rootItemId
   rootItemId: nested?.rootItemId ?? null,
   nestedPath: nested?.nestedPath ?? '',
 });
+
+/** Field types whose values are uploaded into an item once it exists. */
+const filledAfterCreate: ReadonlySet<string> = new Set(['ImageRef', 'ImageRefSet']);
 
 export class ItemService {
   private readonly collections: CollectionService;
@@ -208,8 +212,9 @@ export class ItemService {
         continue;
       }
       const checked = type.validate(value, field);
-      if (checked.ok) values.set(field, checked.value);
-      else problems.push({ path: key, message: checked.message });
+      if (!checked.ok) problems.push({ path: key, message: checked.message });
+      else if (type.markup === 'html' && typeof checked.value === 'string') values.set(field, sanitizeRichText(checked.value) || null);
+      else values.set(field, checked.value);
     }
     const columns = columnFields(level);
     if (mode === 'create') {
@@ -222,6 +227,9 @@ export class ItemService {
       const type = fieldType(field.type)!;
       if (!field.required || !type.capabilities.required || problems.some((p) => p.path === field.slug)) continue;
       if (mode === 'update' && !values.has(field)) continue;
+      // Content §4: a new item is created first and its files uploaded into it after, so a
+      // required image field may be empty in the create (README "Item page": image uploads).
+      if (mode === 'create' && filledAfterCreate.has(type.name)) continue;
       if (type.isEmpty(values.get(field) ?? null)) problems.push({ path: field.slug, message: `${field.name} is a required field` });
     }
     if (problems.length) throw invalid(problems);

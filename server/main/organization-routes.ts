@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { memberFlags } from '../../definitions/permissions.ts';
 import { platform } from '../../definitions/platform.ts';
 import { restrictedViewSchema, type RestrictedView as RestrictedViewShape } from '../../definitions/restricted-view.ts';
+import { adminOnlyRichTextSettings, richTextSettingsSchema, type RichTextSettings } from '../../definitions/rich-text.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { Empty, responses } from '../lib/schemas.ts';
 
@@ -41,6 +42,8 @@ const Organization = Type.Object(
 );
 /** settings.restrictedView (definitions/restricted-view.ts): null turns it off. */
 const RestrictedView = Type.Unsafe<RestrictedViewShape>({ ...restrictedViewSchema, description: 'members (e-mails of the member list) who see only these collections (ids) of the project' });
+/** settings.richText (definitions/rich-text.ts): the switches to change. */
+const RichTextSettingsChange = Type.Unsafe<Partial<RichTextSettings>>({ ...richTextSettingsSchema, description: 'rich-text editor switches of the project; scriptsEnabled only for admins' });
 const Project = Type.Object(
   {
     id: Type.String(),
@@ -250,7 +253,8 @@ export async function organizationRoutes(fastify: FastifyInstance) {
     '/organization/:org/project/:proj',
     {
       schema: {
-        summary: 'Change a project’s name or description (update), or its restricted view (settings.restrictedView; admin)',
+        summary:
+          'Change a project’s name or description (update), its rich-text switches (settings.richText; update, scriptsEnabled admin), or its restricted view (settings.restrictedView; admin)',
         tags: ['projects'],
         security,
         params: projectParams,
@@ -259,7 +263,10 @@ export async function organizationRoutes(fastify: FastifyInstance) {
             name: Type.Optional(ProjectBody.properties.name),
             description: Type.Optional(ProjectBody.properties.description),
             settings: Type.Optional(
-              Type.Object({ restrictedView: Type.Union([RestrictedView, Type.Null()]) }, { additionalProperties: false }),
+              Type.Object(
+                { restrictedView: Type.Optional(Type.Union([RestrictedView, Type.Null()])), richText: Type.Optional(RichTextSettingsChange) },
+                { additionalProperties: false, minProperties: 1 },
+              ),
             ),
           },
           { additionalProperties: false, minProperties: 1 },
@@ -269,8 +276,11 @@ export async function organizationRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { org, proj } = request.params;
-      // Who sees which collections is the administrators' decision; name and description need update.
-      const viewer = await access.require(currentUser(request).userId, org, request.body.settings ? 'admin' : 'update');
+      // Who sees which collections, and whether fields may carry scripts, is the administrators'
+      // decision; name, description and the editor's switches need update.
+      const { settings } = request.body;
+      const adminOnly = settings?.restrictedView !== undefined || adminOnlyRichTextSettings.some((key) => settings?.richText?.[key] !== undefined);
+      const viewer = await access.require(currentUser(request).userId, org, adminOnly ? 'admin' : 'update');
       const memberEmails = request.body.settings?.restrictedView ? (await organizations.members(org)).map((m) => m.email) : [];
       return projects.update(org, proj, request.body, { viewer, memberEmails });
     },

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
 import { allowedActions, type MemberPermissions } from '../../definitions/permissions.ts';
 import { collectionVisibility, isRestricted, normaliseRestrictedView, readRestrictedView, type RestrictedView } from '../../definitions/restricted-view.ts';
+import { readRichTextSettings, richTextSettingKeys, type RichTextSettings } from '../../definitions/rich-text.ts';
 import type { Db } from '../db/index.ts';
 import { projects } from '../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../lib/errors.ts';
@@ -88,11 +89,15 @@ const toView = (row: ProjectRow, collections: CollectionRow[], viewer?: ProjectV
   };
 };
 
-/** The fields of a project update. `settings.restrictedView` is the administrators' (checked by the route). */
+/**
+ * The fields of a project update. `settings.restrictedView` and `settings.richText.scriptsEnabled`
+ * are the administrators' (checked by the route); the other rich-text switches are merged into
+ * the stored ones.
+ */
 export interface ProjectUpdate {
   name?: string | undefined;
   description?: string | undefined;
-  settings?: { restrictedView?: RestrictedView | null | undefined } | undefined;
+  settings?: { restrictedView?: RestrictedView | null | undefined; richText?: Partial<RichTextSettings> | undefined } | undefined;
 }
 
 /** The restricted view as its settings section edits it: the setting and every collection to choose from. */
@@ -173,6 +178,16 @@ export class ProjectService {
       const view = input.settings.restrictedView;
       if (view === null) delete settings.restrictedView;
       else settings.restrictedView = await this.checkedRestrictedView(projectId, view, options.memberEmails ?? []);
+      changes.settings = settings;
+    }
+    if (input.settings?.richText) {
+      const settings = { ...((changes.settings ?? row.settings) as Record<string, unknown>) };
+      const richText = readRichTextSettings(settings);
+      for (const key of richTextSettingKeys) {
+        const value = input.settings.richText[key];
+        if (typeof value === 'boolean') richText[key] = value;
+      }
+      settings.richText = richText;
       changes.settings = settings;
     }
     if (Object.keys(changes).length) {

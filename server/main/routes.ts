@@ -9,6 +9,8 @@ import { inviteRoutes, organizationRoutes } from './organization-routes.ts';
 import { apiTokenRoutes } from './api-token-routes.ts';
 import { contentRoutes } from '../content/routes.ts';
 import { rankRoutes } from '../content/rank-routes.ts';
+import { linkPreviewRoutes } from './link-preview-routes.ts';
+import { mapsRoutes } from '../maps/routes.ts';
 
 export async function mainRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -44,6 +46,7 @@ export async function mainRoutes(fastify: FastifyInstance) {
             consoleClient: Type.Object({ id: Type.String(), secret: Type.String() }),
             googleClientId: Type.Union([Type.String(), Type.Null()]),
             devMailbox: Type.Boolean(),
+            mapTiles: Type.Union([Type.Object({ url: Type.String(), attribution: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
           }),
         }),
       },
@@ -53,6 +56,8 @@ export async function mainRoutes(fastify: FastifyInstance) {
       consoleClient: config.consoleClient,
       googleClientId: config.google?.clientId ?? null,
       devMailbox: config.devMailbox && mailer.transport === 'outbox',
+      // Without a tile URL the console draws its offline world layer (README "Places and maps").
+      mapTiles: config.maps.tileUrl ? { url: config.maps.tileUrl, attribution: config.maps.tileAttribution ?? null } : null,
     }),
   );
 
@@ -63,4 +68,6 @@ export async function mainRoutes(fastify: FastifyInstance) {
   await app.register(contentRoutes, { prefix: '/organization/:org/project/:proj' });
   await app.register(liveRoutes, { prefix: '/organization/:org/project/:proj' });
   await app.register(rankRoutes, { prefix: '/organization/:org/project/:proj' });
+  await app.register(linkPreviewRoutes);
+  await app.register(mapsRoutes);
 }

@@ -10,6 +10,8 @@ export interface ConsoleConfig {
   consoleClient: { id: string; secret: string };
   googleClientId: string | null;
   devMailbox: boolean;
+  /** A tile layer for maps; null (or absent): the offline world layer. */
+  mapTiles?: { url: string; attribution: string | null } | null;
 }
 
 /** GET /api/user/me. */

@@ -5,6 +5,7 @@ import type { TokenDraft } from '../../definitions/api-tokens.ts';
 import type { Me } from './auth.ts';
 import { contentKeys } from './content-queries.ts';
 import type { RestrictedView } from '../../definitions/restricted-view.ts';
+import type { RichTextSettings } from '../../definitions/rich-text.ts';
 import { getPlatformApi, type ApiToken, type InviteEntry, type MemberEdit, type Organization, type PlatformApi } from './platform.ts';
 import { queryKeys, shouldRetry } from './queries.ts';
 
@@ -199,6 +200,16 @@ export function useSetRestrictedView(organizationID: string, projectID: string) 
       // The collection lists follow (an admin may have listed themselves).
       void queryClient.invalidateQueries({ queryKey: contentKeys.project({ organizationID, projectID }) });
     },
+  });
+}
+
+/** Changes some of the project's rich-text switches (definitions/rich-text.ts; scriptsEnabled: admins only). */
+export function useSetRichTextSettings(organizationID: string, projectID: string) {
+  const api = usePlatformApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (richText: Partial<RichTextSettings>) => api.updateProject(organizationID, projectID, { settings: { richText } }),
+    onSuccess: (project) => queryClient.setQueryData(platformKeys.project(organizationID, projectID), project),
   });
 }
 

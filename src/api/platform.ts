@@ -2,6 +2,7 @@
  * Typed calls of the platform side: organizations, members and invitations, seats, projects and
  * API tokens. All reject with ApiError.
  */
+import type { RichTextSettings } from '../../definitions/rich-text.ts';
 import type { TokenDraft } from '../../definitions/api-tokens.ts';
 import type { MemberStatus } from '../../definitions/membership.ts';
 import type { MemberPermissions } from '../../definitions/permissions.ts';
@@ -81,11 +82,14 @@ export interface InviteEntry {
 
 export type MemberEdit = { email: string } & Partial<MemberPermissions>;
 
-/** A project change: name and description (update), or the restricted view (admin; null turns it off). */
+/**
+ * A project change: name and description (update), the rich-text switches (update; scriptsEnabled
+ * admin), or the restricted view (admin; null turns it off).
+ */
 export interface ProjectChange {
   name?: string;
   description?: string;
-  settings?: { restrictedView: RestrictedView | null };
+  settings?: { restrictedView?: RestrictedView | null; richText?: Partial<RichTextSettings> };
 }
 
 /** GET …/restricted-view (admin): the setting and every collection of the project to choose from. */

@@ -15,6 +15,7 @@ export const richText: FieldType = {
   defaultOperator: 'regex',
   search: 'regex',
   storage: { kind: 'column', column: 'text', indexes: [{ kind: 'trigram', on: { of: 'value' } }] },
+  markup: 'html',
   validate(value) {
     if (typeof value !== 'string') return fail('must be text');
     const problem = unstorableText(value);
@@ -24,7 +25,7 @@ export const richText: FieldType = {
     return ok(value);
   },
   isEmpty: isBlank,
-  checkSettings(field) {
+  checkSettings(field, context) {
     const problems: SettingProblem[] = [];
     const css = field.richTextCustomCSS;
     if (css !== undefined && (typeof css !== 'string' || css.length > contentLimits.customCssMax || unstorableText(css))) {
@@ -33,6 +34,11 @@ export const richText: FieldType = {
     const js = field.richTextCustomJS;
     if (js !== undefined && (typeof js !== 'string' || js.length > contentLimits.urlMax || unstorableText(js))) {
       problems.push({ path: 'richTextCustomJS', message: `must be the script file's address, at most ${contentLimits.urlMax} characters` });
+    } else if (js !== undefined && !/^https?:\/\//i.test(js)) {
+      problems.push({ path: 'richTextCustomJS', message: "must be the script file's http(s) address" });
+    } else if (js !== undefined && context.scriptsEnabled !== true && js !== context.previous?.richTextCustomJS) {
+      // Content spec §6: custom scripts only where an organization admin has turned them on.
+      problems.push({ path: 'richTextCustomJS', message: 'custom script files are turned off for this project (an organization admin can turn them on)' });
     }
     return { field, problems };
   },

@@ -1,12 +1,35 @@
-/** An image as a small thumbnail (`resize=200`, content §7), described by its alt text. */
+/**
+ * An image in lists (content §5, §7): a small thumbnail (`resize=200`) of a stored raster image,
+ * described by its alt text. The grid shows jpeg, jpg, gif, svg, png, avif, webp and jfif as
+ * images (SVG as it is: the server makes thumbnails of raster images only); any other file, or
+ * an image linked from elsewhere that the server cannot resize, by its address as it is or its name.
+ */
+import { fileUrlWith } from '../../../definitions/files.ts';
+import { isStoredFileUrl, thumbnailUrl } from '../../../src/api/files.ts';
 import type { DisplayProps } from '../display-types.ts';
+import { extensionOfImage, nameOf, urlOf, type ImageValue } from './image-value.ts';
+import { fileKindOf, previewExtension } from './media/kinds.ts';
+import './image-display.css';
 
-const thumbnail = (url: string) => `${url}${url.includes('?') ? '&' : '?'}resize=200`;
+/** The address a list shows an image at: a thumbnail of a stored raster image, else the image itself. */
+export function listImageUrl(url: string, extension: string): string {
+  if (!isStoredFileUrl(url) || extension === 'svg') return url;
+  return thumbnailUrl(url, 200);
+}
 
 export function ImageDisplay({ value }: DisplayProps) {
   if (!value || typeof value !== 'object') return null;
-  const { imageURL, altText, imageName } = value as { imageURL?: unknown; altText?: unknown; imageName?: unknown };
-  if (typeof imageURL !== 'string' || imageURL === '') return null;
-  const alt = typeof altText === 'string' && altText !== '' ? altText : typeof imageName === 'string' ? imageName : '';
-  return <img className="cell-image" src={thumbnail(imageURL)} alt={alt} loading="lazy" height={32} />;
+  const image = value as ImageValue;
+  const url = urlOf(image);
+  if (!url) return null;
+  const name = nameOf(image);
+  const extension = previewExtension({ extension: extensionOfImage(image), name, url });
+  if (fileKindOf(extension, { forGrid: true }) !== 'image') {
+    return (
+      <a className="cell-file" href={fileUrlWith(url, 'download=true')} download>
+        {name || url}
+      </a>
+    );
+  }
+  return <img className="cell-image" src={listImageUrl(url, extension)} alt={(typeof image.altText === 'string' && image.altText) || name} loading="lazy" height={32} />;
 }

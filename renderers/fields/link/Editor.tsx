@@ -1,7 +1,8 @@
 /**
  * Link: an address of at most 256 characters (content §5): what is typed or pasted past them is
  * not taken, and it says so. An address the type refuses (spaces, a script scheme) is held as a problem.
- * Beside it: open the link, copy it.
+ * Beside it: open the link, copy it. Under it, for a web address, a preview card of the page
+ * (LinkPreviewCard: title, description, image), which never holds up editing or saving.
  */
 import { useState } from 'react';
 import { ExternalLink } from 'lucide-react';
@@ -14,6 +15,7 @@ import { describedByOf, useReportProblem } from '../editor-support.ts';
 import { limitEdit } from '../limit-edit.ts';
 import { EditorMessages, messagesId } from '../EditorMessages.tsx';
 import type { EditorProps } from '../editor-types.ts';
+import { LinkPreviewCard } from './LinkPreviewCard.tsx';
 
 const max = contentLimits.linkMax;
 
@@ -66,6 +68,7 @@ export function LinkEditor({ field, value, onChange, onBlur, error, disabled, re
         {format('editor.text.count', { count: characterCount(text), max })}
       </span>
       <EditorMessages id={messagesId(id)} messages={messages} />
+      <LinkPreviewCard id={`${id}-preview`} url={openable(text.trim()) && !problem ? text.trim() : null} />
     </div>
   );
 }

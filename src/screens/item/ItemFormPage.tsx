@@ -22,6 +22,7 @@ import { DialogRenderer } from '../../../renderers/dialogs/DialogRenderer.tsx';
 import { ConflictPanel } from '../../../renderers/fields/ConflictPanel.tsx';
 import type { EditorEnvironment } from '../../../renderers/fields/editor-environment.ts';
 import { ItemFields, useFieldProblems } from '../../../renderers/fields/ItemFields.tsx';
+import { ImageFilesProvider } from '../../../renderers/fields/image-ref/image-files.ts';
 import type { NestedPlaceOfItem } from '../../../renderers/fields/nested-collection/nested-place.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
@@ -31,6 +32,7 @@ import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { useProjectActions, useProjectPath } from '../project/project-context.ts';
 import { loadCloseAfterSaving, saveCloseAfterSaving } from './close-after-saving.ts';
 import { LeaveGuardHost, useLeaveGuard } from './leave-guard.tsx';
+import { useImageFiles } from './use-image-files.ts';
 import './item.css';
 import { saveCsv } from '../items/save-csv.ts';
 
@@ -154,8 +156,8 @@ function ItemForm({
   };
   const toast = (notice: ItemNotice) => void notify({ kind: notice.tone, title: format(notice.key as MessageKey, notice.values) });
   // The machine is made once; what it calls is read through this ref, so it always sees this render's values.
-  const io = useRef({ go, toast, calls });
-  io.current = { go, toast, calls };
+  const io = useRef({ go, toast, calls, uploadFiles: null as ReturnType<typeof useImageFiles>['uploadFiles'] | null });
+  io.current = { ...io.current, go, toast, calls };
 
   const [logic] = useState(() =>
     itemFormMachine.provide({
@@ -163,6 +165,10 @@ function ItemForm({
         loadItem: fromPromise(({ input }) => io.current.calls.load(input)),
         saveItem: fromPromise(({ input }) => io.current.calls.save(input)),
         deleteItem: fromPromise(({ input }) => io.current.calls.remove(input)),
+        uploadFiles: fromPromise(({ input }) => {
+          if (!io.current.uploadFiles) throw new Error('uploadFiles is not ready');
+          return io.current.uploadFiles(input);
+        }),
       },
       actions: {
         navigate: (_, params) => io.current.go(params.destination),
@@ -185,6 +191,36 @@ function ItemForm({
     },
   });
   const { context } = snapshot;
+
+  // Files: the editors upload and remove at once on a saved item; a new item's go after its create.
+  const imageFiles = useImageFiles(scope, collectionID, { itemID: context.itemID, nestedID: context.nestedID, parentItemID: context.parentItemID }, (slug, result, value) =>
+    send({ type: 'FILE_STORED', slug, result, value }),
+  );
+  io.current.uploadFiles = imageFiles.uploadFiles;
+  const [filesBusy, setFilesBusy] = useState(0);
+  const files = useMemo(
+    () => ({
+      ...imageFiles.files,
+      // Saving waits while a file call runs: its answer moves the item's version.
+      upload: async (...args: Parameters<typeof imageFiles.files.upload>) => {
+        setFilesBusy((n) => n + 1);
+        try {
+          return await imageFiles.files.upload(...args);
+        } finally {
+          setFilesBusy((n) => n - 1);
+        }
+      },
+      remove: async (...args: Parameters<typeof imageFiles.files.remove>) => {
+        setFilesBusy((n) => n + 1);
+        try {
+          return await imageFiles.files.remove(...args);
+        } finally {
+          setFilesBusy((n) => n - 1);
+        }
+      },
+    }),
+    [imageFiles.files],
+  );
 
   const shouldBlock = useCallback(
     ({ currentLocation, nextLocation }: { currentLocation: Location; nextLocation: Location }) => {
@@ -322,8 +358,8 @@ function ItemForm({
           {title}
         </h2>
         <div className="item-page-actions">
-          <button type="button" className="button button-primary" disabled={!canSave || busy || !allowed} onClick={save}>
-            {snapshot.matches('saving') ? format('item.saving') : format(isNew ? 'item.create' : 'item.update')}
+          <button type="button" className="button button-primary" disabled={!canSave || busy || !allowed || filesBusy > 0} onClick={save}>
+            {snapshot.matches('saving') || snapshot.matches('uploadingFiles') ? format('item.saving') : format(isNew ? 'item.create' : 'item.update')}
           </button>
           <DropdownMenu.Root modal={false}>
             <DropdownMenu.Trigger className="icon-button" aria-label={format('item.menu')} disabled={loading}>
@@ -389,18 +425,20 @@ function ItemForm({
               onSave={save}
             />
           ) : null}
-          <ItemFields
-            idPrefix={id}
-            className="item-fields"
-            schema={schema}
-            values={context.values}
-            fieldErrors={context.fieldErrors}
-            disabled={!editable}
-            onChange={(slug, value) => send({ type: 'CHANGE', slug, value })}
-            reporters={problemReporters}
-            environment={environment}
-            nestedPlace={nestedPlace}
-          />
+          <ImageFilesProvider value={files}>
+            <ItemFields
+              idPrefix={id}
+              className="item-fields"
+              schema={schema}
+              values={context.values}
+              fieldErrors={context.fieldErrors}
+              disabled={!editable}
+              onChange={(slug, value) => send({ type: 'CHANGE', slug, value })}
+              reporters={problemReporters}
+              environment={environment}
+              nestedPlace={nestedPlace}
+            />
+          </ImageFilesProvider>
         </>
       )}
 

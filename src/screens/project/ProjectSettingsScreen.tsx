@@ -1,6 +1,6 @@
 /**
  * Project Settings (platform §2, §4, §5): General (name, ProjectID with copy, description), Api
- * Tokens (saved tokens and "+ New API Token"), Restricted view (admins: which members see only
+ * Tokens (saved tokens and "+ New API Token"), Rich text editor (switches), Restricted view (admins: which members see only
  * which collections), Danger Zone (Delete Project, confirmed by typing
  * the project's name exactly in a 500 px dialog; on success the organization is loaded again and
  * the organization page opens).
@@ -19,6 +19,7 @@ import { CopyButton } from '../../shell/CopyButton.tsx';
 import { DeleteByNameSection } from '../../shell/DeleteByNameSection.tsx';
 import { useMyPermissions, useProjectActions, useProjectIds, useProjectPath } from './project-context.ts';
 import { RestrictedViewSection } from './RestrictedViewSection.tsx';
+import { RichTextSettingsSection } from './RichTextSettingsSection.tsx';
 import { SavedToken } from './tokens/SavedToken.tsx';
 
 export default function ProjectSettingsScreen() {
@@ -32,6 +33,7 @@ export default function ProjectSettingsScreen() {
       <h2 className="visually-hidden">{format('project.section.settings')}</h2>
       <GeneralSection project={project} canUpdate={actions.update} />
       <TokensSection project={project} />
+      <RichTextSettingsSection project={project} canUpdate={actions.update} isAdmin={actions.admin} />
       {actions.admin ? <RestrictedViewSection organizationID={project.organizationID} projectID={project.id} /> : null}
       {actions.delete ? <DangerZone project={project} /> : null}
     </div>

