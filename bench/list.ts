@@ -253,6 +253,7 @@ async function seed(app: App, database: Database, base: string, items: number, l
   // The indexes are built after the load, as an import would, with the memory such a build is
   // given (PostgreSQL's default maintenance_work_mem, 64 MB, makes the GIN builds flush their
   // entries many times over). Same statement, so the setting is on the connection that builds.
+  // On PostgreSQL two builds run side by side (two connections of the pool), one per core.
   const build = (text: string) => (database.kind === 'postgres' && /^create index/i.test(text) ? run(`set maintenance_work_mem = '512MB'; ${text}`) : run(text));
   const { rowsSeconds, indexSeconds } = await loadWithIndexesDeferred(build, table, async () => {
     for (let offset = 0; offset < items; offset += batch) {
@@ -287,7 +288,7 @@ async function seed(app: App, database: Database, base: string, items: number, l
       await yieldToLoop();
       if ((offset / batch) % 40 === 0) log(`  ${offset} items loaded`);
     }
-  });
+  }, { concurrency: database.kind === 'postgres' ? 2 : 1 });
   await database.db.execute(sql`update content_collections set item_count = ${items} where id = ${collection.id}`);
   await run(`vacuum analyze ${table}`);
   const seedSeconds = (performance.now() - begin) / 1000;

@@ -40,6 +40,8 @@ export interface Config {
     signupAddress: RateLimitRule;
     /** Link previews and their images per signed-in user. */
     previewUser: RateLimitRule;
+    /** Address searches and place lookups (`/api/maps`) per signed-in user. */
+    mapsUser: RateLimitRule;
   };
   serveConsole: boolean;
   logLevel: string;
@@ -153,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
       resetAddress: rule('RATE_LIMIT_RESET_ADDRESS', '20/1h'),
       signupAddress: rule('RATE_LIMIT_SIGNUP_ADDRESS', '20/1h'),
       previewUser: rule('RATE_LIMIT_PREVIEW_USER', '120/1m'),
+      mapsUser: rule('RATE_LIMIT_MAPS_USER', '300/1m'),
     },
     serveConsole: env.SERVE_CONSOLE !== '0',
     logLevel: env.LOG_LEVEL || 'info',

@@ -30,7 +30,8 @@ import { stringify } from 'csv-stringify/sync';
 import { fieldType, type ColumnType, type CsvCodec, type CsvSqlForm, type SchemaField } from '../../definitions/field-types/index.ts';
 import type { Db } from '../db/index.ts';
 import { CollectionService, invalid, levelOf } from './collections.ts';
-import { compileListQuery, countStatement, type CompiledList } from './query/compile.ts';
+import { compileListQuery, countStatement, holdsSearch, type CompiledList } from './query/compile.ts';
+import { resolveSearchWords } from './query/search-words.ts';
 import { guarded, listStatementTimeoutMs, resolveNestedList } from './query/engine.ts';
 import { copyBatch, copyPoolOf, copySql, type BoundaryRow } from './csv-copy.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './query/parse.ts';
@@ -388,9 +389,14 @@ export const csvStats = { sqlBatches: 0, jsBatches: 0, copyBatches: 0, copyElsew
  * first batch's errors are answered as problems before anything is sent.
  */
 export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyReply): Promise<FastifyReply> {
-  const q = source.query;
+  let q = source.query;
   if (q.pipeline) throw invalid([{ path: 'aggregationPipeline', message: 'cannot be exported as CSV: export the list, filtered with query, filter or find' }]);
   const { batchSize, batchBytes } = csvLimits;
+  // A search reads its tokens from the vocabularies first, as the list does, so the export is the list's rows.
+  if (q.where && holdsSearch(q.where)) {
+    const where = q.where;
+    q = { ...q, where: await guarded(db, (executor) => resolveSearchWords(executor, source.level.table, where)) };
+  }
   const compiled: CompiledList = compileListQuery(source.level, { ...q, pageNumber: 1, perPage: batchSize }, { parentId: source.parentId });
   const keyset = keysetOf(q);
   const select = csvSelect(source.level);

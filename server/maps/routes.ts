@@ -40,10 +40,21 @@ export async function mapsRoutes(fastify: FastifyInstance, options: { geocoder?:
   const { config } = app.ctx;
   const geocoder = options.geocoder ?? createGeocoder(config.maps, config.publicUrl);
   app.addHook('onRequest', app.requireUser);
+  // Per user, so one person's typing cannot exhaust a real provider's quota for everyone.
+  const limit = app.rateLimit({
+    max: config.rateLimits.mapsUser.max,
+    timeWindow: config.rateLimits.mapsUser.windowMs,
+    keyGenerator: (request) => `maps-user:${request.auth?.userId ?? request.ip}`,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'rate_limited', `Too many address searches. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`, {
+        headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) },
+      }),
+  });
 
   app.get(
     '/maps',
     {
+      onRequest: limit,
       schema: {
         summary: 'Address search (input) or one place with its coordinates (place_id)',
         tags: ['maps'],

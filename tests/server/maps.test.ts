@@ -220,3 +220,22 @@ describe('GEOCODER=nominatim', () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe.each(databaseKinds)('maps rate limit on %s', (kind) => {
+  it('limits each signed-in user on their own, with a Retry-After', async () => {
+    const t = await createTestApp(kind, { RATE_LIMIT_MAPS_USER: '2/1m' });
+    try {
+      const first = (await verifiedUser(t.app, 'maps-limit-a')).tokens.access_token;
+      const second = (await verifiedUser(t.app, 'maps-limit-b')).tokens.access_token;
+      const get = (token: string) => t.app.inject({ method: 'GET', url: '/api/maps?input=Lyon', headers: bearer(token) });
+      expect((await get(first)).statusCode).toBe(200);
+      expect((await get(first)).statusCode).toBe(200);
+      const refused = await get(first);
+      expectProblem(refused, 429, 'rate_limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await get(second)).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -105,10 +105,17 @@ function holdsWord(words: string, column: string, tokens: readonly string[]): SQ
   if (tokens.length === 0) return sql`false`;
   const tests: SQL[] = [];
   for (let i = 0; i < tokens.length; i += searchWordLimits.perTest) {
-    tests.push(sql`${id(words)}(${id(column)}) && ${sql.param(tokens.slice(i, i + searchWordLimits.perTest))}::text[]`);
+    tests.push(sql`${id(words)}(${id(column)}) && ${arrayLiteral(tokens.slice(i, i + searchWordLimits.perTest))}::text[]`);
   }
   return tests.length === 1 ? tests[0]! : sql`(${sql.join(tests, sql` or `)})`;
 }
+
+/**
+ * A text array as PostgreSQL's array literal, sent as one text parameter: every element quoted,
+ * with `\` and `"` escaped. A text parameter can also be written into a COPY statement as a
+ * literal (csv-copy.ts inlineStatement), which an array parameter cannot.
+ */
+const arrayLiteral = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 
 /** Escapes text for LIKE (backslash is the escape character). */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
