@@ -18,6 +18,8 @@ export function useFileCheck(accept: string) {
   const format = useFormat();
   return (file: File): FileCheck => {
     if (file.size > fileLimits.uploadBytesMax) return { ok: false, message: format('editor.image.tooLarge') };
+    // The server refuses an empty file too (empty_file): said before anything is sent.
+    if (file.size === 0) return { ok: false, message: format('editor.image.empty', { name: file.name }) };
     if (!acceptsFile(accept, file.type, file.name)) return { ok: false, message: format('editor.image.notAccepted', { name: file.name, accept }) };
     if (file.size > fileLimits.uploadBytesWarn) {
       // Spec §5: "File is size is Xmb": megabytes of 1,000,000 bytes, one decimal.

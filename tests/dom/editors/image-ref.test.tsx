@@ -33,6 +33,17 @@ describe('ImageRef editor', () => {
     expect(onChange).not.toHaveBeenCalled();
   });
 
+  it('refuses an empty file before sending anything', async () => {
+    const files = fakeFiles(true);
+    const { container, onChange } = renderImageEditor(photo, { files });
+    const input = fileInput(container);
+    await userEvent.upload(input, fileOf('empty.png', 0));
+    expect(await screen.findByRole('alert')).toHaveTextContent('empty.png is empty: choose a file with something in it.');
+    expect(input.value).toBe('');
+    expect(files.upload).not.toHaveBeenCalled();
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
   it('takes a file of exactly the limit, noting its size above 4 MB', async () => {
     const files = fakeFiles(true);
     const { container } = renderImageEditor(photo, { files });
