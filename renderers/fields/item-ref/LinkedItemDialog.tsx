@@ -24,6 +24,8 @@ import { notify } from '../../toasts/notify.ts';
 import { ConflictPanel } from '../ConflictPanel.tsx';
 import type { EditorEnvironment, LinkedItemRef } from '../editor-environment.ts';
 import { ItemFields, useFieldProblems } from '../ItemFields.tsx';
+import { ImageFilesProvider } from '../image-ref/image-files.ts';
+import { useFormFiles } from '../image-ref/use-form-files.ts';
 import { itemTitle } from './item-title.ts';
 import './linked-item-dialog.css';
 
@@ -47,8 +49,8 @@ export function LinkedItemDialog({ scope, collection, itemID, onSaved, onClose }
 
   const toast = (notice: ItemNotice) => void notify({ kind: notice.tone, title: format(notice.key as MessageKey, notice.values) });
   // The machine is made once; what it calls is read through this ref, so it always sees this render's values.
-  const io = useRef({ calls, toast, onSaved, onClose });
-  io.current = { calls, toast, onSaved, onClose };
+  const io = useRef({ calls, toast, onSaved, onClose, uploadFiles: null as ReturnType<typeof useFormFiles>['uploadFiles'] | null });
+  io.current = { ...io.current, calls, toast, onSaved, onClose };
   const [logic] = useState(() =>
     itemFormMachine.provide({
       actors: {
@@ -57,6 +59,11 @@ export function LinkedItemDialog({ scope, collection, itemID, onSaved, onClose }
         // The dialog offers no delete: linked items are deleted from their own page.
         deleteItem: fromPromise<unknown, DeleteItemInput>(async () => {
           throw new Error('deleting is not offered in the linked-item dialog');
+        }),
+        // A new linked item's chosen files are uploaded once it is created, as on the item page.
+        uploadFiles: fromPromise(({ input }) => {
+          if (!io.current.uploadFiles) throw new Error('uploadFiles is not ready');
+          return io.current.uploadFiles(input);
         }),
       },
       actions: {
@@ -71,6 +78,15 @@ export function LinkedItemDialog({ scope, collection, itemID, onSaved, onClose }
     input: { collectionID: collection.id, schema, itemID, singleItem: collection.singleItem, closeAfterSaving: true },
   });
   const { context } = snapshot;
+
+  // Files: uploaded and removed at once on a saved item; a new item's go after its create.
+  const { files, uploadFiles, busy: filesBusy } = useFormFiles(
+    scope,
+    collection.id,
+    { itemID: context.itemID, nestedID: context.nestedID, parentItemID: context.parentItemID },
+    (slug, result, value) => send({ type: 'FILE_STORED', slug, result, value }),
+  );
+  io.current.uploadFiles = uploadFiles;
 
   // Saved (closed), left, or the item could not be loaded (notFound, loadFailed): the dialog is done.
   const finished = snapshot.status === 'done';
@@ -153,25 +169,27 @@ export function LinkedItemDialog({ scope, collection, itemID, onSaved, onClose }
                   {refusalText}
                 </div>
               ) : null}
-              <ItemFields
-                idPrefix={id}
-                className="linked-item-fields"
-                schema={schema}
-                values={context.values}
-                fieldErrors={context.fieldErrors}
-                disabled={!editable}
-                onChange={(slug, value) => send({ type: 'CHANGE', slug, value })}
-                reporters={problemReporters}
-                environment={environment}
-                nestedPlace={nestedPlace}
-              />
+              <ImageFilesProvider value={files}>
+                <ItemFields
+                  idPrefix={id}
+                  className="linked-item-fields"
+                  schema={schema}
+                  values={context.values}
+                  fieldErrors={context.fieldErrors}
+                  disabled={!editable}
+                  onChange={(slug, value) => send({ type: 'CHANGE', slug, value })}
+                  reporters={problemReporters}
+                  environment={environment}
+                  nestedPlace={nestedPlace}
+                />
+              </ImageFilesProvider>
             </>
           )}
           <div className="dialog-actions">
             <button type="button" className="button" onClick={requestClose} disabled={busy && !loading}>
               {format('item.cancel')}
             </button>
-            <button type="button" className="button button-primary" disabled={loading || !canSave || busy} onClick={save}>
+            <button type="button" className="button button-primary" disabled={loading || !canSave || busy || filesBusy} onClick={save}>
               {snapshot.matches('saving') ? format('item.saving') : inConflict ? format('item.conflictSave') : format(isNew ? 'item.create' : 'item.update')}
             </button>
           </div>

@@ -32,7 +32,7 @@ import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { useProjectActions, useProjectPath } from '../project/project-context.ts';
 import { loadCloseAfterSaving, saveCloseAfterSaving } from './close-after-saving.ts';
 import { LeaveGuardHost, useLeaveGuard } from './leave-guard.tsx';
-import { useImageFiles } from './use-image-files.ts';
+import { useFormFiles } from '../../../renderers/fields/image-ref/use-form-files.ts';
 import './item.css';
 import { saveCsv } from '../items/save-csv.ts';
 
@@ -156,7 +156,7 @@ function ItemForm({
   };
   const toast = (notice: ItemNotice) => void notify({ kind: notice.tone, title: format(notice.key as MessageKey, notice.values) });
   // The machine is made once; what it calls is read through this ref, so it always sees this render's values.
-  const io = useRef({ go, toast, calls, uploadFiles: null as ReturnType<typeof useImageFiles>['uploadFiles'] | null });
+  const io = useRef({ go, toast, calls, uploadFiles: null as ReturnType<typeof useFormFiles>['uploadFiles'] | null });
   io.current = { ...io.current, go, toast, calls };
 
   const [logic] = useState(() =>
@@ -193,34 +193,13 @@ function ItemForm({
   const { context } = snapshot;
 
   // Files: the editors upload and remove at once on a saved item; a new item's go after its create.
-  const imageFiles = useImageFiles(scope, collectionID, { itemID: context.itemID, nestedID: context.nestedID, parentItemID: context.parentItemID }, (slug, result, value) =>
-    send({ type: 'FILE_STORED', slug, result, value }),
+  const { files, uploadFiles, busy: filesBusy } = useFormFiles(
+    scope,
+    collectionID,
+    { itemID: context.itemID, nestedID: context.nestedID, parentItemID: context.parentItemID },
+    (slug, result, value) => send({ type: 'FILE_STORED', slug, result, value }),
   );
-  io.current.uploadFiles = imageFiles.uploadFiles;
-  const [filesBusy, setFilesBusy] = useState(0);
-  const files = useMemo(
-    () => ({
-      ...imageFiles.files,
-      // Saving waits while a file call runs: its answer moves the item's version.
-      upload: async (...args: Parameters<typeof imageFiles.files.upload>) => {
-        setFilesBusy((n) => n + 1);
-        try {
-          return await imageFiles.files.upload(...args);
-        } finally {
-          setFilesBusy((n) => n - 1);
-        }
-      },
-      remove: async (...args: Parameters<typeof imageFiles.files.remove>) => {
-        setFilesBusy((n) => n + 1);
-        try {
-          return await imageFiles.files.remove(...args);
-        } finally {
-          setFilesBusy((n) => n - 1);
-        }
-      },
-    }),
-    [imageFiles.files],
-  );
+  io.current.uploadFiles = uploadFiles;
 
   const shouldBlock = useCallback(
     ({ currentLocation, nextLocation }: { currentLocation: Location; nextLocation: Location }) => {
@@ -358,7 +337,7 @@ function ItemForm({
           {title}
         </h2>
         <div className="item-page-actions">
-          <button type="button" className="button button-primary" disabled={!canSave || busy || !allowed || filesBusy > 0} onClick={save}>
+          <button type="button" className="button button-primary" disabled={!canSave || busy || !allowed || filesBusy} onClick={save}>
             {snapshot.matches('saving') || snapshot.matches('uploadingFiles') ? format('item.saving') : format(isNew ? 'item.create' : 'item.update')}
           </button>
           <DropdownMenu.Root modal={false}>

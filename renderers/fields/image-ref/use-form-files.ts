@@ -7,12 +7,12 @@
 import { useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UploadFilesInput, UploadFilesOutput, VersionedItemResult } from '../../../machines/item-form.ts';
-import { UploadProgressStore, type ImageFiles } from '../../../renderers/fields/image-ref/image-files.ts';
-import { contentKeys } from '../../api/content-queries.ts';
-import type { ProjectScope } from '../../api/content.ts';
-import { useFilesApi } from '../../api/files-queries.ts';
-import type { ImageTarget } from '../../api/files.ts';
-import { useProblemMessage } from '../../hooks/use-problem-message.ts';
+import { UploadProgressStore, type ImageFiles } from './image-files.ts';
+import { contentKeys } from '../../../src/api/content-queries.ts';
+import type { ProjectScope } from '../../../src/api/content.ts';
+import { useFilesApi } from '../../../src/api/files-queries.ts';
+import type { ImageTarget } from '../../../src/api/files.ts';
+import { useProblemMessage } from '../../../src/hooks/use-problem-message.ts';
 
 /** Where the form's item is, as the machine holds it. */
 export interface FormItemPlace {
@@ -116,4 +116,35 @@ export function useImageFiles(
     return { files, uploadFiles };
     // place.itemID decides whether files go at once; the rest is read through `latest`.
   }, [api, queryClient, scope, collectionID, progress, place.itemID]);
+}
+
+/**
+ * The form's file calls, counted while they run: saving waits for them, since each answer moves
+ * the item's version. Used by the item page and the linked-item dialog alike.
+ */
+export function useFormFiles(
+  scope: ProjectScope,
+  collectionID: string,
+  place: FormItemPlace,
+  onStored: (slug: string, result: VersionedItemResult, value: unknown) => void,
+): FormImageFiles & { busy: boolean } {
+  const imageFiles = useImageFiles(scope, collectionID, place, onStored);
+  const [running, setRunning] = useState(0);
+  const files = useMemo<ImageFiles>(() => {
+    const counted = async <T,>(call: () => Promise<T>): Promise<T> => {
+      setRunning((n) => n + 1);
+      try {
+        return await call();
+      } finally {
+        setRunning((n) => n - 1);
+      }
+    };
+    const { upload, remove } = imageFiles.files;
+    return {
+      ...imageFiles.files,
+      upload: (...args) => counted(() => upload(...args)),
+      remove: (...args) => counted(() => remove(...args)),
+    };
+  }, [imageFiles.files]);
+  return { files, uploadFiles: imageFiles.uploadFiles, busy: running > 0 };
 }
