@@ -10,6 +10,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { contentLimits } from '../../definitions/content.ts';
 import { currentUser } from '../auth/authenticate.ts';
+import { routeRateLimit } from '../lib/rate-limit.ts';
 import { AppError } from '../lib/errors.ts';
 import { responses } from '../lib/schemas.ts';
 import { OutboundError } from '../lib/url-guard.ts';
@@ -52,15 +53,7 @@ export async function linkPreviewRoutes(fastify: FastifyInstance) {
   const { config, outbound } = app.ctx;
   const tags = ['link previews'];
   const security = [{ bearer: [] as string[] }];
-  const limit = app.rateLimit({
-    max: config.rateLimits.previewUser.max,
-    timeWindow: config.rateLimits.previewUser.windowMs,
-    keyGenerator: (request) => `preview-user:${request.auth?.userId ?? request.ip}`,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', `Too many link previews. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`, {
-        headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) },
-      }),
-  });
+  const limit = routeRateLimit(app, config.rateLimits.previewUser, (request) => `preview-user:${request.auth?.userId ?? request.ip}`, 'Too many link previews.');
 
   app.post(
     '/generatePreview',

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { normalizeIP } from '@fastify/rate-limit';
 import { questionnaireSchema, signupSchema, type QuestionnairePayload, type SignupPayload } from '../../definitions/schemas/account.ts';
 import { currentUser } from '../auth/authenticate.ts';
-import { AppError } from '../lib/errors.ts';
+import { routeRateLimit } from '../lib/rate-limit.ts';
 import { Ok, responses } from '../lib/schemas.ts';
 
 export const PublicUserSchema = Type.Object(
@@ -34,15 +34,7 @@ export async function userRoutes(fastify: FastifyInstance) {
     '/',
     {
       bodyLimit: 16 * 1024,
-      onRequest: app.rateLimit({
-        max: config.rateLimits.signupAddress.max,
-        timeWindow: config.rateLimits.signupAddress.windowMs,
-        keyGenerator: (request) => `signup-ip:${normalizeIP(request.ip)}`,
-        errorResponseBuilder: (_request, context) =>
-          new AppError(429, 'rate_limited', `Too many sign-ups from this address. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`, {
-            headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) },
-          }),
-      }),
+      onRequest: routeRateLimit(app, config.rateLimits.signupAddress, (request) => `signup-ip:${normalizeIP(request.ip)}`, 'Too many sign-ups from this address.'),
       schema: {
         summary: 'Sign up. The answer is the same whether or not the e-mail already has an account.',
         tags: ['users'],

@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { maps } from '../../definitions/constants.ts';
 import { characterCount } from '../../definitions/field-types/support.ts';
 import { AppError, notFound } from '../lib/errors.ts';
+import { routeRateLimit } from '../lib/rate-limit.ts';
 import { responses } from '../lib/schemas.ts';
 import { createGazetteer } from './gazetteer.ts';
 import type { Geocoder, MapsConfig } from './geocoder.ts';
@@ -41,15 +42,7 @@ export async function mapsRoutes(fastify: FastifyInstance, options: { geocoder?:
   const geocoder = options.geocoder ?? createGeocoder(config.maps, config.publicUrl);
   app.addHook('onRequest', app.requireUser);
   // Per user, so one person's typing cannot exhaust a real provider's quota for everyone.
-  const limit = app.rateLimit({
-    max: config.rateLimits.mapsUser.max,
-    timeWindow: config.rateLimits.mapsUser.windowMs,
-    keyGenerator: (request) => `maps-user:${request.auth?.userId ?? request.ip}`,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', `Too many address searches. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`, {
-        headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) },
-      }),
-  });
+  const limit = routeRateLimit(app, config.rateLimits.mapsUser, (request) => `maps-user:${request.auth?.userId ?? request.ip}`, 'Too many address searches.');
 
   app.get(
     '/maps',
