@@ -105,14 +105,21 @@ export type ColumnType = 'text' | 'double precision' | 'boolean' | 'timestamptz'
  * member of every element of a JSON list, as the JSON text of the list of them (a trigram index
  * over it serves the case-insensitive search of linked items' display values).
  */
-export type IndexTarget = { of: 'value' } | { of: 'prefix'; length: number } | { of: 'member'; member: string } | { of: 'members'; member: string };
+export type IndexTarget =
+  | { of: 'value' }
+  | { of: 'prefix'; length: number }
+  | { of: 'member'; member: string }
+  | { of: 'members'; member: string }
+  /** A JSON object's two number members as a geometric point `point(x, y)` (x: the longitude). */
+  | { of: 'point'; x: string; y: string };
 
 /**
  * An index made when a field is made. btree serves equality, ranges and sorts; trigram serves
- * case-insensitive regex text search; gin serves containment in JSON values.
+ * case-insensitive regex text search; gin serves containment in JSON values; gist (over a point)
+ * serves a point lying in a box (`<@`).
  */
 export interface IndexSpec {
-  kind: 'btree' | 'trigram' | 'gin';
+  kind: 'btree' | 'trigram' | 'gin' | 'gist';
   on: IndexTarget;
 }
 

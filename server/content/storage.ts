@@ -34,6 +34,11 @@ export function targetExpression(column: string, target: IndexTarget): SQL {
       // jsonb_path_query_array is immutable (indexable); the text is the JSON list of the members.
       if (!/^\w+$/.test(target.member)) throw new Error(`not a member name of ours: ${target.member}`);
       return sql`(jsonb_path_query_array(${id(column)}, ${sql.raw(`'$[*]."${target.member}"'`)})::text)`;
+    case 'point': {
+      // The same text in the index and in the queries (compile.ts 'within'), so the planner matches them.
+      const number = (member: string) => sql`((${id(column)} ->> ${sql.raw(`'${member.replace(/'/g, "''")}'`)})::double precision)`;
+      return sql`point(${number(target.x)}, ${number(target.y)})`;
+    }
   }
 }
 
@@ -86,6 +91,9 @@ export async function addFieldStorage(executor: Executor, level: SchemaLevel, fi
       await executor.execute(sql`create index ${name} on ${id(t)} (${scope}${expression}, ${id('_id')})${include}`);
     } else if (index.kind === 'trigram') {
       await executor.execute(sql`create index ${name} on ${id(t)} using gin (${expression} gin_trgm_ops)`);
+    } else if (index.kind === 'gist') {
+      // No parent scope: a nested list's rows are narrowed by their parent's btree, a box by this.
+      await executor.execute(sql`create index ${name} on ${id(t)} using gist (${expression})`);
     } else {
       await executor.execute(sql`create index ${name} on ${id(t)} using gin (${expression} jsonb_path_ops)`);
     }

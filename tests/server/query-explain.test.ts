@@ -2,7 +2,8 @@
  * The engine's statements are served by the indexes the field types declare: on a 100,000-item
  * collection (25,000 on PGlite), EXPLAIN shows index scans (the word GIN indexes and the vocabulary
  * for search, terms of 1 and 2 characters included; trigram GIN for search text with whitespace and
- * regexes; btree for equality, ranges and sorts; GIN containment for ItemRef), never a sequential
+ * regexes; btree for equality, ranges and sorts; GIN containment for ItemRef; GiST over the point
+ * for GeoPoint `within`), never a sequential
  * scan of the item table.
  */
 import { createHash } from 'node:crypto';
@@ -79,18 +80,20 @@ describe.each(databaseKinds)('query plans on %s', (kind) => {
         { name: 'When', slug: 'when', type: code('Date') },
         { name: 'Authors', slug: 'authors', type: code('ItemRef'), referenceCollectionID: 'authors' },
         { name: 'Status', slug: 'status', type: code('Option'), options: ['o0', 'o1', 'o2', 'o3'].map((_id) => ({ _id, value: _id.toUpperCase() })) },
+        { name: 'Place', slug: 'place', type: code('GeoPoint') },
       ],
     });
     const [row] = await t.database.db.select().from(contentCollections).where(sql`${contentCollections.slug} = 'big'`);
     level = levelOf(row!);
     const col = (slug: string) => sql.identifier(fieldColumn(level.fields.find((x) => x.slug === slug)!.id));
     await t.database.db.execute(sql`insert into ${sql.identifier(level.table)}
-      (_id, _rank, _created_date, _last_updated_date, ${col('title')}, ${col('body')}, ${col('site')}, ${col('phone')}, ${col('price')}, ${col('when')}, ${col('authors')}, ${col('status')})
+      (_id, _rank, _created_date, _last_updated_date, ${col('title')}, ${col('body')}, ${col('site')}, ${col('phone')}, ${col('price')}, ${col('when')}, ${col('authors')}, ${col('status')}, ${col('place')})
       select lpad(to_hex(g), 24, '0'), lpad(to_hex(g), 8, '0'), now() - g * interval '1 second', now(),
         'title ' || md5(g::text) || case when g % 997 = 0 then ' Ωz' else '' end, '<p>' || md5((g * 7)::text) || ' body</p>', 'https://' || left(md5((g * 3)::text), 12) || '.example',
         (5550000 + g)::text, g, now() - g * interval '1 hour',
         case when g % 1000 = 0 then jsonb_build_array(jsonb_build_object('itemRefID', 'x' || g, 'value', 'Writer ' || g)) end,
-        jsonb_build_object('_id', 'o' || (g % 4), 'value', 'O' || (g % 4))
+        jsonb_build_object('_id', 'o' || (g % 4), 'value', 'O' || (g % 4)),
+        case when g % 50 <> 0 then jsonb_build_object('lat', (g % 1799) / 10.0 - 89.9, 'lng', (g * 7 % 3599) / 10.0 - 179.9) end
       from generate_series(1, ${size}) g`);
     await t.database.db.execute(sql`update content_collections set item_count = ${size} where id = ${row!.id}`);
     // Rows written after a GIN index was made wait in its pending list until a vacuum merges them
@@ -182,6 +185,15 @@ describe.each(databaseKinds)('query plans on %s', (kind) => {
     expectIndexed((await plans({ sort: 'price', order: 'DESC', pageNumber: 3 })).page, /Index Scan.* .*_b0$/);
     expectIndexed((await plans({ sort: 'title' })).page, /Index Scan.* .*_b0$/);
     expectIndexed((await plans({})).page, /Index Scan.* .*_rank$/);
+  });
+
+  it('GeoPoint within (boxes, circles, across the antimeridian) uses the GiST index over the point', async () => {
+    const gist = new RegExp(`Index Scan ${index('place', 'g0')}$`);
+    for (const within of ['10,20,12,25', '-10,170,10,-170', '48.85,2.35,50000', '-20.5,179.9,100000', '89.5,0,20000']) {
+      const { page, count } = await plans({ query: `place:within:${within}` });
+      expectIndexed(page, gist);
+      expectIndexed(count, gist);
+    }
   });
 
   it('an Option filter is counted from its index alone (index-only scan)', async () => {

@@ -90,3 +90,78 @@ describe.each(databaseKinds)('migration 0008 on %s', (kind) => {
     expect(await ids('search=lovelace')).toEqual([live._id]);
   });
 });
+
+describe.each(databaseKinds)('migration 0013 on %s', (kind) => {
+  let t: TestApp;
+  let f: ContentFixture;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    f = await contentFixture(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Every GiST index of the item tables, by name, with its definition. */
+  const gists = async () =>
+    Object.fromEntries(
+      ((await t.database.db.execute(sql`select indexname, indexdef from pg_indexes where indexname like 'content\\_%' and indexdef like '%USING gist%'`)) as unknown as { rows: { indexname: string; indexdef: string }[] }).rows.map(
+        (r) => [r.indexname, r.indexdef],
+      ),
+    );
+  const ids = async (path: string, query: string) => {
+    const response = await f.call('GET', `${path}${path.includes('?') ? '&' : '?'}${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return (JSON.parse(response.body) as { _id: string }[]).map((item) => item._id).sort();
+  };
+
+  it('adds the GeoPoint GiST index to tables made before it, as new fields get it; removing a field drops it', async () => {
+    await createCollection(f, {
+      id: 'maps',
+      name: 'Maps',
+      schema: [
+        { name: 'Title', slug: 'title', type: code('PlainText') },
+        { name: 'Place', slug: 'place', type: code('GeoPoint') },
+        { name: 'Stops', slug: 'stops', type: code('NestedCollection'), nestedCollectionSchema: [{ name: 'At', slug: 'at', type: code('GeoPoint') }] },
+      ],
+    });
+    const paris = await createItem(f, 'maps', { title: 'Paris', place: { lat: 48.8566, lng: 2.3522 } });
+    const fiji = await createItem(f, 'maps', { title: 'Fiji', place: { lat: -17.7134, lng: 178.065 } });
+    await createItem(f, 'maps', { title: 'Nowhere' });
+    const stop = await createItem(f, 'maps', { at: { lat: -16.5, lng: -179.9 } }, { item: paris._id, nestedID: 'stops' });
+    const made = await gists();
+    // The top-level and the nested GeoPoint, over the point the `within` filters compare.
+    expect(Object.keys(made)).toHaveLength(2);
+    for (const def of Object.values(made)) expect(def).toMatch(/USING gist \(point\(\(\(f_\w+ ->> 'lng'::text\)\)::double precision, \(\(f_\w+ ->> 'lat'::text\)\)::double precision\)\)/);
+    const answers = async () => [
+      await ids('collection/maps/item', 'query=place:within:40,-10,60,10'),
+      await ids('collection/maps/item', `query=${encodeURIComponent('place:within:-20,170,-10,-170')}`),
+      await ids('collection/maps/item', 'query=place:within:48.85,2.35,10000'),
+      await ids(`collection/maps/item/${paris._id}?nestedID=stops`, 'query=at:within:-17,180,200000'),
+    ];
+    const before = await answers();
+    expect(before).toEqual([[paris._id], [fiji._id], [paris._id], [stop._id]]);
+
+    // As tables made before the migration were: no GiST index.
+    for (const name of Object.keys(made)) await t.database.db.execute(sql.raw(`drop index "${name}"`));
+    expect(await gists()).toEqual({});
+    expect(await answers()).toEqual(before);
+    const migration = readFileSync('drizzle/0013_geo_point_index.sql', 'utf8');
+    await t.database.db.execute(sql.raw(migration));
+    expect(await gists()).toEqual(made);
+    await t.database.db.execute(sql.raw(migration));
+    expect(await gists()).toEqual(made);
+    expect(await answers()).toEqual(before);
+
+    // Removing the field drops its column and, with it, the index.
+    const schema = (
+      (await t.database.db.execute(sql`select schema from content_collections where slug = 'maps'`)) as unknown as { rows: { schema: { id: string; slug: string }[] }[] }
+    ).rows[0]!.schema;
+    const place = schema.find((x) => x.slug === 'place')!;
+    expect((await f.call('DELETE', `collection/maps/field/${place.id}`)).statusCode).toBe(204);
+    const left = await gists();
+    expect(Object.keys(left)).toHaveLength(1);
+    expect(Object.keys(left).some((name) => name.includes(place.id))).toBe(false);
+  });
+});

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldType, fieldTypes } from '../../definitions/field-types/index.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
-import { matchFind, matchSearch, matchTerm, sortDocs, type Doc, type Kind, type Term } from './support/query-reference.ts';
+import { haversine, matchFind, matchSearch, matchTerm, sortDocs, type Doc, type Kind, type Term } from './support/query-reference.ts';
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
 const runs = Number(process.env.QUERY_PROPERTY_RUNS ?? 60);
@@ -253,6 +253,90 @@ describe.each(databaseKinds)('list query properties on %s', (kind) => {
       const result = await listIds(new URLSearchParams({ query: search, perPage: '1000' }).toString(), 'collection/things/search');
       expectIds(result, (d) => matchSearch(d, search, { text: ['title', 'body', 'site', 'phone'], numbers: ['price'], refs: ['people'] }), search);
     }
+  });
+
+  it('within matches the reference near the poles, across the antimeridian and for circles of any size (top level and nested)', async () => {
+    // Points where the GiST index's bounding boxes are hardest to get right: at and near the poles
+    // and the antimeridian (both -180 and 180), and scattered ones; some items have no place.
+    const edge = [
+      [90, 0], [89.99, 45], [-90, 0], [-89.9, -120], [89.5, 179.99], [-88, 180], [0, 180], [0, -180], [10, 179.95],
+      [-10, -179.95], [45, 179.5], [45, -179.5], [0.0001, 179.9999], [60, -179.99], [-60, 179.99], [0, 0], [-45, 90],
+    ].map(([lat, lng]) => ({ lat: lat!, lng: lng! }));
+    const coordinate = (max: number) => fc.integer({ min: -max * 10_000, max: max * 10_000 }).map((n) => n / 10_000);
+    const scattered = fc.sample(fc.record({ lat: coordinate(90), lng: coordinate(180) }), { numRuns: 30, seed: 20261124 });
+    const points = [...edge, ...scattered];
+    await createCollection(f, {
+      id: 'spots',
+      name: 'Spots',
+      schema: [
+        { name: 'Place', slug: 'place', type: code('GeoPoint') },
+        { name: 'Visits', slug: 'visits', type: code('NestedCollection'), nestedCollectionSchema: [{ name: 'At', slug: 'at', type: code('GeoPoint') }] },
+      ],
+    });
+    const spots: Doc[] = [];
+    for (const place of [...points, null, undefined]) spots.push(await createItem(f, 'spots', place === undefined ? {} : { place }));
+    const hub = spots[0]!._id as string;
+    const visits: Doc[] = [];
+    for (const at of [...points.filter((_, i) => i % 2 === 0), null]) visits.push(await createItem(f, 'spots', { at }, { item: hub, nestedID: 'visits' }));
+
+    const near = (lat: fc.Arbitrary<number>, lng: fc.Arbitrary<number>) => fc.tuple(lat, lng);
+    const centre = fc.oneof(
+      fc.constantFrom(...points).map((p) => [p.lat, p.lng] as [number, number]),
+      near(coordinate(90), coordinate(180)),
+      near(fc.integer({ min: 800_000, max: 900_000 }).map((n) => n / 10_000), coordinate(180)),
+      near(fc.integer({ min: -900_000, max: -800_000 }).map((n) => n / 10_000), coordinate(180)),
+      near(coordinate(80), fc.oneof(fc.integer({ min: 1_700_000, max: 1_800_000 }), fc.integer({ min: -1_800_000, max: -1_700_000 })).map((n) => n / 10_000)),
+    );
+    const meters = fc.oneof(
+      fc.constantFrom(0, 1, 1000, 100_000, 1_000_000, 5_000_000, 10_000_000, 15_000_000, 19_900_000, 20_015_000, 20_015_086, 20_100_000, 40_000_000),
+      fc.integer({ min: 0, max: 21_000_000 }),
+    );
+    // Circles through a point (just holding it, or just missing it): the bounding boxes must not cut them.
+    const edgeCircle = fc
+      .tuple(centre, fc.constantFrom(...points), fc.constantFrom(1.000001, 0.999999))
+      .map(([[lat, lng], p, factor]) => `${lat},${lng},${haversine(lat, lng, p.lat, p.lng) * factor}`);
+    // Circles holding a point at their widest longitude (where a too narrow box would cut them): the
+    // centre of the circle of angular radius d whose easternmost (or westernmost) point is p.
+    const rad = Math.PI / 180;
+    const widestCircle = fc
+      .tuple(fc.constantFrom(...points), fc.integer({ min: 1, max: 8_000 }), fc.constantFrom(1, -1), fc.constantFrom(1.000001, 0.999999))
+      .filter(([p, d]) => Math.abs(Math.asin(Math.sin(p.lat * rad) * Math.cos((d / 100) * rad)) / rad) + d / 100 < 89.9)
+      .map(([p, hundredths, side, factor]) => {
+        const d = (hundredths / 100) * rad;
+        const lat = Math.asin(Math.sin(p.lat * rad) * Math.cos(d));
+        let lng = p.lng - side * (Math.asin(Math.sin(d) / Math.cos(lat)) / rad);
+        if (lng < -180) lng += 360;
+        if (lng > 180) lng -= 360;
+        return `${lat / rad},${lng},${haversine(lat / rad, lng, p.lat, p.lng) * factor}`;
+      });
+    const circle = fc.oneof(
+      fc.tuple(centre, meters).map(([[lat, lng], m]) => `${lat},${lng},${m}`),
+      edgeCircle,
+      widestCircle,
+    );
+    const box = fc
+      .tuple(coordinate(90), coordinate(90), coordinate(180), coordinate(180))
+      .map(([a, b, c, d]) => `${Math.min(a, b)},${c},${Math.max(a, b)},${d}`);
+    const crossing = fc
+      .tuple(coordinate(90), fc.integer({ min: 1, max: 900_000 }), fc.integer({ min: 0, max: 1_800_000 }), fc.integer({ min: -1_800_000, max: 0 }))
+      .map(([a, h, c, d]) => `${a},${c / 10_000},${Math.min(90, a + h / 10_000)},${d / 10_000}`);
+    telling = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(circle, box, crossing), async (shape) => {
+        const term: Term = { key: 'place', kind: 'geo', op: 'within', value: shape };
+        const params = `perPage=1000&query=${encodeURIComponent(`place:within:${shape}`)}`;
+        const result = await listIds(params, 'collection/spots/item');
+        const expected = spots.filter((d) => matchTerm(d, term)).map((d) => d._id as string);
+        if (expected.length > 0 && expected.length < spots.length) telling++;
+        expect([...result.ids].sort(), shape).toEqual([...expected].sort());
+        expect(result.count, shape).toBe(expected.length);
+        const nested = await listIds(`nestedID=visits&perPage=1000&query=${encodeURIComponent(`at:within:${shape}`)}`, `collection/spots/item/${hub}`);
+        const expectedNested = visits.filter((d) => matchTerm(d, { ...term, key: 'at' })).map((d) => d._id as string);
+        expect([...nested.ids].sort(), `nested ${shape}`).toEqual([...expectedNested].sort());
+      }),
+      { numRuns: 3 * runs, seed: 19 },
+    );
+    expect(telling).toBeGreaterThan(runs);
   });
 
   it('sorting by any sortable key, either way, and paging match the reference', async () => {

@@ -22,7 +22,8 @@ export const geoPoint: FieldType = {
   settings: [],
   filterOperators: ['within'],
   defaultOperator: 'within',
-  storage: { kind: 'column', column: 'jsonb', indexes: [] },
+  // A GiST index over the location as a point serves `within` (a box, or a circle's bounding boxes).
+  storage: { kind: 'column', column: 'jsonb', indexes: [{ kind: 'gist', on: { of: 'point', x: 'lng', y: 'lat' } }] },
   validate(value) {
     if (!isPlainObject(value)) return fail('must be an object {lat, lng}');
     if (extraKeys(value, ['lat', 'lng']).length) return fail('must hold only lat and lng');

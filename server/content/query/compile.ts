@@ -4,10 +4,10 @@
  * the expressions the field types' indexes cover, so PostgreSQL can serve them from the index.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { ColumnType } from '../../../definitions/field-types/index.ts';
+import { fieldType, type ColumnType } from '../../../definitions/field-types/index.ts';
 import type { SchemaLevel } from '../schema-tree.ts';
 import { collectionIdOf, countedMember, selectList, targetExpression, wordsFunction } from '../storage.ts';
-import type { Cond, Scalar } from './conditions.ts';
+import type { Cond, GeoShape, Scalar } from './conditions.ts';
 import type { ListQuery } from './parse.ts';
 import type { Target } from './targets.ts';
 
@@ -58,6 +58,77 @@ const lng = (t: Target) => sql`((${id(t.column)} ->> 'lng')::double precision)`;
 
 /** The mean Earth radius the `within` distance uses (metres). */
 export const earthRadius = 6_371_008.8;
+
+type Box = { minLat: number; minLng: number; maxLat: number; maxLng: number };
+
+/** The exact `within` test: inclusive bounds (a box crossing the antimeridian when minLng > maxLng), or the haversine distance. */
+function withinExact(t: Target, shape: GeoShape): SQL {
+  if ('box' in shape) {
+    const { minLat, minLng, maxLat, maxLng } = shape.box;
+    const lngTest =
+      minLng <= maxLng
+        ? sql`${lng(t)} between ${minLng}::double precision and ${maxLng}::double precision`
+        : sql`(${lng(t)} >= ${minLng}::double precision or ${lng(t)} <= ${maxLng}::double precision)`;
+    return sql`(${lat(t)} between ${minLat}::double precision and ${maxLat}::double precision and ${lngTest})`;
+  }
+  const { lat: la, lng: ln, meters } = shape.circle;
+  const rad = (x: SQL) => sql`radians(${x})`;
+  const dLat = sql`(${rad(lat(t))} - radians(${la}::double precision))`;
+  const dLng = sql`(${rad(lng(t))} - radians(${ln}::double precision))`;
+  const h = sql`(sin(${dLat} / 2) ^ 2 + cos(radians(${la}::double precision)) * cos(${rad(lat(t))}) * sin(${dLng} / 2) ^ 2)`;
+  // Rounding can put sqrt(h) just above 1. Not least(): it skips nulls, which would put an item with
+  // no place within a circle covering the globe.
+  const root = sql`sqrt(${h})`;
+  return sql`(${earthRadius}::double precision * 2 * asin(case when ${root} > 1 then 1::double precision else ${root} end) <= ${meters}::double precision)`;
+}
+
+/** Degrees added around a circle's bounding box, against rounding in the distance and in the box. */
+const boxMargin = 1e-5;
+
+/**
+ * A circle's longitude range (`from` to `to`, the centre ± less than 180) as boxes, split at the
+ * antimeridian (reaching it takes both -180 and 180: they are one meridian).
+ */
+function lngBoxes(minLat: number, maxLat: number, from: number, to: number): Box[] {
+  if (from <= -180) return [{ minLat, maxLat, minLng: Math.min(from + 360, 180), maxLng: 180 }, { minLat, maxLat, minLng: -180, maxLng: to }];
+  if (to >= 180) return [{ minLat, maxLat, minLng: from, maxLng: 180 }, { minLat, maxLat, minLng: -180, maxLng: Math.max(to - 360, -180) }];
+  return [{ minLat, maxLat, minLng: from, maxLng: to }];
+}
+
+/**
+ * Boxes (in degrees) holding every point a `within` shape holds: a box itself (two when it crosses
+ * the antimeridian), or a circle's bounding box (the latitude ± the angular radius; the longitude ±
+ * asin(sin(d) / cos(lat)) unless the circle reaches a pole, then every longitude), with a margin;
+ * `all` when that box would be the whole globe (no index helps: the exact test alone).
+ */
+function withinBoxes(shape: GeoShape): Box[] | 'all' {
+  if ('box' in shape) {
+    const { minLat, minLng, maxLat, maxLng } = shape.box;
+    if (minLng <= maxLng) return [shape.box];
+    return [
+      { minLat, maxLat, minLng, maxLng: 180 },
+      { minLat, maxLat, minLng: -180, maxLng },
+    ];
+  }
+  const { lat: la, lng: ln, meters } = shape.circle;
+  const d = meters / earthRadius;
+  if (d >= Math.PI) return 'all';
+  const degrees = (d * 180) / Math.PI;
+  const minLat = la - degrees - boxMargin;
+  const maxLat = la + degrees + boxMargin;
+  if (minLat <= -90 && maxLat >= 90) return 'all';
+  const ratio = Math.sin(d) / Math.cos((la * Math.PI) / 180);
+  if (minLat <= -90 || maxLat >= 90 || !(ratio < 1)) return [{ minLat: Math.max(minLat, -90), maxLat: Math.min(maxLat, 90), minLng: -180, maxLng: 180 }];
+  const spread = (Math.asin(ratio) * 180) / Math.PI + boxMargin;
+  return lngBoxes(minLat, maxLat, ln - spread, ln + spread);
+}
+
+/** The point expression a GeoPoint's GiST index covers (the same text, so the planner uses the index). */
+function indexedPoint(t: Target): SQL | undefined {
+  const type = t.field && fieldType(t.field.type);
+  const spec = type?.storage.kind === 'column' ? type.storage.indexes.find((index) => index.kind === 'gist' && index.on.of === 'point') : undefined;
+  return spec && targetExpression(t.column, spec.on);
+}
 
 /** Search text shorter than this has no trigram. */
 export const trigramLength = 3;
@@ -185,20 +256,15 @@ export function compileCond(c: Cond): SQL {
       return sql`${trigramOperand(sql`${id(c.t.column)}`, c.text)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
     }
     case 'within': {
-      if ('box' in c.shape) {
-        const { minLat, minLng, maxLat, maxLng } = c.shape.box;
-        const lngTest =
-          minLng <= maxLng
-            ? sql`${lng(c.t)} between ${minLng}::double precision and ${maxLng}::double precision`
-            : sql`(${lng(c.t)} >= ${minLng}::double precision or ${lng(c.t)} <= ${maxLng}::double precision)`;
-        return sql`(${lat(c.t)} between ${minLat}::double precision and ${maxLat}::double precision and ${lngTest})`;
-      }
-      const { lat: la, lng: ln, meters } = c.shape.circle;
-      const rad = (x: SQL) => sql`radians(${x})`;
-      const dLat = sql`(${rad(lat(c.t))} - radians(${la}::double precision))`;
-      const dLng = sql`(${rad(lng(c.t))} - radians(${ln}::double precision))`;
-      const h = sql`(sin(${dLat} / 2) ^ 2 + cos(radians(${la}::double precision)) * cos(${rad(lat(c.t))}) * sin(${dLng} / 2) ^ 2)`;
-      return sql`(${earthRadius}::double precision * 2 * asin(least(1::double precision, sqrt(${h}))) <= ${meters}::double precision)`;
+      const exact = withinExact(c.t, c.shape);
+      const boxes = withinBoxes(c.shape);
+      const point = indexedPoint(c.t);
+      if (!point || boxes === 'all') return exact;
+      // The GiST index over the point finds the rows in the boxes (a superset); the exact test decides.
+      const inBox = (b: Box) =>
+        sql`${point} <@ box(point(${b.minLng}::double precision, ${b.minLat}::double precision), point(${b.maxLng}::double precision, ${b.maxLat}::double precision))`;
+      const served = boxes.length === 1 ? inBox(boxes[0]!) : sql`(${sql.join(boxes.map(inBox), sql` or `)})`;
+      return sql`(${served} and ${exact})`;
     }
     case 'elem':
       return sql`exists (select 1 from ${id(c.child.table)} where ${id(c.child.table)}.${id('_parent_id')} = ${id(c.parent.table)}.${id('_id')} and ${compileCond(c.cond)})`;
