@@ -3,7 +3,10 @@ export {};
 const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<number> }>> = {
   bundle: () => import('./bundle.ts'),
   'content-storage': () => import('./content-storage.ts'),
+  layouts: () => import('./layouts.ts'),
   list: () => import('./list.ts'),
+  public: () => import('./public.ts'),
+  webhooks: () => import('./webhooks.ts'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -49,24 +49,24 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/index.ts';
 import { newId } from '../server/lib/ids.ts';
 import { fieldColumn } from '../server/content/schema-tree.ts';
-import { loadWithIndexesDeferred } from './support/bulk-load.ts';
+import { loadWithIndexesDeferred, writeBatchesOverlapped } from './support/bulk-load.ts';
 import { phrase, prng, vocabulary } from './support/data.ts';
 import type { ClientAnswer, ClientJob } from './support/list-client.ts';
 
-type Kind = 'postgres' | 'pglite';
+export type Kind = 'postgres' | 'pglite';
 
 const require = createRequire(import.meta.url);
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
 
 
-const percentile = (values: number[], p: number) => {
+export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
-const round = (n: number) => Math.round(n * 100) / 100;
+export const round = (n: number) => Math.round(n * 100) / 100;
 
-interface CaseFigure {
+export interface CaseFigure {
   p50: number;
   p95: number;
   runs: number;
@@ -150,7 +150,7 @@ class Client {
 
 const statusOptions = ['draft', 'review', 'published', 'archived'];
 
-async function openBenchDatabase(kind: Kind, keep: { keep: boolean; reuse?: string | undefined }): Promise<{ database: Database; name?: string; drop(): Promise<void> }> {
+export async function openBenchDatabase(kind: Kind, keep: { keep: boolean; reuse?: string | undefined }, prefix = 'larder_bench_list'): Promise<{ database: Database; name?: string; drop(): Promise<void> }> {
   if (kind === 'pglite') {
     if (keep.keep || keep.reuse) throw new Error('--keep and --reuse are for PostgreSQL');
     const dir = mkdtempSync(path.join(tmpdir(), 'larder-bench-'));
@@ -158,8 +158,8 @@ async function openBenchDatabase(kind: Kind, keep: { keep: boolean; reuse?: stri
     return { database, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = keep.reuse ?? `larder_bench_list_${newId().slice(0, 8)}`;
-  if (!/^larder_bench_list_[0-9a-f]{8}$/.test(name)) throw new Error(`--reuse takes a database name this bench printed (larder_bench_list_…), not ${name}`);
+  const name = keep.reuse ?? `${prefix}_${newId().slice(0, 8)}`;
+  if (!new RegExp(`^${prefix}_[0-9a-f]{8}$`).test(name)) throw new Error(`--reuse takes a database name this bench printed (${prefix}_…), not ${name}`);
   if (!keep.reuse) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
@@ -182,7 +182,7 @@ async function openBenchDatabase(kind: Kind, keep: { keep: boolean; reuse?: stri
   };
 }
 
-async function call(base: string, token: string, method: string, url: string, body?: unknown) {
+export async function call(base: string, token: string, method: string, url: string, body?: unknown) {
   const response = await fetch(base + url, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -193,7 +193,7 @@ async function call(base: string, token: string, method: string, url: string, bo
   return { response, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
-async function signInAdmin(base: string) {
+export async function signInAdmin(base: string) {
   const grant = await fetch(`${base}/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -255,39 +255,50 @@ async function seed(app: App, database: Database, base: string, items: number, l
   // entries many times over). Same statement, so the setting is on the connection that builds.
   // On PostgreSQL two builds run side by side (two connections of the pool), one per core.
   const build = (text: string) => (database.kind === 'postgres' && /^create index/i.test(text) ? run(`set maintenance_work_mem = '512MB'; ${text}`) : run(text));
+  // The rows are made in JavaScript while the database writes the batches before them: on
+  // PostgreSQL two inserts run at once (two connections of the pool, one per core, as an import
+  // tool's workers would), so the batch being made, the words the triggers compute and the writes
+  // overlap. PGlite has one connection and runs in this thread: one batch at a time.
+  const inserters = database.kind === 'postgres' ? 2 : 1;
   const { rowsSeconds, indexSeconds } = await loadWithIndexesDeferred(build, table, async () => {
-    for (let offset = 0; offset < items; offset += batch) {
-      const n = Math.min(batch, items - offset);
-      const ids: string[] = [];
-      const rankList: string[] = [];
-      const created: string[] = [];
-      const titles: string[] = [];
-      const bodies: string[] = [];
-      const prices: number[] = [];
-      const dates: string[] = [];
-      const statuses: string[] = [];
-      const featured: boolean[] = [];
-      for (let i = 0; i < n; i += 1) {
-        ids.push(newId());
-        rankList.push(ranks[offset + i]!);
-        created.push(new Date(start2020 + (offset + i) * 1000).toISOString());
-        titles.push(phrase(random, words, 3 + Math.floor(random() * 3)));
-        bodies.push(`<p>${phrase(random, words, 30)}</p>`);
-        prices.push(Math.round(random() * 100_000) / 100);
-        dates.push(new Date(start2020 + Math.floor(random() * 5 * 365 * 86_400_000)).toISOString());
-        statuses.push(JSON.stringify(options[Math.floor(random() * options.length)]));
-        featured.push(random() < 0.1);
-      }
-      // `sql.param` keeps an array one parameter (a PostgreSQL array), where `${array}` would spread it.
-      const p = (values: unknown[]) => sql.param(values);
-      await database.db.execute(
-        sql`insert into ${sql.identifier(table)} (_id, _rank, _created_date, _last_updated_date, ${id('title')}, ${id('body')}, ${id('price')}, ${id('published')}, ${id('status')}, ${id('featured')})
+    await writeBatchesOverlapped(
+      items,
+      batch,
+      inserters,
+      async (offset, n) => {
+        const ids: string[] = [];
+        const rankList: string[] = [];
+        const created: string[] = [];
+        const titles: string[] = [];
+        const bodies: string[] = [];
+        const prices: number[] = [];
+        const dates: string[] = [];
+        const statuses: string[] = [];
+        const featured: boolean[] = [];
+        for (let i = 0; i < n; i += 1) {
+          ids.push(newId());
+          rankList.push(ranks[offset + i]!);
+          created.push(new Date(start2020 + (offset + i) * 1000).toISOString());
+          titles.push(phrase(random, words, 3 + Math.floor(random() * 3)));
+          bodies.push(`<p>${phrase(random, words, 30)}</p>`);
+          prices.push(Math.round(random() * 100_000) / 100);
+          dates.push(new Date(start2020 + Math.floor(random() * 5 * 365 * 86_400_000)).toISOString());
+          statuses.push(JSON.stringify(options[Math.floor(random() * options.length)]));
+          featured.push(random() < 0.1);
+        }
+        // `sql.param` keeps an array one parameter (a PostgreSQL array), where `${array}` would spread it.
+        const p = (values: unknown[]) => sql.param(values);
+        return database.db.execute(
+          sql`insert into ${sql.identifier(table)} (_id, _rank, _created_date, _last_updated_date, ${id('title')}, ${id('body')}, ${id('price')}, ${id('published')}, ${id('status')}, ${id('featured')})
             select * from unnest(${p(ids)}::text[], ${p(rankList)}::text[], ${p(created)}::timestamptz[], ${p(created)}::timestamptz[], ${p(titles)}::text[],
                                  ${p(bodies)}::text[], ${p(prices)}::float8[], ${p(dates)}::timestamptz[], ${p(statuses)}::jsonb[], ${p(featured)}::boolean[])`,
-      );
-      await yieldToLoop();
-      if ((offset / batch) % 40 === 0) log(`  ${offset} items loaded`);
-    }
+        );
+      },
+      async (offset) => {
+        await yieldToLoop();
+        if ((offset / batch) % 40 === 0) log(`  ${offset} items loaded`);
+      },
+    );
   }, { concurrency: database.kind === 'postgres' ? 2 : 1 });
   await database.db.execute(sql`update content_collections set item_count = ${items} where id = ${collection.id}`);
   await run(`vacuum analyze ${table}`);
@@ -314,7 +325,7 @@ async function recoverSeed(app: App, database: Database, base: string) {
   return { token, prefix: `/api/organization/${collection.organization_id}/project/${collection.project_id}`, words, seedSeconds: 0, published, items: Number(collection.item_count) };
 }
 
-async function timeCase(base: string, token: string, url: string, runs: number): Promise<CaseFigure> {
+export async function timeCase(base: string, token: string, url: string, runs: number): Promise<CaseFigure> {
   const times: number[] = [];
   let total: number | undefined;
   let rows: number | undefined;

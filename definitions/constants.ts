@@ -79,6 +79,12 @@ export const maps = {
   /** Where a map with no point looks first, and the zoom it shows the whole world at. */
   worldCenter: { lat: 20, lng: 0 },
   worldZoom: 2,
+  /** The map layout asks for at most this many markers of the visible area (the list's per-page limit). */
+  layoutMarkersMax: 1000,
+  /** The map layout's Unset Markers list: items per page. */
+  layoutUnsetPerPage: 20,
+  /** The map layout asks for the visible area this long after the map stops moving. */
+  layoutBoundsDebounceMs: 300,
 } as const;
 
 /** Link previews (content §2, §7; README "Outbound requests"): the card under a Link editor and the server's fetch. */

@@ -56,6 +56,16 @@ export const screenNames = [
   'itemList',
   /** The item page (content §2): a new item, an item, a nested item; single-item collections show it in place of the list. */
   'item',
+  /** Auth → Users (platform §2, §7; issue 11): the project's app users, paged and searched; view, delete, password reset. */
+  'projectUsers',
+  /** Auth → Groups (viewRoles): user groups and their collection × right matrix. */
+  'userGroups',
+  /** The public page of an app user's reset link: sets the new password. */
+  'appUserResetPassword',
+  /** Webhooks (platform §2): the list or its empty state, and the Create Webhook dialog. */
+  'webhooks',
+  /** One webhook: settings, disabled notice, delivery log with Redeliver. */
+  'webhook',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -105,8 +115,8 @@ const projectChildren: readonly RouteDefinition[] = [
   { name: 'noCollectionSelected', title: 'route.viewProject.title', screen: 'projectHome' },
   { name: 'viewProjectSettings', path: 'settings', title: 'route.viewProjectSettings.title', screen: 'projectSettings' },
   { name: 'newAPIKey', path: 'newAPIKey', title: 'route.newAPIKey.title', screen: 'newApiToken' },
-  { name: 'viewWebhooks', path: 'webhooks', title: 'route.viewWebhooks.title', placeholder: true },
-  { name: 'viewWebhook', path: 'webhooks/{webhookID}', title: 'route.viewWebhook.title', placeholder: true },
+  { name: 'viewWebhooks', path: 'webhooks', title: 'route.viewWebhooks.title', screen: 'webhooks' },
+  { name: 'viewWebhook', path: 'webhooks/{webhookID}', title: 'route.viewWebhook.title', screen: 'webhook' },
   { name: 'viewBagelStudio', path: 'bagelstudio', title: 'route.viewBagelStudio.title', placeholder: true },
   { name: 'viewMail', path: 'mail', title: 'route.viewMail.title', placeholder: true },
   {
@@ -114,10 +124,10 @@ const projectChildren: readonly RouteDefinition[] = [
     name: 'auth',
     path: 'auth',
     title: 'route.auth.title',
-    placeholder: true,
+    outlet: true,
     children: [
-      { name: 'viewUsers', path: 'users', title: 'route.viewUsers.title', placeholder: true },
-      { name: 'viewRoles', path: 'viewRoles', title: 'route.viewRoles.title', placeholder: true },
+      { name: 'viewUsers', path: 'users', title: 'route.viewUsers.title', screen: 'projectUsers' },
+      { name: 'viewRoles', path: 'viewRoles', title: 'route.viewRoles.title', screen: 'userGroups' },
     ],
   },
   {
@@ -226,7 +236,7 @@ export const routes: readonly RouteDefinition[] = [
     screen: 'projectShell',
     children: projectChildren,
   },
-  { name: 'bagel-auth-reset-password', path: '/bagel-auth-reset-password/{resetID}', layout: 'auth', title: 'route.bagelAuthResetPassword.title', placeholder: true },
+  { name: 'bagel-auth-reset-password', path: '/bagel-auth-reset-password/{resetID}', layout: 'auth', title: 'route.bagelAuthResetPassword.title', screen: 'appUserResetPassword' },
   { name: 'login', path: '/login', layout: 'auth', title: 'route.login.title', guards: ['signedOut'], query: ['inviteID', 'confirmID', 'returnUrl'], screen: 'login' },
   { name: 'forgotPassword', path: '/forgotPassword', layout: 'auth', title: 'route.forgotPassword.title', screen: 'forgotPassword' },
   { name: 'resetPassword', path: '/resetPassword/{token}', layout: 'auth', title: 'route.resetPassword.title', screen: 'resetPassword' },

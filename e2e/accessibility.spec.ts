@@ -11,7 +11,7 @@ const publicScreens: { path: string; ready: (page: Page) => Promise<void> }[] = 
   { path: '/forgotPassword', ready: (page) => expect(page.getByRole('button', { name: 'Send reset link' })).toBeVisible() },
   { path: '/resetPassword/some-token', ready: (page) => expect(page.getByRole('button', { name: 'Set new password' })).toBeVisible() },
   { path: '/dev/mailbox', ready: (page) => expect(page.getByRole('status')).toBeVisible() },
-  { path: '/bagel-auth-reset-password/x', ready: (page) => expect(page.locator('[data-placeholder]').first()).toBeVisible() },
+  { path: '/bagel-auth-reset-password/x', ready: (page) => expect(page.getByRole('button', { name: 'Set new password' })).toBeVisible() },
   // An invitation that cannot be found: said in a toast, then the sign-in page.
   { path: '/join/invite-1', ready: (page) => expect(page.getByText('Invitation can not be found')).toBeVisible() },
   { path: '/nothing/here', ready: (page) => expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible() },

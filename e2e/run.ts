@@ -33,6 +33,9 @@ const server = await startServer({
   RATE_LIMIT_SIGNUP_ADDRESS: '1000/1m',
   // Link previews may reach pages the specs serve on 127.0.0.2, and nothing else private (README "Outbound requests").
   OUTBOUND_ALLOW_PRIVATE: '127.0.0.2/32',
+  // Webhook retries seconds apart, so e2e/webhooks.spec.ts sees them (README "Webhooks").
+  WEBHOOK_RETRY_SCHEDULE: '2s,3s',
+  WEBHOOK_POLL_S: '0.5',
 });
 let status = 1;
 try {

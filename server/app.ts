@@ -36,6 +36,16 @@ import { LiveHub } from './live/hub.ts';
 import { registerFiles } from './files/routes.ts';
 import { UrlGuard, type Resolver } from './lib/url-guard.ts';
 import { linkPreview } from '../definitions/constants.ts';
+import { EndUserTokenService } from './auth/end-user-tokens.ts';
+import { EndUserService } from './auth/end-users.ts';
+import { publicAuthRoutes } from './auth/public-routes.ts';
+import { devMailboxSms, type SmsProvider } from './mail/sms.ts';
+import { UserGroupService } from './main/user-groups.ts';
+import { ItemUserService } from './main/item-users.ts';
+import { projectUserAuthRoutes, projectUserRoutes } from './main/project-user-routes.ts';
+import { UsageMeter } from './usage/usage.ts';
+import { registerWebhooks } from './webhooks/index.ts';
+import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
 
 export interface AppContext {
   config: Config;
@@ -54,6 +64,14 @@ export interface AppContext {
   caches: CacheRegistry;
   /** The one way to fetch an address a user gave (README "Outbound requests"). */
   outbound: UrlGuard;
+  /** Project users (end users of apps) and their tokens: `/auth/public` (README "End users and groups"). */
+  endUsers: EndUserService;
+  /** A project's user groups and what they grant per collection. */
+  userGroups: UserGroupService;
+  /** Project users linked to items (Users panel, `bagelUsers`, "associated items only"). */
+  itemUsers: ItemUserService;
+  /** Usage per organization and month: `add` counts in memory, flushed in batches (server/usage). */
+  usage: UsageMeter;
 }
 
 declare module 'fastify' {
@@ -72,6 +90,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Replaces DNS for outbound requests (tests make public-looking names lead anywhere without a network). */
   resolve?: Resolver;
+  /** Replaces the SMS provider (default: kept for the Dev mailbox). */
+  sms?: SmsProvider;
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -98,6 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const users = new UserService(database.db, config, mailer, tokens);
   const live = new LiveHub(database, { retentionSeconds: config.liveEventRetentionS, log: app.log });
   await live.start();
+  const usage = new UsageMeter(database.db, { log: app.log });
+  usage.start();
   const superAdmins = new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
   app.decorate('ctx', {
     config,
@@ -112,6 +134,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     apiTokens: new ApiTokenService(database.db, keys),
     live,
     caches,
+    usage,
+    endUsers: new EndUserService(
+      database.db,
+      config,
+      keys,
+      new EndUserTokenService(database.db, config, keys),
+      mailer,
+      options.sms ?? devMailboxSms(database.db, config.mailFrom),
+      () => app.ctx.usage,
+    ),
+    userGroups: new UserGroupService(database.db),
+    itemUsers: new ItemUserService(database.db),
     outbound: new UrlGuard({
       allowPrivate: config.outboundAllowPrivate,
       timeoutMs: linkPreview.timeoutMs,
@@ -128,6 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   // Before the server waits for its connections: live streams say stop (clients resume elsewhere) and end.
   app.addHook('preClose', () => live.close());
+  registerUsageMetering(app);
 
   registerErrorHandling(app);
   app.addSchema(ProblemSchema);
@@ -145,11 +180,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerAuthentication(app);
 
   await app.register(authRoutes, { prefix: '/auth' });
+  await app.register(publicAuthRoutes, { prefix: '/auth/public' });
+  await app.register(projectUserAuthRoutes, { prefix: '/auth/organization/:org/project/:proj' });
+  await app.register(projectUserRoutes, { prefix: '/api/organization/:org/project/:proj' });
   await app.register(mainRoutes, { prefix: '/api' });
   await app.register(billingRoutes, { prefix: '/billing' });
   await app.register(publicRoutes, { prefix: '/api/public' });
   if (config.devMailbox && mailer.transport === 'outbox') await app.register(devMailboxRoutes, { prefix: '/api/dev/mailbox' });
   await registerFiles(app);
+  await registerWebhooks(app);
+  await app.register(usageRoutes, { prefix: '/api' });
   if (config.serveConsole) await app.register(consoleRoutes);
   return app;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { FilesConfig } from './files/storage.ts';
 import { loadMapsConfig, type MapsConfig } from './maps/geocoder.ts';
+import type { WebhookDeliveryConfig } from './webhooks/delivery.ts';
 
 export interface RateLimitRule {
   max: number;
@@ -59,9 +60,40 @@ export interface Config {
   outboundAllowPrivate: string[];
   /** The address search's geocoder and the console's map tiles (README "Places and maps"). */
   maps: MapsConfig;
+  /** Webhook deliveries (README "Webhooks"). */
+  webhooks: WebhookDeliveryConfig;
 }
 
 type Env = Record<string, string | undefined>;
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A comma list of durations (`1m, 5m, 2h`; units ms, s, m, h, d), in milliseconds. */
+function durationList(env: Env, name: string, fallback: string): number[] {
+  return (env[name] || fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(part);
+      if (!match) throw new Error(`${name} must be a comma list of durations such as 1m,5m,2h, got "${part}"`);
+      return Math.round(Number(match[1]) * durationUnits[match[2]!]!);
+    });
+}
+
+/** Webhook retries: 8 attempts over about 22 hours by default. */
+function webhooksConfig(env: Env): WebhookDeliveryConfig {
+  const polling = Number(env.WEBHOOK_POLL_S || '2');
+  if (!(polling >= 0.5)) throw new Error(`WEBHOOK_POLL_S must be a number of seconds of at least 0.5, got "${env.WEBHOOK_POLL_S}"`);
+  return {
+    retryDelaysMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE', '1m,5m,15m,1h,3h,6h,12h'),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_S', 10) * 1000,
+    disableAfter: Math.max(1, integer(env, 'WEBHOOK_DISABLE_AFTER', 5)),
+    relayIntervalMs: 5000,
+    pollingIntervalS: polling,
+    maintenanceIntervalS: Math.max(1, integer(env, 'WEBHOOK_MAINTENANCE_S', 60)),
+  };
+}
 
 const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -166,5 +198,6 @@ export function loadConfig(env: Env = process.env): Config {
     filesPendingGraceS: integer(env, 'FILES_PENDING_GRACE_S', 900),
     outboundAllowPrivate: cidrList(env, 'OUTBOUND_ALLOW_PRIVATE'),
     maps: loadMapsConfig(env),
+    webhooks: webhooksConfig(env),
   };
 }

@@ -35,3 +35,36 @@ export async function loadWithIndexesDeferred(
   const indexSeconds = (performance.now() - indexStart) / 1000;
   return { rowsSeconds, indexSeconds };
 }
+
+/**
+ * Writes `count` rows in batches of `batch`: `write(offset, n)` makes a batch in JavaScript and
+ * starts its write. Up to `inserters` writes run at once (each on its own connection of a pool)
+ * while the next batch is made, so making, the database's triggers and the writes overlap; the
+ * first failure ends the load. `afterBatch` runs after each batch is started (the benches yield to
+ * the event loop and log there).
+ */
+export async function writeBatchesOverlapped(
+  count: number,
+  batch: number,
+  inserters: number,
+  write: (offset: number, n: number) => Promise<unknown>,
+  afterBatch: (offset: number) => Promise<void>,
+): Promise<void> {
+  const running = new Set<Promise<void>>();
+  let failure: unknown = null;
+  for (let offset = 0; offset < count; offset += batch) {
+    const written = write(offset, Math.min(batch, count - offset)).then(
+      () => undefined,
+      (error: unknown) => {
+        failure ??= error;
+      },
+    );
+    const tracked: Promise<void> = written.finally(() => running.delete(tracked));
+    running.add(tracked);
+    if (running.size >= inserters) await Promise.race(running);
+    if (failure) throw failure;
+    await afterBatch(offset);
+  }
+  await Promise.all(running);
+  if (failure) throw failure;
+}

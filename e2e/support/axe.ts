@@ -4,6 +4,19 @@ import { expect, type Page } from '@playwright/test';
 
 /** Fails on any serious or critical violation, naming the rule and the elements. */
 export async function expectAccessible(page: Page, label: string) {
+  // A toast or dialog still fading in is measured at part opacity (a contrast failure of a frame,
+  // not of the screen): let every finite animation and transition end first.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

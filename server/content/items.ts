@@ -105,8 +105,8 @@ export class ItemService {
     return { items, total: await countChildren(this.db, target.level, parentId) };
   }
 
-  /** Creates a top-level item, or (with the parent item and a nestedID ending in a slug) a nested one. */
-  async create(projectId: string, slug: string, body: Record<string, unknown>, nested?: { itemId: string; nestedID: string }): Promise<Item> {
+  /** Creates a top-level item, or (with the parent item and a nestedID ending in a slug) a nested one; `id` is a caller's id (the public API's upsert). */
+  async create(projectId: string, slug: string, body: Record<string, unknown>, nested?: { itemId: string; nestedID: string }, id?: string): Promise<Item> {
     return this.db.transaction(async (tx) => {
       // Top-level creations queue on the collection row: the counter, the single-item rule and the rank need it.
       const row = await this.collections.row(projectId, slug, tx, nested ? 'share' : 'update');
@@ -118,7 +118,7 @@ export class ItemService {
       const values = await this.prepareValues(tx, projectId, row, target.level, body, 'create');
       const rank = generateKeyBetween(await lastRank(tx, target.level, target.parentId), null);
       const item = await this.guardUnique(target.level, () =>
-        insertItem(tx, target.level, { id: newId(), rank, values, ...(target.parentId ? { parentId: target.parentId } : {}) }),
+        insertItem(tx, target.level, { id: id ?? newId(), rank, values, ...(target.parentId ? { parentId: target.parentId } : {}) }),
       );
       if (!target.parentId) await tx.execute(sql`update content_collections set item_count = item_count + 1 where id = ${row.id}`);
       await recordContentEvent(tx, { ...eventPlace(projectId, row, nested ? { rootItemId: nested.itemId, nestedPath: nested.nestedID } : undefined), trigger: 'create', itemId: item._id, item });

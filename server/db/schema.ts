@@ -176,6 +176,22 @@ export const billingAccounts = pgTable('billing_accounts', {
   createdAt: created(),
 });
 
+/**
+ * An organization's usage per UTC month (`YYYY-MM`), one row per metric (server/usage/usage.ts):
+ * counters are summed by batched upserts from every process, peaks and recorded levels keep the greatest.
+ */
+export const usageCounters = pgTable(
+  'usage_counters',
+  {
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    month: text('month').notNull(),
+    metric: text('metric').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.month, t.metric] })],
+);
+
 export const projects = pgTable(
   'projects',
   {
@@ -234,6 +250,8 @@ export const contentCollections = pgTable(
     schema: jsonb('schema').notNull(),
     storageTables: text('storage_tables').array().notNull(),
     itemCount: bigint('item_count', { mode: 'number' }).notNull().default(0),
+    /** Layout settings per nested path ('' top level): server/content/layout-routes.ts. */
+    layouts: jsonb('layouts').notNull().default({}),
     createdAt: created(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -277,4 +295,189 @@ export const liveRequests = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [index('live_requests_updated').on(t.updatedAt)],
+);
+
+/**
+ * Project users: the end users of apps built on a project (Bagel Auth), signed in through
+ * `/auth/public`. `userGroups` holds ids of the project's user groups (server/main/user-groups.ts).
+ */
+export const projectUsers = pgTable(
+  'project_users',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    phone: text('phone'),
+    passwordHash: text('password_hash'),
+    verified: boolean('verified').notNull().default(false),
+    userGroups: text('user_groups').array().notNull().default(sql`'{}'`),
+    createdAt: created(),
+    lastLoggedIn: ts('last_logged_in'),
+    passwordChangedAt: ts('password_changed_at'),
+  },
+  (t) => [
+    uniqueIndex('project_users_email').on(t.projectId, t.email).where(sql`email IS NOT NULL`),
+    uniqueIndex('project_users_phone').on(t.projectId, t.phone).where(sql`phone IS NOT NULL`),
+    index('project_users_created').on(t.projectId, t.createdAt, t.id),
+  ],
+);
+
+/** A project user's session; `apiTokenId` is the API token the sign-in came with (its group goes to users signed up under it). */
+export const projectUserSessions = pgTable(
+  'project_user_sessions',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => projectUsers.id, { onDelete: 'cascade' }),
+    apiTokenId: text('api_token_id'),
+    createdAt: created(),
+    lastUsedAt: ts('last_used_at').notNull().defaultNow(),
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('project_user_sessions_user').on(t.userId)],
+);
+
+/** Rotated refresh tokens of project-user sessions, as `refreshTokens` for the console. */
+export const projectUserRefreshTokens = pgTable(
+  'project_user_refresh_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    sessionId: text('session_id').notNull().references(() => projectUserSessions.id, { onDelete: 'cascade' }),
+    issuedAt: integer('issued_at').notNull(),
+    jti: text('jti').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    successorHash: text('successor_hash'),
+    createdAt: created(),
+  },
+  (t) => [index('project_user_refresh_tokens_session').on(t.sessionId)],
+);
+
+/** One-time codes sent by e-mail or SMS: the nonce is the client's handle, the code is kept hashed. */
+export const projectUserOtps = pgTable(
+  'project_user_otps',
+  {
+    nonce: text('nonce').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['email', 'phone'] }).notNull(),
+    target: text('target').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    resends: integer('resends').notNull().default(0),
+    apiTokenId: text('api_token_id'),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: created(),
+  },
+  (t) => [index('project_user_otps_expires').on(t.expiresAt)],
+);
+
+export const projectUserResets = pgTable(
+  'project_user_resets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => projectUsers.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('project_user_resets_user').on(t.userId)],
+);
+
+/** A project's user group: `roles` grants create/read/update/delete per top-level collection slug, optionally on associated items only. */
+export const userGroups = pgTable(
+  'user_groups',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    roles: jsonb('roles').notNull().default([]),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('user_groups_project_name').on(t.projectId, sql`lower(${t.name})`)],
+);
+
+/** Project users linked to an item (its Users panel, the public `bagelUsers`); gone with the collection or the user. */
+export const itemUsers = pgTable(
+  'item_users',
+  {
+    projectId: text('project_id').notNull(),
+    collectionSlug: text('collection_slug').notNull(),
+    itemId: text('item_id').notNull(),
+    userId: text('user_id').notNull().references(() => projectUsers.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.collectionSlug, t.itemId, t.userId] }),
+    index('item_users_user').on(t.projectId, t.collectionSlug, t.userId, t.itemId),
+  ],
+);
+
+/**
+ * A project's webhooks (migration 0016, README "Webhooks"). `secret` signs every attempt, so it is
+ * kept (shown to people once, at creation). `consecutiveFailures` counts deliveries that used up
+ * every attempt since the last success; past the configured number the webhook is disabled.
+ * The relay that turns `item_events` rows into deliveries keeps its position in `webhook_relay`
+ * (item_events gained an `xid8` column `xid`, read only in SQL).
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    uri: text('uri').notNull(),
+    method: text('method').notNull(),
+    trigger: text('trigger').notNull(),
+    collections: jsonb('collections').notNull().default([]),
+    secret: text('secret').notNull(),
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    disabledAt: ts('disabled_at'),
+    disabledReason: text('disabled_reason'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('webhooks_project').on(t.projectId)],
+);
+
+/** One event to send to one webhook: the exact body (re-sent byte for byte by retries and redelivery). */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    trigger: text('trigger').notNull(),
+    body: text('body').notNull(),
+    /** pending (an attempt is due), delivered, failed (no attempt left). */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('webhook_deliveries_event').on(t.webhookId, t.eventId)],
+);
+
+/** Every attempt of a delivery: the webhook log. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: text('delivery_id').notNull().references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    manual: boolean('manual').notNull().default(false),
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: created(),
+  },
+  (t) => [index('webhook_attempts_webhook').on(t.webhookId, t.id), index('webhook_attempts_delivery').on(t.deliveryId)],
 );

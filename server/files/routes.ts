@@ -39,6 +39,7 @@ import { sql } from 'drizzle-orm';
 import { FileService, thumbnailKey, type ItemOwner } from './files.ts';
 import { isInline, isRasterImage, sniffFile, type Sniffed } from './sniff.ts';
 import { createStorage, isSafeKey } from './storage.ts';
+import { meterBandwidth } from '../usage/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -184,6 +185,9 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
       if (!isSafeKey(key)) throw missing();
       const row = await files.find(key);
       if (!row) throw missing();
+      // Downloads count towards the organization's BandWidth (README "Usage metering").
+      const organizationId = await app.ctx.usage.organizationOfProject(row.projectId);
+      if (organizationId) meterBandwidth(request, organizationId);
 
       let servedKey = key;
       let contentType = row.contentType;

@@ -1,6 +1,6 @@
 /**
- * The one way the server fetches an address a user gave it (link previews now; webhooks and any
- * fetched image or asset address later). README "Outbound requests".
+ * The one way the server fetches an address a user gave it (link previews, webhook deliveries through
+ * `send`; any fetched image or asset address later). README "Outbound requests".
  *
  * - http and https only; no user name or password in the address.
  * - The host must be a public unicast address: loopback, private, link-local, unspecified, CGNAT,
@@ -76,6 +76,21 @@ export interface GuardedResponse {
   url: URL;
   status: number;
   contentType: string;
+  body: Buffer;
+  truncated: boolean;
+}
+
+export interface GuardedSendOptions {
+  method: 'POST' | 'PUT';
+  headers: Record<string, string>;
+  body: string;
+  /** Most bytes of the answer's body to keep. */
+  maxBytes: number;
+  timeoutMs?: number;
+}
+
+export interface GuardedSendResponse {
+  status: number;
   body: Buffer;
   truncated: boolean;
 }
@@ -176,6 +191,24 @@ export class UrlGuard {
     const literal = literalAddress(url.hostname);
     if (literal && !this.isAllowedAddress(literal.toString())) throw refused('the address is not public');
     url.hash = '';
+    return url;
+  }
+
+  /**
+   * `check`, and for a name, resolves it and refuses it when an address of the answer may not be
+   * reached. A name that does not resolve now passes: every request checks it again.
+   */
+  async checkResolved(input: string | URL): Promise<URL> {
+    const url = this.check(input);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new OutboundError('timeout', 'the name took too long to resolve')), Math.min(this.timeoutMs, 3000));
+    try {
+      await this.addressesOf(url.hostname, controller.signal);
+    } catch (error) {
+      if (error instanceof OutboundError && error.kind === 'refused') throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     return url;
   }
 
@@ -284,6 +317,43 @@ export class UrlGuard {
         } finally {
           client.destroy().catch(() => undefined);
         }
+      }
+    } catch (error) {
+      throw this.classify(error, controller.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Sends a request with a body (webhooks): one hop, since a redirect is an answer here and is
+   * never followed (a receiver that redirects forever costs one request). Any status is returned
+   * with the body read up to `maxBytes` (the rest dropped). Throws OutboundError for a refusal, a
+   * timeout (`timeoutMs`, default the guard's) or a connection that fails.
+   */
+  async send(input: string | URL, options: GuardedSendOptions): Promise<GuardedSendResponse> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new OutboundError('timeout', 'the address took too long to answer')), timeoutMs);
+    const started = Date.now();
+    try {
+      const url = this.check(input);
+      const addresses = await this.addressesOf(url.hostname, controller.signal);
+      const client = this.clientFor(url, addresses, Math.max(1, timeoutMs - (Date.now() - started)));
+      try {
+        const response = await client.request({
+          path: `${url.pathname}${url.search}`,
+          method: options.method,
+          headers: { accept: '*/*', 'accept-encoding': 'identity', 'user-agent': this.userAgent, ...options.headers },
+          body: options.body,
+          signal: controller.signal,
+        });
+        response.body.on('error', () => undefined);
+        const encoding = response.headers['content-encoding'];
+        const { body, truncated } = await readCapped(response.body, typeof encoding === 'string' ? encoding : undefined, { maxBytes: options.maxBytes, overflow: 'truncate' });
+        return { status: response.statusCode, body, truncated };
+      } finally {
+        client.destroy().catch(() => undefined);
       }
     } catch (error) {
       throw this.classify(error, controller.signal);

@@ -19,6 +19,7 @@ import { query } from '../content/storage.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { eventsAfter, type ContentEvent } from './events.ts';
+import { usageOrganizationOf } from '../usage/routes.ts';
 import type { LiveHub } from './hub.ts';
 
 export interface LiveStreamOptions {
@@ -95,8 +96,19 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
 
   const matches = (event: ContentEvent) => event.rootItemId === options.rootItemId && event.nestedPath === options.nestedPath;
 
+  // An app's stream (README "Usage metering") counts towards its organization's SimultaneousLive and BandWidth (bytes summed here, reported at each heartbeat and at the end).
+  const usage = request.server.ctx.usage;
+  const organizationId = usageOrganizationOf(request);
+  let releaseLive: (() => void) | undefined;
+  let unreported = 0;
+  const reportBytes = () => {
+    if (organizationId && unreported) usage.add(organizationId, 'BandWidth', unreported);
+    unreported = 0;
+  };
+
   const write = (chunk: string) => {
     if (ended) return;
+    unreported += Buffer.byteLength(chunk);
     accepted(raw.write(chunk));
   };
   const accepted = (ok: boolean) => {
@@ -115,6 +127,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   const writeMessage = (event: ContentEvent) => {
     if (ended) return;
     const made = message(event, options.collectionSlug);
+    unreported += made.body.length;
     const socket = raw.socket;
     if (raw.chunkedEncoding && raw.headersSent && socket && !socket.destroyed && raw.writableLength === socket.writableLength) accepted(socket.write(made.chunk));
     else accepted(raw.write(made.body));
@@ -143,6 +156,8 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
     }
     ended = true;
     unsubscribe();
+    releaseLive?.();
+    reportBytes();
     clearTimeout(heartbeatTimer);
     clearTimeout(lifetimeTimer);
     raw.end();
@@ -179,6 +194,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   raw.on('close', () => void end(false));
   // Subscribe before reading the past, so nothing falls between the replay and the live events.
   unsubscribe = hub.subscribe(subscriber);
+  if (organizationId) releaseLive = usage.openLive(organizationId);
   write(`retry: 2000\nevent: start\ndata: ${requestID}\n\n`);
 
   try {
@@ -218,6 +234,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   const heartbeat = (options.heartbeatSeconds ?? 25) * 1000;
   const beat = () => {
     write(': ping\n\n');
+    reportBytes();
     // Ids above the cursor kept at stop were all sent within 3·settle; older ones can go.
     const horizon = Date.now() - settleSeconds * 4000;
     for (const [id, at] of sent) if (at < horizon) sent.delete(id);

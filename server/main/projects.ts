@@ -5,7 +5,7 @@ import { allowedActions, type MemberPermissions } from '../../definitions/permis
 import { collectionVisibility, isRestricted, normaliseRestrictedView, readRestrictedView, type RestrictedView } from '../../definitions/restricted-view.ts';
 import { readRichTextSettings, richTextSettingKeys, type RichTextSettings } from '../../definitions/rich-text.ts';
 import type { Db } from '../db/index.ts';
-import { projects } from '../db/schema.ts';
+import { projects, webhooks } from '../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../lib/errors.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import { newId } from '../lib/ids.ts';
@@ -132,7 +132,10 @@ export class ProjectService {
   /** A project as `viewer` sees it (without a viewer, e.g. for an API token: every collection). */
   async get(organizationId: string, projectId: string, viewer?: ProjectViewer): Promise<ProjectView> {
     const row = await this.row(organizationId, projectId);
-    return toView(row, await this.collections.list(projectId), viewer);
+    const view = toView(row, await this.collections.list(projectId), viewer);
+    // The shell's Webhooks menu lists them (platform spec §2); the webhooks themselves are server/webhooks.
+    view.webhooks = await this.db.select({ id: webhooks.id, name: webhooks.name }).from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(webhooks.createdAt, webhooks.id);
+    return view;
   }
 
   async restrictedView(organizationId: string, projectId: string): Promise<RestrictedViewSettings> {

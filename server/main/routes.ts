@@ -9,6 +9,7 @@ import { inviteRoutes, organizationRoutes } from './organization-routes.ts';
 import { apiTokenRoutes } from './api-token-routes.ts';
 import { contentRoutes } from '../content/routes.ts';
 import { rankRoutes } from '../content/rank-routes.ts';
+import { layoutRoutes } from '../content/layout-routes.ts';
 import { linkPreviewRoutes } from './link-preview-routes.ts';
 import { mapsRoutes } from '../maps/routes.ts';
 
@@ -68,6 +69,7 @@ export async function mainRoutes(fastify: FastifyInstance) {
   await app.register(contentRoutes, { prefix: '/organization/:org/project/:proj' });
   await app.register(liveRoutes, { prefix: '/organization/:org/project/:proj' });
   await app.register(rankRoutes, { prefix: '/organization/:org/project/:proj' });
+  await app.register(layoutRoutes, { prefix: '/organization/:org/project/:proj' });
   await app.register(linkPreviewRoutes);
   await app.register(mapsRoutes);
 }

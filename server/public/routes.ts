@@ -1,14 +1,28 @@
 /**
- * The public v1 API (`/api/public`) that apps call with a project API token. This issue brings
- * token authentication and `GET /project`; the content calls arrive with the public-API issue.
+ * The public v1 API (`/api/public`) that apps call with a project API token or an end user's
+ * token, usable unchanged by the official BagelDB client (contract
+ * `public-api-bageldb-client.md`). This plugin sets up what every call shares and registers the
+ * route files:
+ * - authentication: the bearer (or, for live streams, `authorization` in the query) resolved to a
+ *   principal (server/public/principal.ts); a missing or invalid one is 401, and nothing else is;
+ * - bodies: JSON whatever the Content-Type says (the client sends JSON strings as
+ *   `application/x-www-form-urlencoded` or `text/plain`), DELETE bodies included; multipart for
+ *   uploads;
+ * - CORS: any origin, the client's headers and methods, `item-count` exposed; no cookies are used;
+ * - metering: one ApiCalls per answered call, when the process meters usage.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import multipart from '@fastify/multipart';
 import { bearerToken } from '../auth/authenticate.ts';
-import { unauthorized } from '../lib/errors.ts';
-import { responses } from '../lib/schemas.ts';
+import { badRequest } from '../lib/errors.ts';
+import { contentLimits } from '../../definitions/content.ts';
+import { fileLimits } from '../../definitions/files.ts';
 import type { VerifiedToken } from '../main/api-tokens.ts';
+import { optionalServices, resolvePrincipal } from './principal.ts';
+import { publicItemRoutes } from './items-routes.ts';
+import { publicFileRoutes } from './files-routes.ts';
+import { liveRoute, publicLiveRoutes } from './live-routes.ts';
+import { publicSchemaRoutes } from './schema-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,36 +30,72 @@ declare module 'fastify' {
   }
 }
 
-export async function publicRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { apiTokens, projects } = app.ctx;
-  app.decorateRequest('apiToken', null);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    const token = bearerToken(request);
-    if (!token) throw unauthorized('missing_token', 'Send the project API token as a bearer token.');
-    request.apiToken = await apiTokens.verify(token);
+const corsHeaders = {
+  'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Accept-Version, Content-Type, Accept, Cache-Control, Last-Event-ID, X-Requested-With',
+  'access-control-max-age': '600',
+};
+
+/** JSON without prototype-polluting keys (`__proto__`, `constructor.prototype`: what Fastify's own JSON parser refuses). */
+const safeJson = (text: string): unknown =>
+  JSON.parse(text, (key, value: unknown) => {
+    if (key === '__proto__') return undefined;
+    if (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype')) return undefined;
+    return value;
   });
 
-  app.get(
-    '/project',
-    {
-      schema: {
-        summary: 'The project of the API token',
-        tags: ['public'],
-        security: [{ bearer: [] as string[] }],
-        querystring: Type.Object({ withSchemas: Type.Optional(Type.String({ maxLength: 10 })) }),
-        response: responses({
-          200: Type.Object({ id: Type.String(), name: Type.String(), description: Type.String(), collections: Type.Array(Type.Unknown()) }),
-        }),
-      },
-    },
-    async (request) => {
-      const token = request.apiToken!;
-      const project = await projects.get(token.organizationId, token.projectId);
-      // The collections' schemas (field slugs) only when asked for, as the client documents.
-      const withSchemas = request.query.withSchemas === 'true';
-      const collections = project.collections.map(({ schema, ...collection }) => (withSchemas ? { ...collection, schema } : collection));
-      return { id: project.id, name: project.name, description: project.description, collections };
-    },
-  );
+export async function publicRoutes(app: FastifyInstance) {
+  app.decorateRequest('apiToken', null);
+  app.decorateRequest('principal', null);
+
+  // Bodies: JSON whatever the type says (contract §2); multipart (registered below) for uploads.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 2 * contentLimits.itemBytesMax }, (_request, body, done) => {
+    const text = String(body).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, safeJson(text));
+    } catch {
+      done(badRequest('invalid_json', 'The body must be JSON.'), undefined);
+    }
+  });
+  await app.register(multipart, {
+    limits: { fileSize: fileLimits.uploadBytesMax, files: fileLimits.assetsPerCall, fields: fileLimits.assetsPerCall + 10, fieldSize: contentLimits.urlMax * 2, parts: fileLimits.assetsPerCall + 10 },
+  });
+
+  // CORS: every answer carries it; a preflight is answered here, before authentication.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('access-control-allow-origin', request.headers.origin ?? '*');
+    reply.header('vary', 'Origin');
+    reply.header('access-control-expose-headers', 'item-count');
+  });
+  app.options('/*', async (_request, reply) => reply.code(204).headers(corsHeaders).send());
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.method === 'OPTIONS') return;
+    const fromQuery = request.routeOptions.url === liveRoute ? (request.query as { authorization?: string }).authorization?.replace(/^Bearer\s+/i, '') : undefined;
+    const principal = await resolvePrincipal(app, bearerToken(request) ?? (fromQuery || undefined));
+    request.principal = principal;
+    if (principal.kind === 'token') {
+      request.apiToken = { tokenId: principal.tokenId, projectId: principal.projectId, organizationId: principal.organizationId, rights: principal.rights };
+    }
+  });
+
+  // One ApiCalls per call answered to an authenticated caller, when the process meters usage (looked up per call: cheap).
+  app.addHook('onResponse', (request, _reply, done) => {
+    done();
+    const { usage } = optionalServices(app);
+    if (!usage || !request.principal) return;
+    try {
+      usage.add(request.principal.organizationId, 'ApiCalls', 1);
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not count an API call');
+    }
+  });
+
+  await app.register(publicSchemaRoutes);
+  await app.register(publicItemRoutes);
+  await app.register(publicFileRoutes);
+  await app.register(publicLiveRoutes);
+  await app.register((await import('./bagel-users-routes.ts')).publicBagelUserRoutes);
 }

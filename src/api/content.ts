@@ -81,10 +81,14 @@ export interface ListParams extends PageQuery {
   order?: 'asc' | 'desc';
   /** `key:operator:value` terms joined by `+`. */
   query?: string;
+  /** A MongoDB-style filter as JSON (README "Query engine"), e.g. `{"start":{"$exists":false}}`. */
+  find?: string;
   /** The filter control's state as JSON (a Filter entity or a list of them). */
   filter?: string;
   /** Search terms separated by `|`. */
   search?: string;
+  /** A comma list of keys to keep (with `_id`): a layout asks only for what it draws. */
+  projectOn?: string;
   /** A nested list under an item (ends in a nested collection's slug), with `parentItemID`. */
   nestedID?: string;
   /** The top-level item a nested list hangs under: the list is read from item/{parentItemID}. */
@@ -150,7 +154,7 @@ export interface ContentApi {
   deleteItem(scope: ProjectScope, collectionID: string, itemID: string, options?: ItemWriteOptions): Promise<void>;
 
   /** GET collection/{c}/item with every list parameter: a page and the `item-count` total. */
-  listItems(scope: ProjectScope, collectionID: string, params?: ListParams): Promise<ItemPage>;
+  listItems(scope: ProjectScope, collectionID: string, params?: ListParams, options?: { signal?: AbortSignal }): Promise<ItemPage>;
   /** GET collection/{c}/csv with the list's parameters (no paging): the exported file. */
   itemsCsv(
     scope: ProjectScope,
@@ -209,8 +213,8 @@ export function createContentApi(client: ApiClient): ContentApi {
     return { item: body, etag: response.headers.get('etag') };
   };
 
-  const page = async (path: string, searchParams: Record<string, string | number | undefined>): Promise<ItemPage> => {
-    const { body, response } = await withResponse<Item[]>(path, only(searchParams));
+  const page = async (path: string, searchParams: Record<string, string | number | undefined>, signal?: AbortSignal): Promise<ItemPage> => {
+    const { body, response } = await withResponse<Item[]>(path, { ...only(searchParams), ...(signal ? { signal } : {}) });
     const header = Number(response.headers.get('item-count'));
     return { items: body, total: Number.isFinite(header) && response.headers.has('item-count') ? header : body.length };
   };
@@ -267,8 +271,8 @@ export function createContentApi(client: ApiClient): ContentApi {
       });
     },
 
-    listItems: (scope, collectionID, { parentItemID, ...params } = {}) =>
-      page(contentPath(scope, 'collection', collectionID, 'item', ...(parentItemID ? [parentItemID] : [])), { ...params }),
+    listItems: (scope, collectionID, { parentItemID, ...params } = {}, options = {}) =>
+      page(contentPath(scope, 'collection', collectionID, 'item', ...(parentItemID ? [parentItemID] : [])), { ...params }, options.signal),
     async itemsCsv(scope, collectionID, { parentItemID, ...params } = {}, onProgress) {
       try {
         const where = parentItemID ? contentPath(scope, 'collection', collectionID, 'item', parentItemID, 'csv') : contentPath(scope, 'collection', collectionID, 'csv');

@@ -25,4 +25,9 @@ export const screens: Readonly<Record<ScreenName, ScreenLoader>> = {
   collectionSettings: () => import('./collection/CollectionSettingsScreen.tsx'),
   itemList: () => import('./items/ItemListScreen.tsx'),
   item: () => import('./item/ItemScreen.tsx'),
+  projectUsers: () => import('./auth/ProjectUsersScreen.tsx'),
+  userGroups: () => import('./auth/UserGroupsScreen.tsx'),
+  appUserResetPassword: () => import('./auth/AppUserResetPasswordScreen.tsx'),
+  webhooks: () => import('./project/webhooks/WebhooksScreen.tsx'),
+  webhook: () => import('./project/webhooks/WebhookScreen.tsx'),
 };

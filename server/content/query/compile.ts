@@ -374,18 +374,34 @@ export const countStatement = (c: CompiledList): SQL => sql`select count(*)::int
  * The total of a top-level list whose only condition is an Option field equal to a choice (or to
  * any of several), read from the counts kept per choice (migration 0010: delta rows summed) instead
  * of counting the matching index entries; undefined for any other list.
+ *
+ * Also the total of none of several choices (`$nin`, which holds the items without a choice too),
+ * alone or or-ed with `$exists: false` on the same field (the kanban's Unset column, issue 10):
+ * the collection's item count minus those choices' kept counts, where counting the rows would scan
+ * the whole table (no index serves `not in`).
  */
 export function keptOptionTotal(level: SchemaLevel, where: Cond | undefined): SQL | undefined {
   if (!where || level.parentTable) return undefined;
   let t: Target;
   let values: Scalar[];
+  let none = false;
+  // `$nin` is parsed as `not` of an `in`, which (compiled with coalesce) also holds the items without a value.
+  const noneOf = (c: Cond | undefined) => (c?.k === 'in' && c.neg ? c : c?.k === 'not' && c.of.k === 'in' && !c.of.neg ? c.of : undefined);
+  const orNone = where.k === 'or' && where.of.length === 2 ? where.of.findIndex((c) => noneOf(c)) : -1;
+  const unsetOr = where.k === 'or' && orNone >= 0 ? { none: noneOf(where.of[orNone])!, other: where.of[1 - orNone]! } : undefined;
   if (where.k === 'cmp' && where.op === '=' && where.v !== null) [t, values] = [where.t, [where.v]];
   else if (where.k === 'in' && !where.neg) [t, values] = [where.t, where.vs];
+  else if (noneOf(where)) [t, values, none] = [noneOf(where)!.t, noneOf(where)!.vs, true];
+  else if (unsetOr && unsetOr.other.k === 'exists' && !unsetOr.other.yes && unsetOr.other.t.column === unsetOr.none.t.column) [t, values, none] = [unsetOr.none.t, unsetOr.none.vs, true];
   else return undefined;
   if (t.kind !== 'option' || !t.field || !t.member || countedMember(level, t.field) !== t.member || !values.every((v) => typeof v === 'string')) return undefined;
-  const keys = sql.join(
-    values.map((v) => sql`${v}::text`),
-    sql`, `,
-  );
-  return sql`select coalesce(sum(n), 0)::integer from item_option_counts where collection_id = ${collectionIdOf(level)}::text and field_column = ${t.column}::text and option_id in (${keys})`;
+  const collection = collectionIdOf(level);
+  const keys = values.length
+    ? sql.join(
+        values.map((v) => sql`${v}::text`),
+        sql`, `,
+      )
+    : sql`null::text`;
+  const chosen = sql`select coalesce(sum(n), 0)::integer from item_option_counts where collection_id = ${collection}::text and field_column = ${t.column}::text and option_id in (${keys})`;
+  return none ? sql`select (select item_count from content_collections where id = ${collection}::text)::integer - (${chosen})` : chosen;
 }

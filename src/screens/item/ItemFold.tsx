@@ -13,7 +13,7 @@
  * page survive going deeper and coming back; the forms share one leave question (leave-guard.tsx).
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
-import { matchPath, useNavigate, type Location } from 'react-router';
+import { matchPath, useLocation, useNavigate, type Location } from 'react-router';
 import { useMachine } from '@xstate/react';
 import type { SchemaField } from '../../../definitions/field-types/index.ts';
 import { routeTemplate } from '../../../definitions/route-path.ts';
@@ -76,6 +76,7 @@ export function ItemFold(props: ItemFoldProps) {
 function Fold({ scope, collection, itemID, nestedID, collectionNestedID }: ItemFoldProps) {
   const format = useFormat();
   const navigate = useNavigate();
+  const location = useLocation();
   const path = useProjectPath();
   const refusals = useLeaveRefusals();
 
@@ -186,6 +187,8 @@ function Fold({ scope, collection, itemID, nestedID, collectionNestedID }: ItemF
       const isDeepest = depth === deepest;
       const visible = isDeepest || depth === deepest - 1;
       const levelItem = level.itemID === newNestedItemID && depth > 0 ? null : level.itemID;
+      // A new nested item may start from values a list layout set (content §4 "Prefill from clicks").
+      const prefill = levelItem === null && isDeepest ? prefillOf(location.state) : undefined;
       children.push(
         <div key={`item:${chain}:${level.itemID}`} className="fold-pane fold-pane-item" {...paneOf(visible, isDeepest)}>
           <ItemFormPage
@@ -193,6 +196,7 @@ function Fold({ scope, collection, itemID, nestedID, collectionNestedID }: ItemF
             collection={levelView(depth)}
             schema={levelSchema(depth)}
             itemID={levelItem}
+            initialValues={prefill}
             nested={depth > 0 ? { parentItemID: itemID, listNestedID: chain } : undefined}
             stays={stays(depth)}
             onOpenNested={openNested(depth)}
@@ -209,6 +213,12 @@ function Fold({ scope, collection, itemID, nestedID, collectionNestedID }: ItemF
       {children}
     </div>
   );
+}
+
+/** The values a navigation to a new nested item carries (`{itemValues}`, as for a top-level new item). */
+function prefillOf(state: unknown): Record<string, unknown> | undefined {
+  const values = typeof state === 'object' && state !== null ? (state as { itemValues?: unknown }).itemValues : undefined;
+  return typeof values === 'object' && values !== null && !Array.isArray(values) ? (values as Record<string, unknown>) : undefined;
 }
 
 /** A plain click follows the link in the page; a click that opens a tab or window is left to the browser. */

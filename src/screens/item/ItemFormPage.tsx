@@ -35,6 +35,7 @@ import { LeaveGuardHost, useLeaveGuard } from './leave-guard.tsx';
 import { useFormFiles } from '../../../renderers/fields/image-ref/use-form-files.ts';
 import './item.css';
 import { saveCsv } from '../items/save-csv.ts';
+import { ItemUsersPanel } from '../auth/ItemUsersPanel.tsx';
 
 /** A nested item: the top-level item it hangs under and the nestedID of its list (ending in a slug). */
 export interface NestedPlace {
@@ -418,6 +419,10 @@ function ItemForm({
               nestedPlace={nestedPlace}
             />
           </ImageFilesProvider>
+          {/* The Users panel (content §2): app users of a saved top-level item. */}
+          {context.itemID && !isNested ? (
+            <ItemUsersPanel place={{ ...scope, collectionID, itemID: context.itemID }} editable={actions.update} />
+          ) : null}
         </>
       )}
 

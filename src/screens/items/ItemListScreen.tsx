@@ -1,13 +1,14 @@
 /**
  * The item list screen (content §2 "Item list screen", §4, §5, §9): the collection's name and
  * item count, the menu (Column Settings, Download CSV, Select/Unselect, Collection Settings, Make
- * collection sortable, Layout), New Item or Delete N Items, search, filter, the table and its
- * footer. An open item (the child routes) replaces the list, which stays mounted underneath so
+ * collection sortable, Layout, Layout settings), New Item or Delete N Items, search, filter, the
+ * table and its footer — or, with another layout chosen (the menu, or the `layout` query parameter
+ * of a top-level list), the calendar, kanban or map in place of the table (renderers/layouts/). An open item (the child routes) replaces the list, which stays mounted underneath so
  * closing the item returns to the same page, sort and filter. A nested collection's list is drawn
  * by the item page, folded beside its parent item (NestedItemList, src/screens/item/ItemFold.tsx).
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType } from 'react';
-import { Link, useNavigate, useOutlet, useParams } from 'react-router';
+import { Link, useNavigate, useOutlet, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { MoreHorizontal, Plus, Search, Settings, Trash2, X } from 'lucide-react';
 import { DropdownMenu, Switch } from 'radix-ui';
@@ -15,6 +16,9 @@ import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { contentFeatures } from '../../../definitions/content.ts';
 import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
+import { layoutChoices, layoutKindOf, layoutLabelKey, layouts } from '../../../renderers/layouts/index.ts';
+import { LayoutSettingsDialog } from '../../../renderers/layouts/LayoutSettingsDialog.tsx';
+import type { LayoutKind } from '../../../renderers/layouts/types.ts';
 import { displayFor, type DisplayProps } from '../../../renderers/fields/displays.ts';
 import { DateDisplay } from '../../../renderers/fields/date/Display.tsx';
 import { TextDisplay } from '../../../renderers/fields/TextDisplay.tsx';
@@ -23,6 +27,7 @@ import { notify } from '../../../renderers/toasts/notify.ts';
 import type { Collection, Item, ListParams, ProjectScope } from '../../api/content.ts';
 import { contentKeys, useCollection, useContentApi, useDeleteItems, useInitListRank, useMoveItem } from '../../api/content-queries.ts';
 import { isApiError } from '../../api/errors.ts';
+import { useLayoutSettings, useSaveLayoutSettings } from '../../api/layout-queries.ts';
 import { useLiveData } from '../../hooks/use-live-data.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { useProjectScope } from '../collection/use-project-scope.ts';
@@ -174,6 +179,34 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
   const deleteItems = useDeleteItems(scope, collectionID, nested ? { itemID: nested.itemID, nestedID: nested.nestedID } : undefined);
   const initRank = useInitListRank(scope, collectionID, nested ? { parentItemID: nested.itemID, nestedID: nested.nestedID } : undefined, setRankRemaining);
   const moveItem = useMoveItem(scope, collectionID);
+
+  // The layout: the `layout` query parameter (top-level lists), else the one chosen here, else the
+  // one saved with the collection (shared by the team), else the table.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const layoutSettings = useLayoutSettings(scope, collectionID, nestedPath);
+  const saveLayoutSettings = useSaveLayoutSettings(scope, collectionID, nestedPath);
+  const [chosenLayout, setChosenLayout] = useState<LayoutKind | undefined>(undefined);
+  const [layoutSettingsOpen, setLayoutSettingsOpen] = useState(false);
+  const addressLayout = embedding || nested ? undefined : layoutKindOf(searchParams.get('layout'));
+  const layoutKind: LayoutKind = addressLayout ?? chosenLayout ?? layoutSettings.data?.layout ?? 'table';
+  // The address's layout stays chosen when an item page opened from it closes to the plain list address.
+  useEffect(() => {
+    if (addressLayout) setChosenLayout(addressLayout);
+  }, [addressLayout]);
+  const chooseLayout = (next: LayoutKind) => {
+    setChosenLayout(next);
+    if (!nested) {
+      setSearchParams(
+        (current) => {
+          const params = new URLSearchParams(current);
+          params.set('layout', next);
+          return params;
+        },
+        { replace: true },
+      );
+    }
+    if (actions.update && layoutSettings.data?.layout !== next) saveLayoutSettings.mutate({ layout: next });
+  };
 
   const schema = collection.schema;
   const ownFields = hasOwnFields(schema);
@@ -399,6 +432,27 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
   };
 
   const filtered = Boolean(search || filter);
+  const Layout = layoutKind === 'table' ? null : layouts[layoutKind];
+  const openItem = (itemID: string) =>
+    embedding
+      ? embedding.onOpenItem(itemID)
+      : navigate(
+          nested
+            ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: itemID })
+            : path('viewItem', { collectionID, itemID }),
+        );
+  // A new item with values set by a click in a layout (content §4 "Prefill from clicks"): the item page takes them from the navigation's state.
+  const newItem = (prefill: Record<string, unknown>) =>
+    navigate(
+      nested
+        ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: newNestedItemID })
+        : path('addItemToCollection', { collectionID }),
+      { state: { itemValues: prefill } },
+    );
+  const layoutBaseParams = useMemo(
+    () => ({ ...(search ? { search } : {}), ...(filter ? { filter } : {}), ...(nested ? { parentItemID: nested.itemID, nestedID: nested.nestedID } : {}) }),
+    [search, filter, nested?.itemID, nested?.nestedID],
+  );
   const count = total ?? collection.itemCount;
   const showLiveSwitch = contentFeatures.liveData && (count > 0 || live.on);
   const headingId = `${id}-title`;
@@ -471,11 +525,18 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
                 ) : null}
                 <DropdownMenu.Separator className="menu-separator" />
                 <DropdownMenu.Label className="menu-label">{format('itemList.layout')}</DropdownMenu.Label>
-                <DropdownMenu.RadioGroup value="table">
-                  <DropdownMenu.RadioItem className="menu-item" value="table">
-                    {format('itemList.layoutTable')}
-                  </DropdownMenu.RadioItem>
+                <DropdownMenu.RadioGroup value={layoutKind} onValueChange={(value) => chooseLayout(layoutKindOf(value) ?? 'table')}>
+                  {layoutChoices.map((kind) => (
+                    <DropdownMenu.RadioItem key={kind} className="menu-item" value={kind}>
+                      {format(layoutLabelKey(kind))}
+                    </DropdownMenu.RadioItem>
+                  ))}
                 </DropdownMenu.RadioGroup>
+                {layoutKind !== 'table' ? (
+                  <DropdownMenu.Item className="menu-item" disabled={!actions.update || !ownFields} onSelect={() => setLayoutSettingsOpen(true)}>
+                    {format('layout.settings.menu')}
+                  </DropdownMenu.Item>
+                ) : null}
               </DropdownMenu.Content>
             </DropdownMenu.Portal>
           </DropdownMenu.Root>
@@ -570,11 +631,30 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
               </button>
             </div>
           ) : null}
-          {total === 0 ? (
+          {Layout ? (
+            <Suspense fallback={<p className="muted" role="status">{format('itemList.loading')}</p>}>
+              <Layout
+                scope={scope}
+                collection={collection}
+                nested={nested}
+                settings={layoutSettings.data ?? {}}
+                onSettingsChange={(next) => saveLayoutSettings.mutate(next)}
+                onOpenSettings={() => setLayoutSettingsOpen(true)}
+                baseParams={layoutBaseParams}
+                reloadKey={reload}
+                canCreate={actions.create && ownFields}
+                canUpdate={actions.update}
+                onOpenItem={openItem}
+                onNewItem={newItem}
+              />
+            </Suspense>
+          ) : null}
+          {Layout ? null : total === 0 ? (
             <div className="panel empty-state" role="status">
               <h3>{format(filtered ? 'itemList.noMatch' : 'itemList.empty')}</h3>
             </div>
           ) : null}
+          {Layout ? null : (
           <div hidden={total === 0}>
             <ItemGrid
               fetchKey={fetchKey}
@@ -594,13 +674,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
               itemName={itemName}
               positionOffset={(page - 1) * perPage}
               listSize={total ?? undefined}
-              onOpenItem={(itemID) =>
-                embedding ? embedding.onOpenItem(itemID) : navigate(
-                  nested
-                    ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: itemID })
-                    : path('viewItem', { collectionID, itemID }),
-                )
-              }
+              onOpenItem={openItem}
               label={format('itemList.grid', { name: collection.name })}
               selectLabel={format('itemList.select')}
             />
@@ -615,9 +689,23 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
               }}
             />
           </div>
+          )}
         </>
       )}
 
+      {layoutKind !== 'table' ? (
+        <LayoutSettingsDialog
+          open={layoutSettingsOpen}
+          onOpenChange={setLayoutSettingsOpen}
+          kind={layoutKind}
+          schema={schema}
+          settings={layoutSettings.data ?? {}}
+          saving={saveLayoutSettings.isPending}
+          onSave={(patch) =>
+            saveLayoutSettings.mutate(patch, { onError: (error) => void notify({ kind: 'error', title: format('layout.settings.saveFailed'), description: problemMessage(error) }) })
+          }
+        />
+      ) : null}
       <ColumnSettingsDialog open={columnsOpen} onOpenChange={setColumnsOpen} columns={columnChoices} settings={columnSettings} onChange={changeColumns} />
       <ModalDialog open={confirmDelete} onOpenChange={setConfirmDelete} title={format('itemList.deleteTitle', { count: selected.length })} name="deleteItems" widthPx={440}>
         <p>{format('itemList.deleteConfirm')}</p>

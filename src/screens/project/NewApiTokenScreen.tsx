@@ -11,12 +11,14 @@ import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
 import { useMyPermissions, useProjectIds } from './project-context.ts';
 import { TokenForm } from './tokens/TokenForm.tsx';
+import { useUserGroupOptions } from '../auth/use-group-options.ts';
 
 export default function NewApiTokenScreen() {
   const format = useFormat();
   const { organizationID, projectID } = useProjectIds();
   const { data: project } = useProject(organizationID, projectID);
   const minter = useMyPermissions();
+  const userGroups = useUserGroupOptions();
   const create = useCreateApiToken(organizationID, projectID);
   const problemMessage = useProblemMessage();
   const [minted, setMinted] = useState<{ name: string; jwtToken: string } | null>(null);
@@ -40,7 +42,7 @@ export default function NewApiTokenScreen() {
       <TokenForm
         labelledBy="new-token-title"
         collections={project?.collections ?? []}
-        userGroups={[]}
+        userGroups={userGroups}
         minter={minter}
         busy={create.isPending}
         error={create.error ? format('token.createFailed', { detail: problemMessage(create.error) }) : null}

@@ -12,6 +12,9 @@ import type { AuthApi, Me } from '../../../src/api/auth.ts';
 import type { Member, Organization, PlatformApi, Project } from '../../../src/api/platform.ts';
 import { PlatformApiProvider } from '../../../src/api/platform-queries.ts';
 import { AuthApiProvider, queryKeys } from '../../../src/api/queries.ts';
+import type { ProjectUsersApi } from '../../../src/api/project-users.ts';
+import { ProjectUsersApiProvider } from '../../../src/api/project-users-queries.ts';
+import { fakeProjectUsersApi } from './fake-project-users.ts';
 import { normalisePermissions, ownerPermissions, type MemberPermissions } from '../../../definitions/permissions.ts';
 
 // radix measures some parts (the switch's thumb) with ResizeObserver, which jsdom lacks.
@@ -123,10 +126,12 @@ export interface RenderOptions {
   path: string;
   api: PlatformApi;
   user?: Me;
+  /** App users and groups (src/api/project-users.ts); by default a project with none. */
+  projectUsers?: ProjectUsersApi;
 }
 
 /** Draws the routes at `path`; the signed-in user is in the cache already, as the guards leave it. */
-export function renderPlatform({ routes, path, api, user = me }: RenderOptions) {
+export function renderPlatform({ routes, path, api, user = me, projectUsers = fakeProjectUsersApi() }: RenderOptions) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   queryClient.setQueryData(queryKeys.me, user);
   // The server agrees with what the console last learnt (a new organization is the user's at once).
@@ -145,7 +150,9 @@ export function renderPlatform({ routes, path, api, user = me }: RenderOptions) 
   const wrap = (children: ReactNode) => (
     <QueryClientProvider client={queryClient}>
       <AuthApiProvider value={auth}>
-        <PlatformApiProvider value={api}>{children}</PlatformApiProvider>
+        <PlatformApiProvider value={api}>
+          <ProjectUsersApiProvider value={projectUsers}>{children}</ProjectUsersApiProvider>
+        </PlatformApiProvider>
       </AuthApiProvider>
     </QueryClientProvider>
   );

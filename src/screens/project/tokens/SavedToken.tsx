@@ -14,6 +14,7 @@ import type { ApiToken, CollectionSummary } from '../../../api/platform.ts';
 import { useDeleteApiToken, useUpdateApiToken } from '../../../api/platform-queries.ts';
 import { useProblemMessage } from '../../../hooks/use-problem-message.ts';
 import { TokenForm } from './TokenForm.tsx';
+import { useUserGroupOptions } from '../../auth/use-group-options.ts';
 
 export interface SavedTokenProps {
   token: ApiToken;
@@ -30,6 +31,7 @@ export function SavedToken({ token, collections, minter, canUpdate, canDelete }:
   const update = useUpdateApiToken(token.organizationID, token.projectID);
   const remove = useDeleteApiToken(token.organizationID, token.projectID);
   const problemMessage = useProblemMessage();
+  const userGroups = useUserGroupOptions();
 
   return (
     <article className="token-card" aria-labelledby={titleId} data-token={token.id}>
@@ -45,7 +47,7 @@ export function SavedToken({ token, collections, minter, canUpdate, canDelete }:
         <TokenForm
           labelledBy={titleId}
           collections={collections}
-          userGroups={[]}
+          userGroups={userGroups}
           minter={minter}
           token={token}
           busy={update.isPending}
@@ -95,13 +97,13 @@ export function SavedToken({ token, collections, minter, canUpdate, canDelete }:
           }
         />
       ) : (
-        <TokenSummary token={token} collections={collections} />
+        <TokenSummary token={token} collections={collections} userGroups={userGroups} />
       )}
     </article>
   );
 }
 
-function TokenSummary({ token, collections }: { token: ApiToken; collections: readonly CollectionSummary[] }) {
+function TokenSummary({ token, collections, userGroups }: { token: ApiToken; collections: readonly CollectionSummary[]; userGroups: readonly { id: string; name: string }[] }) {
   const format = useFormat();
   const power = powerFlags.filter((flag) => token[flag]).map((flag) => format(powerFlagLabels[flag]));
   const roles = token.roles
@@ -114,7 +116,7 @@ function TokenSummary({ token, collections }: { token: ApiToken; collections: re
     ...(power.length ? [format('token.summary.power', { flags: power.join(', ') })] : []),
     ...roles.map((role) => format('token.summary.role', { collection: role.name, flags: role.flags.join(', ') })),
     ...(token.userAdmin ? [format('token.summary.userAdmin')] : []),
-    ...(token.userGroupID ? [format('token.summary.group', { group: token.userGroupID })] : []),
+    ...(token.userGroupID ? [format('token.summary.group', { group: userGroups.find((group) => group.id === token.userGroupID)?.name ?? token.userGroupID })] : []),
   ];
   return (
     <div className="token-summary">

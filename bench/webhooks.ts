@@ -1,0 +1,138 @@
+/**
+ * Webhook deliveries (issue 12; README "Webhooks"), in process on PGlite and PostgreSQL:
+ *
+ *   npm run bench -- webhooks                    # PostgreSQL then PGlite
+ *   npm run bench -- webhooks --db pglite --writes 300
+ *   npm run bench -- webhooks --json
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   (the server to use; the default)
+ *
+ * 1. Added latency on item writes: `--writes` sequential item creates without any webhook, then
+ *    with one webhook listening to the collection, then without again (the baseline is the mean
+ *    of the two runs without). Target: writes slow by 10 % at most.
+ * 2. Deliveries per second: the same number of items written at once (in parallel), timed from
+ *    the first write to the last delivery a local receiver (loopback, allowed by the allow-list)
+ *    answered 200.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { fieldTypes } from '../definitions/field-types/index.ts';
+import { buildApp, type App } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { openBenchDatabase, type Kind } from './list.ts';
+
+const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const round = (n: number) => Math.round(n * 100) / 100;
+
+async function inject(app: App, token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
+  const response = await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  if (response.statusCode >= 300) throw new Error(`${method} ${url} → ${response.statusCode} ${response.body.slice(0, 300)}`);
+  return response.body ? (JSON.parse(response.body) as Record<string, unknown>) : {};
+}
+
+async function runOne(kind: Kind, writes: number, log: (line: string) => void) {
+  log(`${kind}:`);
+  let received = 0;
+  let lastAt = 0;
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received++;
+      lastAt = performance.now();
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const { database, drop } = await openBenchDatabase(kind, { keep: false }, 'larder_bench_webhooks');
+  const config = loadConfig({
+    SERVE_CONSOLE: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: 'bench@larder.test',
+    ADMIN_PASSWORD: 'bench bench bench',
+    DATA_DIR: tmpdir(),
+    OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32',
+    WEBHOOK_POLL_S: '0.5',
+  });
+  const app = await buildApp({ config, database, logger: false });
+  try {
+    await app.ctx.users.bootstrapAdmin();
+    const grant = await app.inject({
+      method: 'POST',
+      url: '/auth/token',
+      payload: { grant_type: 'password', username: 'bench@larder.test', password: 'bench bench bench', client_id: 'larder-console', client_secret: 'larder-console' },
+    });
+    const token = (JSON.parse(grant.body) as { access_token: string }).access_token;
+    const org = await inject(app, token, 'POST', '/api/organization', { name: 'Bench' });
+    const project = await inject(app, token, 'POST', `/api/organization/${org.id}/project`, { name: 'Bench' });
+    const base = `/api/organization/${org.id}/project/${project.id}`;
+    await inject(app, token, 'POST', `${base}/collection`, { id: 'articles', name: 'Articles', schema: [{ name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true }] });
+    const write = async (i: number) => {
+      const start = performance.now();
+      await inject(app, token, 'POST', `${base}/collection/articles/item`, { title: `Article ${i}` });
+      return performance.now() - start;
+    };
+    const sequential = async () => {
+      const times: number[] = [];
+      for (let i = 0; i < writes; i++) times.push(await write(i));
+      return times;
+    };
+    // Warm-up: statement caches, the collection's cached schema.
+    for (let i = 0; i < 20; i++) await write(i);
+
+    const before = await sequential();
+    const hook = await inject(app, token, 'POST', '/api/webhook', { organizationID: org.id, projectID: project.id, name: 'bench', webhookURI: receiverUrl, method: 'POST', trigger: 'create', collections: ['articles'] });
+    const withHook = await sequential();
+    await inject(app, token, 'PUT', `/api/webhook/${hook.id}`, { ...hook, secret: undefined, enabled: false });
+    const waitFor = async (count: number) => {
+      const deadline = Date.now() + 120_000;
+      while (received < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    };
+    await waitFor(writes);
+    const after = await sequential();
+    const baseline = [...before, ...after];
+    const overhead = (mean(withHook) / mean(baseline) - 1) * 100;
+    log(`  writes without a webhook: mean ${round(mean(baseline))} ms, p50 ${round(percentile(baseline, 50))} ms, p95 ${round(percentile(baseline, 95))} ms`);
+    log(`  writes with one webhook:  mean ${round(mean(withHook))} ms, p50 ${round(percentile(withHook, 50))} ms, p95 ${round(percentile(withHook, 95))} ms`);
+    log(`  added latency: ${round(overhead)} % (target ≤ 10 %)`);
+
+    await inject(app, token, 'PUT', `/api/webhook/${hook.id}`, { ...hook, secret: undefined, enabled: true });
+    received = 0;
+    const started = performance.now();
+    await Promise.all(Array.from({ length: writes }, (_v, i) => write(i)));
+    const written = performance.now() - started;
+    await waitFor(writes);
+    const seconds = (lastAt - started) / 1000;
+    const perSecond = received / seconds;
+    log(`  deliveries: ${received} of ${writes} in ${round(seconds)} s from the first write (writes took ${round(written / 1000)} s): ${round(perSecond)} per second`);
+    return { database: kind, writes, baselineMeanMs: round(mean(baseline)), withWebhookMeanMs: round(mean(withHook)), addedLatencyPct: round(overhead), deliveries: received, deliveriesPerSecond: round(perSecond) };
+  } finally {
+    await app.close();
+    await database.close();
+    await drop();
+    receiver.closeAllConnections();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
+}
+
+export async function run(args: string[]): Promise<number> {
+  const option = (name: string) => {
+    const index = args.indexOf(`--${name}`);
+    return index >= 0 ? args[index + 1] : undefined;
+  };
+  const json = args.includes('--json');
+  const writes = Number(option('writes') ?? 300);
+  const kinds: Kind[] = option('db') ? [option('db') as Kind] : ['postgres', 'pglite'];
+  const log = (line: string) => {
+    if (!json) console.log(line);
+  };
+  const results = [];
+  for (const kind of kinds) results.push(await runOne(kind, writes, log));
+  if (json) console.log(JSON.stringify(results, null, 2));
+  return 0;
+}

@@ -1,0 +1,212 @@
+/**
+ * Tokens of project users (the end users of apps, `/auth/public`), on the same mechanism as the
+ * console's (server/auth/tokens.ts): EdDSA access JWTs naming the user and the session, checked
+ * against the session on every call; opaque refresh tokens stored hashed, rotated on every use,
+ * whose successor is derived by HMAC so that a replay within the grace window returns the very
+ * same pair, and a replay after it ends the session (reuse detection).
+ *
+ * The JWTs have their own audience, so they are never taken for console or API tokens, and carry
+ * the `bagelUserID` claim the official client reads (contract §8).
+ */
+import { createHmac } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { projectUserRefreshTokens, projectUserSessions, projectUsers } from '../db/schema.ts';
+import { unauthorized } from '../lib/errors.ts';
+import { hashSecret, newId, newSecret } from '../lib/ids.ts';
+import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
+
+/** What every token answer of `/auth/public` holds (contract §8: `user_id` and a positive `expires_in`). */
+export interface EndUserTokenPair {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  token_type: 'Bearer';
+  user_id: string;
+}
+
+export interface EndUserClaims {
+  projectId: string;
+  userId: string;
+  sessionId: string;
+  groupIds: string[];
+  /** The API token the session's sign-in came with (gone when it was deleted since). */
+  apiTokenId: string | null;
+}
+
+const ISSUER = 'larder';
+export const END_USER_AUDIENCE = 'larder-project-user';
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+const refused = () => unauthorized('invalid_refresh_token', 'The refresh token is invalid, expired or revoked. Sign in again.');
+
+export class EndUserTokenService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly keys: ServerKeys,
+  ) {}
+
+  private successorOf(raw: string) {
+    return createHmac('sha256', this.keys.refreshSecret).update(`project-user-refresh:${raw}`).digest('base64url');
+  }
+
+  private async pair(projectId: string, userId: string, sessionId: string, refreshRaw: string, issuedAt: number, jti: string): Promise<EndUserTokenPair> {
+    const access = await new SignJWT({ sid: sessionId, proj: projectId, bagelUserID: userId })
+      .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: this.keys.kid, typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuer(ISSUER)
+      .setAudience(END_USER_AUDIENCE)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + this.config.accessTokenTtlS)
+      .setJti(jti)
+      .sign(this.keys.privateKey);
+    return {
+      access_token: access,
+      refresh_token: refreshRaw,
+      // Never 0: a missing or zero expiry makes the client refresh before every request.
+      expires_in: Math.max(1, issuedAt + this.config.accessTokenTtlS - nowS()),
+      token_type: 'Bearer',
+      user_id: userId,
+    };
+  }
+
+  /** Starts a session for a project user who has just proved who they are. */
+  async startSession(projectId: string, userId: string, apiTokenId: string | null): Promise<EndUserTokenPair> {
+    const sessionId = newId();
+    const raw = newSecret();
+    const issuedAt = nowS();
+    const jti = newId();
+    await this.db.transaction(async (tx) => {
+      await tx.insert(projectUserSessions).values({ id: sessionId, projectId, userId, apiTokenId });
+      await tx.insert(projectUserRefreshTokens).values({
+        tokenHash: hashSecret(raw),
+        sessionId,
+        issuedAt,
+        jti,
+        expiresAt: new Date(Date.now() + this.config.refreshTokenTtlS * 1000),
+      });
+      await tx.update(projectUsers).set({ lastLoggedIn: new Date() }).where(eq(projectUsers.id, userId));
+    });
+    return this.pair(projectId, userId, sessionId, raw, issuedAt, jti);
+  }
+
+  /**
+   * Rotates a refresh token of a session of `projectId` (the project of the API token the call
+   * carries). Any refusal is a 401: the client answers it by signing the user out.
+   */
+  async refresh(raw: string, projectId: string): Promise<EndUserTokenPair> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ token: projectUserRefreshTokens, session: projectUserSessions })
+        .from(projectUserRefreshTokens)
+        .innerJoin(projectUserSessions, eq(projectUserSessions.id, projectUserRefreshTokens.sessionId))
+        .where(eq(projectUserRefreshTokens.tokenHash, hashSecret(raw)))
+        .for('update');
+      if (!row || row.session.revokedAt || row.session.projectId !== projectId) return { error: true as const };
+      const { token, session } = row;
+      const now = new Date();
+
+      if (token.usedAt) {
+        const withinGrace = now.getTime() - token.usedAt.getTime() <= this.config.refreshReuseGraceS * 1000;
+        const successorRaw = this.successorOf(raw);
+        if (withinGrace && token.successorHash === hashSecret(successorRaw)) {
+          const [successor] = await tx.select().from(projectUserRefreshTokens).where(eq(projectUserRefreshTokens.tokenHash, token.successorHash));
+          if (successor) return { session, raw: successorRaw, issuedAt: successor.issuedAt, jti: successor.jti };
+        }
+        // A used token presented again after the grace window: treat the family as stolen.
+        await tx.update(projectUserSessions).set({ revokedAt: now, revokedReason: 'refresh_token_reuse' }).where(eq(projectUserSessions.id, session.id));
+        return { error: true as const };
+      }
+      if (token.expiresAt.getTime() <= now.getTime()) return { error: true as const };
+
+      const successorRaw = this.successorOf(raw);
+      const successorHash = hashSecret(successorRaw);
+      const issuedAt = nowS();
+      const jti = newId();
+      await tx.insert(projectUserRefreshTokens).values({
+        tokenHash: successorHash,
+        sessionId: session.id,
+        issuedAt,
+        jti,
+        expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlS * 1000),
+      });
+      await tx.update(projectUserRefreshTokens).set({ usedAt: now, successorHash }).where(eq(projectUserRefreshTokens.tokenHash, token.tokenHash));
+      await tx.update(projectUserSessions).set({ lastUsedAt: now }).where(eq(projectUserSessions.id, session.id));
+      return { session, raw: successorRaw, issuedAt, jti };
+    });
+    if ('error' in outcome) throw refused();
+    const { session } = outcome;
+    return this.pair(session.projectId, session.userId, session.id, outcome.raw, outcome.issuedAt, outcome.jti);
+  }
+
+  /** Signature checks already made, with the token's expiry (as server/auth/tokens.ts). */
+  private readonly verified = new Map<string, { userId: string; sessionId: string; projectId: string; exp: number }>();
+
+  /**
+   * The claims of a project-user access token, with the session checked alive and the user's
+   * groups as they are now. `null` when the string is not meant as a project-user token (an API
+   * token, a console token, not a JWT); 401 when it is one but expired, tampered or ended.
+   */
+  async verify(token: string): Promise<EndUserClaims | null> {
+    let known = this.verified.get(token);
+    if (known) {
+      if (known.exp <= nowS()) {
+        this.verified.delete(token);
+        throw unauthorized('token_expired', 'The access token has expired.');
+      }
+    } else {
+      let audience: unknown;
+      try {
+        audience = decodeJwt(token).aud;
+      } catch {
+        return null;
+      }
+      const ours = audience === END_USER_AUDIENCE || (Array.isArray(audience) && audience.includes(END_USER_AUDIENCE));
+      if (!ours) return null;
+      try {
+        const { payload } = await jwtVerify(token, this.keys.publicKey, {
+          algorithms: [ACCESS_TOKEN_ALG],
+          issuer: ISSUER,
+          audience: END_USER_AUDIENCE,
+          requiredClaims: ['sub', 'exp', 'iat'],
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.proj !== 'string') throw new Error('claims');
+        known = { userId: payload.sub, sessionId: payload.sid, projectId: payload.proj, exp: payload.exp! };
+        if (payload.nbf === undefined) {
+          if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
+          this.verified.set(token, known);
+        }
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'The access token has expired.');
+        throw unauthorized('invalid_token', 'The access token is invalid.');
+      }
+    }
+    const [row] = await this.db
+      .select({
+        userId: projectUserSessions.userId,
+        projectId: projectUserSessions.projectId,
+        revokedAt: projectUserSessions.revokedAt,
+        apiTokenId: projectUserSessions.apiTokenId,
+        groups: projectUsers.userGroups,
+      })
+      .from(projectUserSessions)
+      .innerJoin(projectUsers, eq(projectUsers.id, projectUserSessions.userId))
+      .where(eq(projectUserSessions.id, known.sessionId));
+    if (!row || row.revokedAt || row.userId !== known.userId || row.projectId !== known.projectId) {
+      throw unauthorized('session_revoked', 'This session has ended. Sign in again.');
+    }
+    return { projectId: row.projectId, userId: row.userId, sessionId: known.sessionId, groupIds: row.groups, apiTokenId: row.apiTokenId };
+  }
+
+  /** Ends every session of a project user (password changes). */
+  async revokeAllForUser(userId: string, reason: string, db: Db = this.db) {
+    await db
+      .update(projectUserSessions)
+      .set({ revokedAt: new Date(), revokedReason: reason })
+      .where(and(eq(projectUserSessions.userId, userId), isNull(projectUserSessions.revokedAt)));
+  }
+}

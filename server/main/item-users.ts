@@ -1,0 +1,98 @@
+/**
+ * Project users linked to an item: the item page's Users panel and the public `bagelUsers` calls
+ * (content §2, §7). A group granting "associated items only" reaches exactly the items that list
+ * the user here. Links name the collection by slug (slugs never change) and go with the
+ * collection or the user (foreign keys); items are top-level items (a nested item is judged by
+ * its top-level item).
+ */
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { itemUsers, projectUsers } from '../db/schema.ts';
+import { badRequest } from '../lib/errors.ts';
+
+export class ItemUserService {
+  constructor(private readonly db: Db) {}
+
+  /** The users of an item, oldest link first: `[{userID}]` as the client expects. */
+  async list(projectId: string, collectionSlug: string, itemId: string): Promise<{ userID: string }[]> {
+    const rows = await this.db
+      .select({ userID: itemUsers.userId })
+      .from(itemUsers)
+      .where(and(eq(itemUsers.projectId, projectId), eq(itemUsers.collectionSlug, collectionSlug), eq(itemUsers.itemId, itemId)))
+      .orderBy(asc(itemUsers.createdAt), asc(itemUsers.userId));
+    return rows;
+  }
+
+  /** Links users to an item (already linked ones stay); every id must be a user of this project (else 400, nothing changed). */
+  async add(projectId: string, collectionSlug: string, itemId: string, userIds: string[]): Promise<{ userID: string }[]> {
+    const wanted = [...new Set(userIds)];
+    if (wanted.length) {
+      const valid = wanted.filter((id) => /^[0-9a-f]{24}$/.test(id));
+      const found = valid.length
+        ? await this.db
+            .select({ id: projectUsers.id })
+            .from(projectUsers)
+            .where(and(eq(projectUsers.projectId, projectId), inArray(projectUsers.id, valid)))
+        : [];
+      const known = new Set(found.map((r) => r.id));
+      const unknown = wanted.filter((id) => !known.has(id));
+      if (unknown.length) throw badRequest('unknown_project_user', `Not a user of this project: ${unknown.join(', ')}.`);
+      await this.db
+        .insert(itemUsers)
+        .values(wanted.map((userId) => ({ projectId, collectionSlug, itemId, userId })))
+        .onConflictDoNothing();
+    }
+    return this.list(projectId, collectionSlug, itemId);
+  }
+
+  /** Unlinks users from an item (ids not linked are ignored). */
+  async remove(projectId: string, collectionSlug: string, itemId: string, userIds: string[]): Promise<{ userID: string }[]> {
+    const ids = [...new Set(userIds)];
+    if (ids.length) {
+      await this.db
+        .delete(itemUsers)
+        .where(
+          and(eq(itemUsers.projectId, projectId), eq(itemUsers.collectionSlug, collectionSlug), eq(itemUsers.itemId, itemId), inArray(itemUsers.userId, ids)),
+        );
+    }
+    return this.list(projectId, collectionSlug, itemId);
+  }
+
+  /** Forgets every link of an item (call it when the item is deleted). */
+  async clearItem(projectId: string, collectionSlug: string, itemId: string): Promise<void> {
+    await this.db.delete(itemUsers).where(and(eq(itemUsers.projectId, projectId), eq(itemUsers.collectionSlug, collectionSlug), eq(itemUsers.itemId, itemId)));
+  }
+
+  /** The ids of the items of a collection that list the user (for "associated items only"). */
+  async itemIdsFor(projectId: string, collectionSlug: string, userId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ itemId: itemUsers.itemId })
+      .from(itemUsers)
+      .where(and(eq(itemUsers.projectId, projectId), eq(itemUsers.collectionSlug, collectionSlug), eq(itemUsers.userId, userId)))
+      .orderBy(asc(itemUsers.itemId));
+    return rows.map((r) => r.itemId);
+  }
+
+  /** `itemIdsFor` as a bound function (server/public/principal.ts calls it detached). */
+  readonly itemsOf = (projectId: string, collectionSlug: string, userId: string) => this.itemIdsFor(projectId, collectionSlug, userId);
+
+  /** Whether the item lists the user. */
+  async isAssociated(projectId: string, collectionSlug: string, itemId: string, userId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ one: sql<number>`1` })
+      .from(itemUsers)
+      .where(
+        and(eq(itemUsers.projectId, projectId), eq(itemUsers.collectionSlug, collectionSlug), eq(itemUsers.itemId, itemId), eq(itemUsers.userId, userId)),
+      )
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /**
+   * A condition for a query over a collection's items: true for items that list the user.
+   * `itemIdColumn` is the SQL of the item's id column in that query (e.g. sql`t."_id"`).
+   */
+  associatedCondition(projectId: string, collectionSlug: string, userId: string, itemIdColumn: SQL): SQL {
+    return sql`EXISTS (SELECT 1 FROM item_users iu WHERE iu.project_id = ${projectId} AND iu.collection_slug = ${collectionSlug} AND iu.user_id = ${userId} AND iu.item_id = ${itemIdColumn})`;
+  }
+}

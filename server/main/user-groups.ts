@@ -1,0 +1,199 @@
+/**
+ * A project's user groups (platform §3, §6): each grants create/read/update/delete per top-level
+ * collection, optionally on "associated items only" (items whose Users panel lists the user).
+ * Rights cascade into nested collections and never up: a nested path is judged by the grant of
+ * the top-level collection it lives in. Groups of another project never count.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { projectUsers, userGroups } from '../db/schema.ts';
+import { badRequest, conflict, notFound } from '../lib/errors.ts';
+import { newId } from '../lib/ids.ts';
+
+export interface GroupRole {
+  collection: string;
+  create: boolean;
+  read: boolean;
+  update: boolean;
+  delete: boolean;
+  associatedOnly: boolean;
+}
+
+export interface GroupView {
+  groupID: string;
+  name: string;
+  /** What the group grants, per top-level collection (stored as `roles`). */
+  permissions: GroupRole[];
+  createdDate: string;
+  updatedDate: string;
+}
+
+export interface GroupRights {
+  create: boolean;
+  read: boolean;
+  update: boolean;
+  delete: boolean;
+  /** True when every group granting anything on the collection limits it to associated items. */
+  associatedOnly: boolean;
+}
+
+export interface GroupInput {
+  name?: string | undefined;
+  permissions?: Partial<GroupRole>[] | undefined;
+}
+
+type GroupRow = typeof userGroups.$inferSelect;
+
+const NAME_MAX = 100;
+
+const toView = (row: GroupRow): GroupView => ({
+  groupID: row.id,
+  name: row.name,
+  permissions: row.roles as GroupRole[],
+  createdDate: row.createdAt.toISOString(),
+  updatedDate: row.updatedAt.toISOString(),
+});
+
+/** The top-level collection of a slug or nested path (`chapters.<id>.verses`, `chapters/verses`). */
+export const topLevelCollection = (path: string) => path.split(/[./]/, 1)[0] ?? path;
+
+/** Roles as stored: one per collection (the last wins), every flag present. */
+function normaliseRoles(roles: Partial<GroupRole>[]): GroupRole[] {
+  const byCollection = new Map<string, GroupRole>();
+  for (const role of roles) {
+    const collection = String(role.collection ?? '').trim();
+    if (!collection) throw badRequest('invalid_role', 'Every role names a collection.');
+    byCollection.set(collection, {
+      collection,
+      create: role.create === true,
+      read: role.read === true,
+      update: role.update === true,
+      delete: role.delete === true,
+      associatedOnly: role.associatedOnly === true,
+    });
+  }
+  return [...byCollection.values()];
+}
+
+function cleanName(name: string | undefined): string {
+  const trimmed = (name ?? '').trim();
+  if (!trimmed) throw badRequest('group_name_required', 'A user group needs a name.');
+  if (trimmed.length > NAME_MAX) throw badRequest('group_name_too_long', `A user group name has at most ${NAME_MAX} characters.`);
+  return trimmed;
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+export class UserGroupService {
+  constructor(private readonly db: Db) {}
+
+  async list(projectId: string): Promise<GroupView[]> {
+    const rows = await this.db.select().from(userGroups).where(eq(userGroups.projectId, projectId)).orderBy(asc(userGroups.createdAt), asc(userGroups.id));
+    return rows.map(toView);
+  }
+
+  async get(projectId: string, groupId: string): Promise<GroupView> {
+    const [row] = await this.db.select().from(userGroups).where(and(eq(userGroups.projectId, projectId), eq(userGroups.id, groupId)));
+    if (!row) throw notFound('user_group_not_found', 'There is no such user group in this project.');
+    return toView(row);
+  }
+
+  async create(projectId: string, input: GroupInput): Promise<GroupView> {
+    const name = cleanName(input.name);
+    try {
+      const [row] = await this.db
+        .insert(userGroups)
+        .values({ id: newId(), projectId, name, roles: normaliseRoles(input.permissions ?? []) })
+        .returning();
+      return toView(row!);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('user_group_exists', `A user group named "${name}" already exists in this project.`);
+      throw error;
+    }
+  }
+
+  /** Renames a group and/or replaces its roles (fields left out stay as they are). */
+  async update(projectId: string, groupId: string, input: GroupInput): Promise<GroupView> {
+    const set: Partial<GroupRow> = { updatedAt: new Date() };
+    if (input.name !== undefined) set.name = cleanName(input.name);
+    if (input.permissions !== undefined) set.roles = normaliseRoles(input.permissions);
+    try {
+      const [row] = await this.db
+        .update(userGroups)
+        .set(set)
+        .where(and(eq(userGroups.projectId, projectId), eq(userGroups.id, groupId)))
+        .returning();
+      if (!row) throw notFound('user_group_not_found', 'There is no such user group in this project.');
+      return toView(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('user_group_exists', `A user group named "${set.name}" already exists in this project.`);
+      throw error;
+    }
+  }
+
+  /** Deletes a group and takes it off every user of the project. */
+  async delete(projectId: string, groupId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const gone = await tx.delete(userGroups).where(and(eq(userGroups.projectId, projectId), eq(userGroups.id, groupId))).returning({ id: userGroups.id });
+      if (!gone.length) throw notFound('user_group_not_found', 'There is no such user group in this project.');
+      await tx
+        .update(projectUsers)
+        .set({ userGroups: sql`array_remove(${projectUsers.userGroups}, ${groupId})` })
+        .where(and(eq(projectUsers.projectId, projectId), sql`${groupId} = ANY(${projectUsers.userGroups})`));
+    });
+  }
+
+  /** The ids among `groupIds` that are groups of this project. */
+  async existing(projectId: string, groupIds: string[]): Promise<string[]> {
+    const wanted = [...new Set(groupIds)].filter((id) => /^[0-9a-f]{24}$/.test(id));
+    if (!wanted.length) return [];
+    const rows = await this.db
+      .select({ id: userGroups.id })
+      .from(userGroups)
+      .where(and(eq(userGroups.projectId, projectId), inArray(userGroups.id, wanted)));
+    return rows.map((r) => r.id);
+  }
+
+  /** Refuses (400) any id that is not a group of this project; returns the ids deduplicated. */
+  async requireGroups(projectId: string, groupIds: string[]): Promise<string[]> {
+    const unique = [...new Set(groupIds)];
+    const found = new Set(await this.existing(projectId, unique));
+    const foreign = unique.filter((id) => !found.has(id));
+    if (foreign.length) throw badRequest('unknown_user_group', `Not a user group of this project: ${foreign.join(', ')}.`);
+    return unique;
+  }
+
+  /**
+   * What the groups grant on a collection (a nested path is judged by its top-level collection).
+   * Operations are granted when any group grants them; `associatedOnly` holds only when every
+   * group granting something there limits it to associated items.
+   */
+  async rights(projectId: string, groupIds: string[], collectionSlug: string): Promise<GroupRights> {
+    const none: GroupRights = { create: false, read: false, update: false, delete: false, associatedOnly: false };
+    const ids = [...new Set(groupIds)].filter((id) => /^[0-9a-f]{24}$/.test(id));
+    if (!ids.length) return none;
+    const slug = topLevelCollection(collectionSlug);
+    const rows = await this.db
+      .select({ roles: userGroups.roles })
+      .from(userGroups)
+      .where(and(eq(userGroups.projectId, projectId), inArray(userGroups.id, ids)));
+    const result = { ...none };
+    let granting = 0;
+    let limited = 0;
+    for (const row of rows) {
+      const role = (row.roles as GroupRole[]).find((r) => r.collection === slug);
+      if (!role || !(role.create || role.read || role.update || role.delete)) continue;
+      granting++;
+      if (role.associatedOnly) limited++;
+      result.create ||= role.create;
+      result.read ||= role.read;
+      result.update ||= role.update;
+      result.delete ||= role.delete;
+    }
+    result.associatedOnly = granting > 0 && limited === granting;
+    return result;
+  }
+}

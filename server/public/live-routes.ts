@@ -1,0 +1,72 @@
+/**
+ * `GET /api/public/collection/{c}/live?authorization&requestID&nestedID&itemID`: live item writes
+ * of a collection for apps (contract §7), the same stream as the console's (server/live/stream.ts).
+ * The client's EventSource sends no headers, so the token comes in `authorization` (the plugin's
+ * authentication hook reads it there); the caller needs the read right on the collection.
+ */
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { decodeJwt } from 'jose';
+import { responses } from '../lib/schemas.ts';
+import { serveLiveStream } from '../live/stream.ts';
+import { liveTarget } from '../live/target.ts';
+import { CollectionService } from '../content/collections.ts';
+import { requireAssociated, requireRight } from './principal.ts';
+import { inCollection, principalOf, tags, type PublicApp } from './support.ts';
+
+const LiveQuery = Type.Object({
+  authorization: Type.Optional(Type.String({ maxLength: 4096, description: 'The API token or user token (EventSource sends no headers); `Bearer ` may precede it.' })),
+  requestID: Type.Optional(Type.String({ maxLength: 64, pattern: '^[0-9a-f]*$', description: 'The request id of a stream that was told to stop: resume after it.' })),
+  nestedID: Type.Optional(Type.String({ maxLength: 1024, description: 'A nested list of `itemID` (slug chain); empty for the top-level list.' })),
+  itemID: Type.Optional(Type.String({ maxLength: 64, description: 'The top-level item whose nested list is followed; absent, empty or `undefined` for the top level.' })),
+});
+
+/** Where the authentication hook finds a live stream's token. */
+export const liveRoute = '/api/public/collection/:collection/live';
+
+export async function publicLiveRoutes(fastify: PublicApp) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, live, config } = app.ctx;
+  const collections = new CollectionService(database.db);
+
+  app.get(
+    '/collection/:collection/live',
+    {
+      schema: {
+        summary: 'Server-sent events of the collection’s item writes (read)',
+        tags,
+        params: inCollection,
+        querystring: LiveQuery,
+        response: responses({}),
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { collection } = request.params;
+      const grant = await requireRight(app, principal, collection, 'read');
+      const row = await collections.row(principal.projectId, collection);
+      const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
+      if (target.rootItemId) await requireAssociated(app, principal, grant, collection, target.rootItemId);
+      else if (grant.associatedOnly) await requireAssociated(app, principal, grant, collection, '');
+      const lastEventID = Number(request.headers['last-event-id']);
+      const token = request.query.authorization?.replace(/^Bearer\s+/i, '') ?? '';
+      let expiresAt: number | undefined;
+      try {
+        expiresAt = decodeJwt(token).exp;
+      } catch {
+        expiresAt = undefined;
+      }
+      await serveLiveStream(request, reply, {
+        hub: live,
+        db: database.db,
+        collectionId: row.id,
+        collectionSlug: row.slug,
+        ...target,
+        requestID: request.query.requestID || undefined,
+        lastEventID: Number.isSafeInteger(lastEventID) && lastEventID >= 0 ? lastEventID : undefined,
+        maxSeconds: config.liveStreamMaxS,
+        expiresAt,
+      });
+    },
+  );
+}

@@ -1,0 +1,365 @@
+/**
+ * Webhook deliveries that never lose an event (README "Webhooks").
+ *
+ * - The outbox is `item_events`: every item write inserts its row in the write's own transaction.
+ * - The relay reads rows past its cursor (`webhook_relay`, one row) in the order their
+ *   transactions became final (`xid`, then id; only rows older than every transaction still
+ *   running), and in ONE transaction inserts a delivery per matching webhook, enqueues its first
+ *   attempt as a pg-boss job and moves the cursor. A crash anywhere leaves either all or none.
+ * - One job is one attempt. The attempt goes through the URL guard (`app.ctx.outbound.send`: the
+ *   address checked again, a deadline, a byte cap, no redirect followed), is logged, and on failure
+ *   the next attempt is enqueued in the same transaction as the log row, after the configured delay
+ *   with ±20 % jitter. A job whose attempt number is not the next one is a duplicate and is skipped.
+ * - A delivery that used up its attempts counts as a failure of its webhook; after
+ *   `disableAfter` such failures in a row (no success between) the webhook is disabled.
+ * - pg-boss 10 runs on the same database: on PostgreSQL over the app's pool, on PGlite through
+ *   its `db` adapter (../shared/DEPENDENCIES.md, option A).
+ */
+import { createHmac } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { sql, type SQL } from 'drizzle-orm';
+import { webhookHeaders, webhookLimits } from '../../definitions/webhooks.ts';
+import type { Database } from '../db/index.ts';
+import { query, type Executor } from '../content/storage.ts';
+import { contentEventChannel } from '../live/events.ts';
+import { newId } from '../lib/ids.ts';
+import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
+import { eventKeys, matches } from './webhooks.ts';
+
+export const webhookQueue = 'webhook-delivery';
+
+/** How long the relay waits after a write's notification for more to come (ms). */
+const relayCoalesceMs = 25;
+
+/** Jobs (attempts) a worker runs at once. */
+const batchSize = 20;
+
+export interface WebhookDeliveryConfig {
+  /** Delays before the 2nd, 3rd, … attempt (ms); attempts = length + 1. */
+  retryDelaysMs: number[];
+  /** Deadline of one attempt (ms). */
+  timeoutMs: number;
+  /** Deliveries in a row that used up their attempts before the webhook is disabled. */
+  disableAfter: number;
+  /** How often the relay looks for events besides being told at commit (ms). */
+  relayIntervalMs: number;
+  /** How often pg-boss looks for due jobs (seconds, at least 0.5). */
+  pollingIntervalS: number;
+  /**
+   * How often pg-boss's maintenance runs (seconds): among other things it fails a job whose worker
+   * died mid-attempt once the job's expiry (twice the attempt deadline plus 5 s) passed, so it runs again.
+   */
+  maintenanceIntervalS: number;
+}
+
+interface JobData {
+  deliveryId: string;
+  attempt: number;
+  manual?: boolean;
+}
+
+/** pg-boss's way to reach the database. */
+interface BossDb {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+/** A statement with `$n` placeholders as drizzle SQL, so pg-boss can write inside our transaction. */
+function toSql(text: string, values: readonly unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`));
+  return sql.join(chunks, sql.raw(''));
+}
+
+const inTransaction = (tx: Executor): BossDb => ({
+  executeSql: async (text, values = []) => ({ rows: await query(tx, toSql(text, values)) }),
+});
+
+/** pg-boss's own connection: the app's pool on PostgreSQL, the PGlite client through option A. */
+function bossDb(database: Database): BossDb {
+  const client = (database.db as unknown as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) return { executeSql: (text, values = []) => client.query(text, values as unknown[]) };
+  if (client instanceof PGlite) {
+    return {
+      async executeSql(text, values = []) {
+        if (values.length) return client.query(text, values as unknown[]);
+        const results = await client.exec(text);
+        return results[results.length - 1] ?? { rows: [] };
+      },
+    };
+  }
+  throw new Error('webhooks need a database opened by openDatabase');
+}
+
+/** `t=<unix seconds>` and the hex HMAC-SHA256 of `<timestamp>.<body>` with the webhook's secret. */
+export function signDelivery(secret: string, timestamp: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
+
+export interface WebhookDispatcherOptions {
+  database: Database;
+  outbound: UrlGuard;
+  config: WebhookDeliveryConfig;
+  log: FastifyBaseLogger;
+  /** Counts a delivery against the organization's WebhookTriggers usage, when metering exists. */
+  countTrigger?: (organizationId: string) => void;
+}
+
+export class WebhookDispatcher {
+  private boss: PgBoss | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private relaying: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private workerId: string | undefined;
+  private soon: NodeJS.Timeout | undefined;
+
+  /** Tells this process's worker to fetch now (new first attempts, a full batch). */
+  private wake() {
+    if (this.workerId && !this.stopped) this.boss?.notifyWorker(this.workerId);
+  }
+
+  constructor(private readonly options: WebhookDispatcherOptions) {}
+
+  get maxAttempts() {
+    return this.options.config.retryDelaysMs.length + 1;
+  }
+
+  /** A job that fails (a database error) runs again; one whose worker died runs again after its expiry. */
+  private jobOptions() {
+    return { retryLimit: 3, retryDelay: 5, expireInSeconds: Math.ceil(this.options.config.timeoutMs / 1000) * 2 + 5 };
+  }
+
+  async start(): Promise<void> {
+    const { database, config, log } = this.options;
+    this.stopped = false;
+    const boss = new PgBoss({
+      db: bossDb(database),
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: config.maintenanceIntervalS,
+    } as unknown as PgBoss.ConstructorOptions);
+    boss.on('error', (error) => log.warn({ err: error }, 'webhook queue error'));
+    await boss.start();
+    await boss.createQueue(webhookQueue);
+    this.boss = boss;
+    this.workerId = await boss.work<JobData>(webhookQueue, { pollingIntervalSeconds: config.pollingIntervalS, batchSize }, async (jobs) => {
+      await Promise.all(jobs.map((job) => this.attempt(job.data)));
+      // A full batch: more may be due, so the worker fetches again at once instead of waiting to poll.
+      if (jobs.length >= batchSize) this.wake();
+    });
+    this.stopListening = await database.listen(contentEventChannel, () => this.relaySoon(), () => this.relay());
+    this.timer = setInterval(() => this.relay(), config.relayIntervalMs);
+    this.timer.unref();
+    this.relay();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    await this.stopListening?.();
+    await this.relaying;
+    await this.boss?.stop({ graceful: true, wait: true, timeout: this.options.config.timeoutMs + 2000 });
+  }
+
+  /**
+   * Runs the relay shortly: the writes of the next few milliseconds become deliveries in one
+   * transaction instead of one each, which keeps the relay's cost off busy writers.
+   */
+  private relaySoon(): void {
+    if (this.soon || this.stopped) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.relay();
+    }, relayCoalesceMs);
+  }
+
+  /** Runs the relay now, or once more after the run under way. */
+  relay(): void {
+    if (this.stopped || !this.boss) return;
+    if (this.relaying) {
+      this.again = true;
+      return;
+    }
+    this.relaying = (async () => {
+      try {
+        do {
+          this.again = false;
+          while (!this.stopped && (await this.relayBatch()) > 0) {
+            /* more may wait */
+          }
+        } while (this.again && !this.stopped);
+      } catch (error) {
+        if (!this.stopped) this.options.log.warn({ err: error }, 'webhook relay failed; it runs again shortly');
+      } finally {
+        this.relaying = undefined;
+      }
+    })();
+  }
+
+  /** Waits for the relay run under way (tests and shutdown). */
+  async settled(): Promise<void> {
+    while (this.relaying) await this.relaying;
+  }
+
+  /** One batch of events into deliveries; the number of events read (0: caught up, or another process relays). */
+  private async relayBatch(): Promise<number> {
+    const counted: string[] = [];
+    const read = await this.options.database.db.transaction(async (tx) => {
+      const [cursor] = await query(tx, sql`select xid::text as xid, event_id from webhook_relay where id = 1 for update skip locked`);
+      if (!cursor) return 0;
+      const events = await query(
+        tx,
+        sql`select e.id, e.xid::text as xid, e.project_id, e.collection_id, e.trigger, e.item_id, e.root_item_id, e.nested_path, e.item, c.slug
+            from item_events e left join content_collections c on c.id = e.collection_id
+            where (e.xid, e.id) > (${cursor.xid}::xid8, ${cursor.event_id}::bigint)
+              and e.xid < pg_snapshot_xmin(pg_current_snapshot())
+            order by e.xid, e.id limit 500`,
+      );
+      if (!events.length) return 0;
+      const projectIds = [...new Set(events.map((e) => String(e.project_id)))];
+      const hooks = await query(
+        tx,
+        sql`select id, organization_id, project_id, trigger, collections from webhooks
+            where disabled_at is null and project_id in (${sql.join(projectIds.map((p) => sql`${p}`), sql`, `)})`,
+      );
+      const deliveries: { id: string; webhookId: string; eventId: number; trigger: string; body: string }[] = [];
+      for (const event of events) {
+        const keys = eventKeys({ id: String(event.collection_id), slug: String(event.slug ?? event.collection_id) }, String(event.nested_path));
+        for (const hook of hooks) {
+          if (hook.project_id !== event.project_id) continue;
+          const collections = typeof hook.collections === 'string' ? JSON.parse(hook.collections) : hook.collections;
+          if (!matches({ trigger: String(hook.trigger), collections }, String(event.trigger), keys)) continue;
+          const item = typeof event.item === 'string' ? JSON.parse(event.item) : event.item;
+          const nested = event.root_item_id != null;
+          const body = JSON.stringify({
+            collectionID: event.slug ?? event.collection_id,
+            // A nested item is addressed as the API addresses it: its top item and the chain to it.
+            itemID: nested ? event.root_item_id : event.item_id,
+            nestedID: nested ? `${event.nested_path}.${event.item_id}` : null,
+            trigger: event.trigger,
+            item,
+          });
+          deliveries.push({ id: newId(), webhookId: String(hook.id), eventId: Number(event.id), trigger: String(event.trigger), body });
+          counted.push(String(hook.organization_id));
+        }
+      }
+      if (deliveries.length) {
+        const rows = sql.join(
+          deliveries.map((d) => sql`(${d.id}, ${d.webhookId}, ${d.eventId}, ${d.trigger}, ${d.body}, now())`),
+          sql`, `,
+        );
+        const inserted = await query(
+          tx,
+          sql`insert into webhook_deliveries (id, webhook_id, event_id, trigger, body, next_attempt_at) values ${rows}
+              on conflict (webhook_id, event_id) do nothing returning id`,
+        );
+        if (inserted.length) {
+          await this.boss!.insert(
+            inserted.map((row) => ({ name: webhookQueue, data: { deliveryId: String(row.id), attempt: 1 }, ...this.jobOptions() })),
+            { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
+          );
+        }
+      }
+      const last = events[events.length - 1]!;
+      await tx.execute(sql`update webhook_relay set xid = ${last.xid}::xid8, event_id = ${last.id}, updated_at = now() where id = 1`);
+      return events.length;
+    });
+    for (const organizationId of counted) this.options.countTrigger?.(organizationId);
+    if (counted.length) this.wake();
+    return read;
+  }
+
+  /** Enqueues one more attempt of a logged delivery now (a person asked); no automatic retry follows it. */
+  async redeliver(deliveryId: string): Promise<void> {
+    await this.options.database.db.transaction(async (tx) => {
+      const [row] = await query(tx, sql`update webhook_deliveries set state = 'pending', next_attempt_at = now(), updated_at = now() where id = ${deliveryId} returning attempts`);
+      if (!row) return;
+      await this.boss!.send(webhookQueue, { deliveryId, attempt: Number(row.attempts) + 1, manual: true } satisfies JobData, {
+        ...this.jobOptions(),
+        db: inTransaction(tx),
+      } as PgBoss.SendOptions);
+    });
+    this.wake();
+  }
+
+  /** One attempt of one delivery. */
+  private async attempt(job: JobData): Promise<void> {
+    const { database, outbound, config } = this.options;
+    const [row] = await query(
+      database.db,
+      sql`select d.body, d.attempts, d.state, w.uri, w.method, w.secret, w.disabled_at, w.trigger
+          from webhook_deliveries d join webhooks w on w.id = d.webhook_id where d.id = ${job.deliveryId}`,
+    );
+    // The webhook was deleted, or this attempt ran already (a duplicate job).
+    if (!row || Number(row.attempts) !== job.attempt - 1) return;
+    if (!job.manual && (row.disabled_at != null || row.state !== 'pending')) {
+      await database.db.execute(sql`update webhook_deliveries set state = 'failed', next_attempt_at = null, updated_at = now() where id = ${job.deliveryId} and state = 'pending'`);
+      return;
+    }
+    const body = String(row.body);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const started = Date.now();
+    let statusCode: number | null = null;
+    let responseBody: string | null = null;
+    let error: string | null = null;
+    try {
+      const response = await outbound.send(String(row.uri), {
+        method: row.method === 'PUT' ? 'PUT' : 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Larder-Webhooks/1',
+          [webhookHeaders.signature]: signDelivery(String(row.secret), timestamp, body),
+          [webhookHeaders.timestamp]: timestamp,
+          [webhookHeaders.delivery]: job.deliveryId,
+          [webhookHeaders.trigger]: String(row.trigger),
+          [webhookHeaders.attempt]: String(job.attempt),
+        },
+        body,
+        maxBytes: webhookLimits.responseBodyMax,
+        timeoutMs: config.timeoutMs,
+      });
+      statusCode = response.status;
+      responseBody = response.body.toString('utf8').replace(/\u0000/g, '');
+      if (response.status < 200 || response.status > 299) error = `The receiver answered ${response.status}.`;
+    } catch (failure) {
+      error = failure instanceof OutboundError ? `${failure.kind}: ${failure.message}` : 'the delivery failed';
+    }
+    const ok = error === null;
+    const durationMs = Date.now() - started;
+    await database.db.transaction(async (tx) => {
+      const [current] = await query(tx, sql`select attempts, webhook_id from webhook_deliveries where id = ${job.deliveryId} for update`);
+      if (!current || Number(current.attempts) !== job.attempt - 1) return;
+      const webhookId = String(current.webhook_id);
+      await tx.execute(sql`insert into webhook_attempts (delivery_id, webhook_id, attempt, manual, status_code, response_body, error, duration_ms)
+                           values (${job.deliveryId}, ${webhookId}, ${job.attempt}, ${job.manual === true}, ${statusCode}, ${responseBody}, ${error}, ${durationMs})`);
+      const final = ok || job.manual === true || job.attempt >= this.maxAttempts;
+      const next = final ? null : new Date(Date.now() + jittered(config.retryDelaysMs[job.attempt - 1] ?? 0));
+      const state = ok ? 'delivered' : final ? 'failed' : 'pending';
+      await tx.execute(sql`update webhook_deliveries set attempts = ${job.attempt}, state = ${state}, next_attempt_at = ${next?.toISOString() ?? null}::timestamptz, updated_at = now()
+                           where id = ${job.deliveryId}`);
+      if (ok) await tx.execute(sql`update webhooks set consecutive_failures = 0 where id = ${webhookId} and consecutive_failures <> 0`);
+      else if (final && !job.manual) {
+        await tx.execute(sql`update webhooks set consecutive_failures = consecutive_failures + 1,
+                               disabled_at = case when disabled_at is null and consecutive_failures + 1 >= ${config.disableAfter} then now() else disabled_at end,
+                               disabled_reason = case when disabled_at is null and consecutive_failures + 1 >= ${config.disableAfter}
+                                 then ${`Disabled after ${config.disableAfter} deliveries in a row failed every attempt.`} else disabled_reason end
+                             where id = ${webhookId}`);
+      }
+      if (next) {
+        await this.boss!.send(webhookQueue, { deliveryId: job.deliveryId, attempt: job.attempt + 1 } satisfies JobData, {
+          startAfter: next,
+          ...this.jobOptions(),
+          db: inTransaction(tx),
+        } as PgBoss.SendOptions);
+      }
+    });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Webhooks as one piece of the app: the service, the dispatcher (relay and delivery worker, started
+ * with the app and stopped when it closes, before the database is) and the `/api/webhook` routes.
+ */
+import type { FastifyInstance } from 'fastify';
+import { WebhookDispatcher } from './delivery.ts';
+import { webhookRoutes } from './routes.ts';
+import { WebhookService } from './webhooks.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    webhooks: { service: WebhookService; dispatcher: WebhookDispatcher };
+  }
+}
+
+export async function registerWebhooks(app: FastifyInstance) {
+  const { database, outbound, config } = app.ctx;
+  const service = new WebhookService(database.db, outbound);
+  const dispatcher = new WebhookDispatcher({
+    database,
+    outbound,
+    config: config.webhooks,
+    log: app.log,
+    // Each delivery made of an item write counts once, whatever its attempts (spec §3: WebhookTriggers).
+    countTrigger: (organizationId: string) => app.ctx.usage.add(organizationId, 'WebhookTriggers', 1),
+  });
+  await dispatcher.start();
+  app.addHook('onClose', () => dispatcher.stop());
+  app.decorate('webhooks', { service, dispatcher });
+  await app.register(webhookRoutes, { prefix: '/api/webhook', webhooks: service, dispatcher });
+}
