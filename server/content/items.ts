@@ -4,7 +4,7 @@
  * `_rank` are the server's. A write may name the version it was based on and is refused (409,
  * with the current item) when the item changed since; without one, the last writer wins.
  */
-import { listPathOfItem, recordContentEvent } from '../live/events.ts';
+import { listPathOfItem, recordContentEvent, recordContentEvents } from '../live/events.ts';
 import { sql, type SQL } from 'drizzle-orm';
 import { generateKeyBetween } from 'fractional-indexing';
 import { contentLimits, metadataField, parseNestedId, systemKeys } from '../../definitions/content.ts';
@@ -23,6 +23,7 @@ import {
   decodeValue,
   deleteItem,
   insertItem,
+  insertItems,
   lastRank,
   listItems,
   query,
@@ -77,6 +78,25 @@ const eventPlace = (projectId: string, row: CollectionRow, nested?: { rootItemId
 /** Field types whose values are uploaded into an item once it exists. */
 const filledAfterCreate: ReadonlySet<string> = new Set(['ImageRef', 'ImageRefSet']);
 
+/** A top-level create waiting for its collection's next batch. */
+interface PendingCreate {
+  body: Record<string, unknown>;
+  id: string | undefined;
+  resolve(item: Item): void;
+  reject(error: unknown): void;
+}
+
+interface CreateQueue {
+  waiting: PendingCreate[];
+  running: boolean;
+}
+
+/** The most creates one batch writes. */
+const createBatchMax = 100;
+
+/** The create queues of each database, by project and collection: shared by every ItemService of the process. */
+const createQueues = new WeakMap<object, Map<string, CreateQueue>>();
+
 export class ItemService {
   private readonly collections: CollectionService;
 
@@ -105,8 +125,110 @@ export class ItemService {
     return { items, total: await countChildren(this.db, target.level, parentId) };
   }
 
-  /** Creates a top-level item, or (with the parent item and a nestedID ending in a slug) a nested one; `id` is a caller's id (the public API's upsert). */
+  /**
+   * Creates a top-level item, or (with the parent item and a nestedID ending in a slug) a nested
+   * one; `id` is a caller's id (the public API's upsert).
+   *
+   * Top-level creations of one collection queue on its row (the counter, the single-item rule and
+   * the rank need it), so they are written in batches: a create that arrives while a batch of its
+   * collection is being written waits for the next one, which writes every create waiting then in
+   * one transaction (README "Items": batched creates). Alone, a create is a batch of one.
+   */
   async create(projectId: string, slug: string, body: Record<string, unknown>, nested?: { itemId: string; nestedID: string }, id?: string): Promise<Item> {
+    if (nested) return this.createOne(projectId, slug, body, nested, id);
+    let queues = createQueues.get(this.db);
+    if (!queues) createQueues.set(this.db, (queues = new Map()));
+    const key = `${projectId}\u0000${slug}`;
+    let queue = queues.get(key);
+    if (!queue) queues.set(key, (queue = { waiting: [], running: false }));
+    const pending = new Promise<Item>((resolve, reject) => queue.waiting.push({ body, id, resolve, reject }));
+    if (!queue.running) void this.drain(queues, key, queue);
+    return pending;
+  }
+
+  /** Writes the queue's waiting creates, batch after batch, until none waits. */
+  private async drain(queues: Map<string, CreateQueue>, key: string, queue: CreateQueue): Promise<void> {
+    queue.running = true;
+    try {
+      while (queue.waiting.length) {
+        const batch = queue.waiting.splice(0, createBatchMax);
+        const [projectId, slug] = key.split('\u0000') as [string, string];
+        try {
+          const outcomes = await this.createBatch(projectId, slug, batch);
+          outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.item) : batch[i]!.reject(outcome.error)));
+        } catch (error) {
+          if (batch.length === 1) {
+            batch[0]!.reject(error);
+            continue;
+          }
+          // A database error (a unique value, a caller's id taken twice) undid the whole batch: each create runs on its own.
+          for (const one of batch) await this.createOne(projectId, slug, one.body, undefined, one.id).then(one.resolve, one.reject);
+        }
+      }
+    } finally {
+      queue.running = false;
+      if (queues.get(key) === queue && !queue.waiting.length) queues.delete(key);
+    }
+  }
+
+  /**
+   * Top-level creates of one collection in one transaction. A create the rules refuse (a bad value,
+   * the single item taken) is refused alone; any other error undoes the batch and is thrown.
+   */
+  private async createBatch(projectId: string, slug: string, batch: readonly PendingCreate[]): Promise<({ ok: true; item: Item } | { ok: false; error: unknown })[]> {
+    return this.db.transaction(async (tx) => {
+      const row = await this.collections.row(projectId, slug, tx, 'update');
+      const level = levelOf(row);
+      let rank = await lastRank(tx, level);
+      const outcomes: ({ ok: true; item: Item } | { ok: false; error: unknown } | { ok: 'pending'; index: number })[] = [];
+      const accepted: { id: string; rank: string; values: Map<SchemaField, unknown> }[] = [];
+      for (const one of batch) {
+        try {
+          if (row.singleItem && row.itemCount + accepted.length >= 1) {
+            throw conflict('single_item_exists', 'This is a single item collection and it already has its item.');
+          }
+          const values = await this.prepareValues(tx, projectId, row, level, one.body, 'create');
+          rank = generateKeyBetween(rank, null);
+          outcomes.push({ ok: 'pending', index: accepted.length });
+          accepted.push({ id: one.id ?? newId(), rank, values });
+        } catch (error) {
+          if (!(error instanceof AppError) || error.status >= 500) throw error;
+          outcomes.push({ ok: false, error });
+        }
+      }
+      // With a unique field, a value taken aborts the statement: each insert gets a savepoint so it
+      // fails alone. Otherwise one statement writes them all (a caller's id taken undoes the batch).
+      const inserted: (Item | AppError)[] = [];
+      if (columnFields(level).some((field) => field.unique)) {
+        for (const item of accepted) {
+          try {
+            inserted.push(await this.guardUnique(level, () => tx.transaction((savepoint) => insertItem(savepoint, level, item))));
+          } catch (error) {
+            if (!(error instanceof AppError) || error.status >= 500) throw error;
+            inserted.push(error);
+          }
+        }
+      } else {
+        inserted.push(...(await insertItems(tx, level, accepted)));
+      }
+      const created = inserted.filter((entry): entry is Item => !(entry instanceof AppError));
+      if (created.length) {
+        await tx.execute(sql`update content_collections set item_count = item_count + ${created.length} where id = ${row.id}`);
+        await recordContentEvents(
+          tx,
+          created.map((item) => ({ ...eventPlace(projectId, row), trigger: 'create' as const, itemId: item._id, item })),
+        );
+      }
+      return outcomes.map((outcome) => {
+        if (outcome.ok !== 'pending') return outcome;
+        const entry = inserted[outcome.index]!;
+        return entry instanceof AppError ? { ok: false as const, error: entry } : { ok: true as const, item: entry };
+      });
+    });
+  }
+
+  /** One create in its own transaction: nested items, and the creates of a batch that failed as a whole. */
+  private async createOne(projectId: string, slug: string, body: Record<string, unknown>, nested?: { itemId: string; nestedID: string }, id?: string): Promise<Item> {
     return this.db.transaction(async (tx) => {
       // Top-level creations queue on the collection row: the counter, the single-item rule and the rank need it.
       const row = await this.collections.row(projectId, slug, tx, nested ? 'share' : 'update');

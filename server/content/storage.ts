@@ -431,6 +431,35 @@ export async function insertItem(
   return rowToItem(level, row!);
 }
 
+/**
+ * Inserts several items of one level in one statement (a batch of creates); a column an item has
+ * no value for takes its default. The items come back in the order given.
+ */
+export async function insertItems(
+  executor: Executor,
+  level: SchemaLevel,
+  items: readonly { id: string; parentId?: string; rank: string; values: Map<SchemaField, unknown> }[],
+): Promise<Item[]> {
+  if (items.length === 0) return [];
+  const fields = new Map<string, SchemaField>();
+  for (const item of items) for (const field of item.values.keys()) fields.set(field.id, field);
+  const columns = [sql`${id('_id')}`, sql`${id('_rank')}`, sql`${id('_created_date')}`, sql`${id('_last_updated_date')}`];
+  if (level.parentTable) columns.push(sql`${id('_parent_id')}`);
+  for (const field of fields.values()) columns.push(sql`${id(fieldColumn(field.id))}`);
+  const rows = items.map((item) => {
+    const values = [sql`${item.id}`, sql`${item.rank}`, writeTime, writeTime];
+    if (level.parentTable) values.push(sql`${item.parentId!}`);
+    for (const field of fields.values()) values.push(item.values.has(field) ? encodeValue(columnTypeOf(field)!, item.values.get(field)) : sql`default`);
+    return sql`(${sql.join(values, sql`, `)})`;
+  });
+  const returned = await query(
+    executor,
+    sql`insert into ${id(level.table)} (${sql.join(columns, sql`, `)}) values ${sql.join(rows, sql`, `)} returning ${selectList(level)}`,
+  );
+  const byId = new Map(returned.map((row) => [String(row._id), row]));
+  return items.map((item) => rowToItem(level, byId.get(item.id)!));
+}
+
 /** Updates the given fields of one item and moves its last-updated time strictly forward. */
 export async function updateItem(executor: Executor, level: SchemaLevel, itemId: string, values: Map<SchemaField, unknown>): Promise<Item | undefined> {
   const sets = [

@@ -44,11 +44,23 @@ export const maxNotifiedEventBytes = 7900;
  * so a process need not read it again; when that would not fit, only its id and collection.
  */
 export async function recordContentEvent(tx: Executor, event: NewContentEvent): Promise<void> {
+  await recordContentEvents(tx, [event]);
+}
+
+/** Several events of one transaction (a batch of creates) in one statement, in the order given. */
+export async function recordContentEvents(tx: Executor, events: readonly NewContentEvent[]): Promise<void> {
+  if (!events.length) return;
+  const rows = sql.join(
+    events.map(
+      (event) => sql`(${event.projectId}, ${event.collectionId}, ${event.trigger}, ${event.itemId}, ${event.rootItemId},
+              ${event.nestedPath}, ${JSON.stringify(event.item)}::jsonb)`,
+    ),
+    sql`, `,
+  );
   await tx.execute(sql`
     with inserted as (
       insert into item_events (project_id, collection_id, trigger, item_id, root_item_id, nested_path, item)
-      values (${event.projectId}, ${event.collectionId}, ${event.trigger}, ${event.itemId}, ${event.rootItemId},
-              ${event.nestedPath}, ${JSON.stringify(event.item)}::jsonb)
+      values ${rows}
       returning id, project_id, collection_id, trigger, item_id, root_item_id, nested_path, item, created_at
     ), note as (
       select id, collection_id,
@@ -58,7 +70,7 @@ export async function recordContentEvent(tx: Executor, event: NewContentEvent): 
     )
     select pg_notify(${contentEventChannel},
                      case when octet_length(whole) <= ${maxNotifiedEventBytes} then whole else json_build_object('id', id, 'c', collection_id)::text end)
-    from note`);
+    from note order by id`);
 }
 
 /** A notification of the content-event channel: the event's id and collection, and the event when it fitted. */

@@ -55,6 +55,14 @@ export interface WebhookDeliveryConfig {
   maintenanceIntervalS: number;
 }
 
+interface AttemptResult {
+  job: JobData;
+  statusCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
 interface JobData {
   deliveryId: string;
   attempt: number;
@@ -150,7 +158,7 @@ export class WebhookDispatcher {
     await boss.createQueue(webhookQueue);
     this.boss = boss;
     this.workerId = await boss.work<JobData>(webhookQueue, { pollingIntervalSeconds: config.pollingIntervalS, batchSize }, async (jobs) => {
-      await Promise.all(jobs.map((job) => this.attempt(job.data)));
+      await this.attemptAll(jobs.map((job) => job.data));
       // A full batch: more may be due, so the worker fetches again at once instead of waiting to poll.
       if (jobs.length >= batchSize) this.wake();
     });
@@ -290,20 +298,107 @@ export class WebhookDispatcher {
     this.wake();
   }
 
-  /** One attempt of one delivery. */
-  private async attempt(job: JobData): Promise<void> {
+  /**
+   * One attempt of each delivery of a batch of jobs: one read of the deliveries, the requests sent
+   * in parallel, then ONE transaction logs every attempt, moves every delivery's state, resets or
+   * counts its webhook's failures and enqueues the retries. The work per attempt stays small, so
+   * deliveries do not slow the writes they follow (issue 12: writes slow by 10 % at most).
+   */
+  private async attemptAll(jobs: readonly JobData[]): Promise<void> {
     const { database, outbound, config } = this.options;
-    const [row] = await query(
+    // A delivery twice in one batch (a duplicate job): its first job only.
+    const byDelivery = new Map<string, JobData>();
+    for (const job of jobs) if (!byDelivery.has(job.deliveryId)) byDelivery.set(job.deliveryId, job);
+    if (!byDelivery.size) return;
+    const ids = [...byDelivery.keys()];
+    const rows = await query(
       database.db,
-      sql`select d.body, d.attempts, d.state, w.uri, w.method, w.secret, w.disabled_at, w.trigger
-          from webhook_deliveries d join webhooks w on w.id = d.webhook_id where d.id = ${job.deliveryId}`,
+      sql`select d.id, d.body, d.attempts, d.state, w.uri, w.method, w.secret, w.disabled_at, w.trigger
+          from webhook_deliveries d join webhooks w on w.id = d.webhook_id where d.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
     );
-    // The webhook was deleted, or this attempt ran already (a duplicate job).
-    if (!row || Number(row.attempts) !== job.attempt - 1) return;
-    if (!job.manual && (row.disabled_at != null || row.state !== 'pending')) {
-      await database.db.execute(sql`update webhook_deliveries set state = 'failed', next_attempt_at = null, updated_at = now() where id = ${job.deliveryId} and state = 'pending'`);
-      return;
+    const abandoned: string[] = [];
+    const sends: Promise<AttemptResult>[] = [];
+    for (const row of rows) {
+      const job = byDelivery.get(String(row.id))!;
+      // This attempt ran already (a duplicate job). A deleted webhook took its deliveries with it.
+      if (Number(row.attempts) !== job.attempt - 1) continue;
+      if (!job.manual && (row.disabled_at != null || row.state !== 'pending')) {
+        abandoned.push(job.deliveryId);
+        continue;
+      }
+      sends.push(this.send(job, row, outbound, config.timeoutMs));
     }
+    const results = await Promise.all(sends);
+    if (!abandoned.length && !results.length) return;
+    await database.db.transaction(async (tx) => {
+      if (abandoned.length) {
+        await tx.execute(sql`update webhook_deliveries set state = 'failed', next_attempt_at = null, updated_at = now()
+                             where state = 'pending' and id in (${sql.join(abandoned.map((id) => sql`${id}`), sql`, `)})`);
+      }
+      if (!results.length) return;
+      // Locked in one order, so two workers never wait on each other in a circle.
+      const current = await query(
+        tx,
+        sql`select id, attempts, webhook_id from webhook_deliveries
+            where id in (${sql.join(results.map((r) => sql`${r.job.deliveryId}`), sql`, `)}) order by id for update`,
+      );
+      const webhookOf = new Map<string, string>();
+      for (const row of current) {
+        const result = results.find((r) => r.job.deliveryId === row.id);
+        if (result && Number(row.attempts) === result.job.attempt - 1) webhookOf.set(String(row.id), String(row.webhook_id));
+      }
+      const logged = results.filter((r) => webhookOf.has(r.job.deliveryId));
+      if (!logged.length) return;
+      const now = Date.now();
+      const outcomes = logged.map((r) => {
+        const ok = r.error === null;
+        const final = ok || r.job.manual === true || r.job.attempt >= this.maxAttempts;
+        const next = final ? null : new Date(now + jittered(config.retryDelaysMs[r.job.attempt - 1] ?? 0));
+        return { ...r, ok, final, next, webhookId: webhookOf.get(r.job.deliveryId)!, state: ok ? 'delivered' : final ? 'failed' : 'pending' };
+      });
+      await tx.execute(sql`insert into webhook_attempts (delivery_id, webhook_id, attempt, manual, status_code, response_body, error, duration_ms) values ${sql.join(
+        outcomes.map(
+          (o) => sql`(${o.job.deliveryId}, ${o.webhookId}, ${o.job.attempt}, ${o.job.manual === true}, ${o.statusCode}, ${o.responseBody}, ${o.error}, ${o.durationMs})`,
+        ),
+        sql`, `,
+      )}`);
+      await tx.execute(sql`update webhook_deliveries d set attempts = v.attempt, state = v.state, next_attempt_at = v.next, updated_at = now()
+                           from (values ${sql.join(
+                             outcomes.map((o) => sql`(${o.job.deliveryId}, ${o.job.attempt}::int, ${o.state}, ${o.next?.toISOString() ?? null}::timestamptz)`),
+                             sql`, `,
+                           )}) as v(id, attempt, state, next)
+                           where d.id = v.id`);
+      const delivered = [...new Set(outcomes.filter((o) => o.ok).map((o) => o.webhookId))];
+      if (delivered.length) {
+        await tx.execute(sql`update webhooks set consecutive_failures = 0
+                             where consecutive_failures <> 0 and id in (${sql.join(delivered.map((id) => sql`${id}`), sql`, `)})`);
+      }
+      // Deliveries that used up their attempts, in the order they ended: each counts once.
+      for (const o of outcomes) {
+        if (o.ok || !o.final || o.job.manual) continue;
+        await tx.execute(sql`update webhooks set consecutive_failures = consecutive_failures + 1,
+                               disabled_at = case when disabled_at is null and consecutive_failures + 1 >= ${config.disableAfter} then now() else disabled_at end,
+                               disabled_reason = case when disabled_at is null and consecutive_failures + 1 >= ${config.disableAfter}
+                                 then ${`Disabled after ${config.disableAfter} deliveries in a row failed every attempt.`} else disabled_reason end
+                             where id = ${o.webhookId}`);
+      }
+      const retries = outcomes.filter((o) => o.next !== null);
+      if (retries.length) {
+        await this.boss!.insert(
+          retries.map((o) => ({
+            name: webhookQueue,
+            data: { deliveryId: o.job.deliveryId, attempt: o.job.attempt + 1 } satisfies JobData,
+            startAfter: o.next!,
+            ...this.jobOptions(),
+          })),
+          { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
+        );
+      }
+    });
+  }
+
+  /** Sends one attempt through the URL guard; never throws. */
+  private async send(job: JobData, row: Record<string, unknown>, outbound: UrlGuard, timeoutMs: number): Promise<AttemptResult> {
     const body = String(row.body);
     const timestamp = String(Math.floor(Date.now() / 1000));
     const started = Date.now();
@@ -324,7 +419,7 @@ export class WebhookDispatcher {
         },
         body,
         maxBytes: webhookLimits.responseBodyMax,
-        timeoutMs: config.timeoutMs,
+        timeoutMs,
       });
       statusCode = response.status;
       responseBody = response.body.toString('utf8').replace(/\u0000/g, '');
@@ -332,34 +427,6 @@ export class WebhookDispatcher {
     } catch (failure) {
       error = failure instanceof OutboundError ? `${failure.kind}: ${failure.message}` : 'the delivery failed';
     }
-    const ok = error === null;
-    const durationMs = Date.now() - started;
-    await database.db.transaction(async (tx) => {
-      const [current] = await query(tx, sql`select attempts, webhook_id from webhook_deliveries where id = ${job.deliveryId} for update`);
-      if (!current || Number(current.attempts) !== job.attempt - 1) return;
-      const webhookId = String(current.webhook_id);
-      await tx.execute(sql`insert into webhook_attempts (delivery_id, webhook_id, attempt, manual, status_code, response_body, error, duration_ms)
-                           values (${job.deliveryId}, ${webhookId}, ${job.attempt}, ${job.manual === true}, ${statusCode}, ${responseBody}, ${error}, ${durationMs})`);
-      const final = ok || job.manual === true || job.attempt >= this.maxAttempts;
-      const next = final ? null : new Date(Date.now() + jittered(config.retryDelaysMs[job.attempt - 1] ?? 0));
-      const state = ok ? 'delivered' : final ? 'failed' : 'pending';
-      await tx.execute(sql`update webhook_deliveries set attempts = ${job.attempt}, state = ${state}, next_attempt_at = ${next?.toISOString() ?? null}::timestamptz, updated_at = now()
-                           where id = ${job.deliveryId}`);
-      if (ok) await tx.execute(sql`update webhooks set consecutive_failures = 0 where id = ${webhookId} and consecutive_failures <> 0`);
-      else if (final && !job.manual) {
-        await tx.execute(sql`update webhooks set consecutive_failures = consecutive_failures + 1,
-                               disabled_at = case when disabled_at is null and consecutive_failures + 1 >= ${config.disableAfter} then now() else disabled_at end,
-                               disabled_reason = case when disabled_at is null and consecutive_failures + 1 >= ${config.disableAfter}
-                                 then ${`Disabled after ${config.disableAfter} deliveries in a row failed every attempt.`} else disabled_reason end
-                             where id = ${webhookId}`);
-      }
-      if (next) {
-        await this.boss!.send(webhookQueue, { deliveryId: job.deliveryId, attempt: job.attempt + 1 } satisfies JobData, {
-          startAfter: next,
-          ...this.jobOptions(),
-          db: inTransaction(tx),
-        } as PgBoss.SendOptions);
-      }
-    });
+    return { job, statusCode, responseBody, error, durationMs: Date.now() - started };
   }
 }
