@@ -4,8 +4,8 @@
  * (README "Files"). Keys are the server's own (`p/<project>/…/<random>.<ext>`), checked by
  * `isSafeKey` before they reach a path or a bucket; nothing a client sends is used as a key.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -84,11 +84,25 @@ export class LocalDiskStorage implements FileStorage {
   }
 
   async get(key: string, range?: ByteRange) {
-    const file = this.pathOf(key);
-    const found = await this.stat(key);
-    if (!found) return undefined;
-    const body = createReadStream(file, range ? { start: range.start, end: range.end } : {});
-    return { body, stat: found };
+    // Opened first, then read through the handle: a file deleted meanwhile (an image removed while
+    // a page still asks for it) is either missing here (404) or read whole, never an error mid-answer.
+    let handle: FileHandle;
+    try {
+      handle = await open(this.pathOf(key), 'r');
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    const s = await handle.stat().catch(async (error: unknown) => {
+      await handle.close();
+      throw error;
+    });
+    if (!s.isFile()) {
+      await handle.close();
+      return undefined;
+    }
+    const body = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    return { body, stat: { size: s.size, modified: s.mtime } };
   }
 
   async stat(key: string): Promise<FileStat | undefined> {
