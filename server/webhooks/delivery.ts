@@ -31,8 +31,8 @@ import { eventKeys, matches } from './webhooks.ts';
 
 export const webhookQueue = 'webhook-delivery';
 
-/** How long the relay waits after a write's notification for more to come (ms). */
-const relayCoalesceMs = 25;
+/** How long the relay waits after a write's notification for more to come (ms): deliveries start this much later, in fewer, larger batches. */
+const relayCoalesceMs = 100;
 
 /** Jobs (attempts) a worker runs at once. */
 const batchSize = 20;
@@ -330,6 +330,29 @@ export class WebhookDispatcher {
     }
     const results = await Promise.all(sends);
     if (!abandoned.length && !results.length) return;
+    // The usual case, every attempt answered 2xx: one statement logs them, marks the deliveries
+    // delivered (only those still at the attempt before: a duplicate job changes nothing) and
+    // clears their webhooks' failure runs.
+    if (!abandoned.length && results.every((r) => r.error === null)) {
+      await database.db.execute(sql`
+        with v (id, attempt, manual, status_code, response_body, duration_ms) as (
+          values ${sql.join(
+            results.map(
+              (r) => sql`(${r.job.deliveryId}::text, ${r.job.attempt}::int, ${r.job.manual === true}::boolean, ${r.statusCode}::int, ${r.responseBody}::text, ${r.durationMs}::int)`,
+            ),
+            sql`, `,
+          )}
+        ), moved as (
+          update webhook_deliveries d set attempts = v.attempt, state = 'delivered', next_attempt_at = null, updated_at = now()
+          from v where d.id = v.id and d.attempts = v.attempt - 1
+          returning d.id, d.webhook_id
+        ), logged as (
+          insert into webhook_attempts (delivery_id, webhook_id, attempt, manual, status_code, response_body, error, duration_ms)
+          select v.id, moved.webhook_id, v.attempt, v.manual, v.status_code, v.response_body, null, v.duration_ms from v join moved on moved.id = v.id
+        )
+        update webhooks set consecutive_failures = 0 where consecutive_failures <> 0 and id in (select webhook_id from moved)`);
+      return;
+    }
     await database.db.transaction(async (tx) => {
       if (abandoned.length) {
         await tx.execute(sql`update webhook_deliveries set state = 'failed', next_attempt_at = null, updated_at = now()
