@@ -2,7 +2,7 @@
  * The Auth section as a project's editor uses it (platform §2, §6, §7, §8; content §2; issue 11):
  * app users signed up through the public Auth API (`POST /auth/public/user` with an API token)
  * are listed, viewed and deleted; a user group is created and its rights ticked; the token form
- * offers the group; a user is added to an item's Users panel. axe in light at 1280 px and in dark
+ * offers the group; a user is given the group (and keeps it after a reload); a user is added to an item's Users panel. axe in light at 1280 px and in dark
  * at 900 px.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -94,7 +94,7 @@ test('app users are listed, viewed and deleted; a group is made and its rights t
   const details = page.getByRole('dialog', { name: seeded.emails[0] });
   await expect(details.getByText(seeded.userIDs[0]!)).toBeVisible();
   await expect(details.getByText('Last login')).toBeVisible();
-  await expect(details.getByText('No group')).toBeVisible();
+  await expect(details.getByText('This project has no user groups yet: create one under Groups.')).toBeVisible();
   await expectAccessible(page, 'user dialog');
   await details.getByRole('button', { name: 'Close' }).first().click();
 
@@ -120,6 +120,25 @@ test('app users are listed, viewed and deleted; a group is made and its rights t
   await page.goto(`${projectPath(made)}/newAPIKey`);
   await expect(page.getByLabel('User group of users created with this token').getByRole('option', { name: 'Editors' })).toHaveCount(1);
   await expect(page.getByText('To get started with users, first create a User Group in the Auth section')).toHaveCount(0);
+
+  // Give a user the group: Space ticks it, the pointer saves; seen again after a reload.
+  await page.goto(`${projectPath(made)}/auth/users`);
+  await page.getByRole('button', { name: `View ${seeded.emails[0]}` }).click();
+  const userDialog = page.getByRole('dialog', { name: seeded.emails[0] });
+  const editorsBox = userDialog.getByRole('group', { name: 'Groups' }).getByRole('checkbox', { name: 'Editors' });
+  await expect(editorsBox).not.toBeChecked();
+  await editorsBox.focus();
+  await page.keyboard.press('Space');
+  await expect(editorsBox).toBeChecked();
+  await expectAccessible(page, 'user groups editor');
+  await userDialog.getByRole('button', { name: 'Save groups' }).click();
+  await expect(page.getByText('User groups have been updated')).toBeVisible();
+  const assigned = await request.get(api(made, 'user', seeded.userIDs[0]!), { headers: bearer(made.token) });
+  expect(((await assigned.json()) as { userGroups: string[] }).userGroups).toEqual([group!.groupID]);
+  await page.reload();
+  await page.getByRole('button', { name: `View ${seeded.emails[0]}` }).click();
+  await expect(page.getByRole('dialog', { name: seeded.emails[0] }).getByRole('checkbox', { name: 'Editors' })).toBeChecked();
+  await page.getByRole('dialog', { name: seeded.emails[0] }).getByRole('button', { name: 'Close' }).first().click();
 
   // Delete a user.
   await page.goto(`${projectPath(made)}/auth/users`);

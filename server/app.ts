@@ -14,6 +14,7 @@ import { loadServerKeys, type ServerKeys } from './auth/keys.ts';
 import { platform } from '../definitions/platform.ts';
 import { AccessService, type AccessCaches } from './main/access.ts';
 import { CacheRegistry } from './lib/shared-cache.ts';
+import { createAuthCaches, type AuthCaches } from './public/principal-cache.ts';
 import { cacheCollectionSchemas, type SchemaRow } from './content/collections.ts';
 import { OrganizationService } from './main/organizations.ts';
 import { ProjectService, type ProjectRow } from './main/projects.ts';
@@ -62,6 +63,8 @@ export interface AppContext {
   live: LiveHub;
   /** This process's caches of hot rows (server/lib/shared-cache.ts). */
   caches: CacheRegistry;
+  /** The rows public API calls read to know their caller, cached per process (server/public/principal-cache.ts). */
+  authCaches: AuthCaches;
   /** The one way to fetch an address a user gave (README "Outbound requests"). */
   outbound: UrlGuard;
   /** Project users (end users of apps) and their tokens: `/auth/public` (README "End users and groups"). */
@@ -112,13 +115,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   };
   const projectCache = caches.create<ProjectRow>('project', 30_000);
   cacheCollectionSchemas(database.db, caches.create<SchemaRow>('collection', 30_000));
+  const authCaches = createAuthCaches(caches);
   await caches.start();
   const tokens = new TokenService(database.db, config, keys, sessionCache);
   const mailer = options.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const users = new UserService(database.db, config, mailer, tokens);
   const live = new LiveHub(database, { retentionSeconds: config.liveEventRetentionS, log: app.log });
   await live.start();
-  const usage = new UsageMeter(database.db, { log: app.log });
+  const usage = new UsageMeter(database.db, { log: app.log, shareLive: true });
   usage.start();
   const superAdmins = new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
   app.decorate('ctx', {
@@ -131,20 +135,21 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     access: new AccessService(database.db, superAdmins, accessCaches),
     organizations: new OrganizationService(database.db, config, mailer),
     projects: new ProjectService(database.db, projectCache),
-    apiTokens: new ApiTokenService(database.db, keys),
+    apiTokens: new ApiTokenService(database.db, keys, authCaches.apiToken),
     live,
     caches,
+    authCaches,
     usage,
     endUsers: new EndUserService(
       database.db,
       config,
       keys,
-      new EndUserTokenService(database.db, config, keys),
+      new EndUserTokenService(database.db, config, keys, authCaches),
       mailer,
       options.sms ?? devMailboxSms(database.db, config.mailFrom),
       () => app.ctx.usage,
     ),
-    userGroups: new UserGroupService(database.db),
+    userGroups: new UserGroupService(database.db, authCaches.userGroup),
     itemUsers: new ItemUserService(database.db),
     outbound: new UrlGuard({
       allowPrivate: config.outboundAllowPrivate,

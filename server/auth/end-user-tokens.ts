@@ -17,6 +17,7 @@ import { projectUserRefreshTokens, projectUserSessions, projectUsers } from '../
 import { unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
+import type { AuthCaches, CachedSession } from '../public/principal-cache.ts';
 
 /** What every token answer of `/auth/public` holds (contract §8: `user_id` and a positive `expires_in`). */
 export interface EndUserTokenPair {
@@ -48,7 +49,32 @@ export class EndUserTokenService {
     private readonly db: Db,
     private readonly config: Config,
     private readonly keys: ServerKeys,
+    /**
+     * Sessions and users' groups, per process (server/public/principal-cache.ts): a revoked or
+     * deleted session, a deleted user and changed groups drop the entries in every process at
+     * commit (migration 0018's triggers), so `verify` reads no row on a hit.
+     */
+    private readonly caches?: Pick<AuthCaches, 'endUserSession' | 'endUserGroups'>,
   ) {}
+
+  private async session(sessionId: string): Promise<CachedSession | null> {
+    const load = async () => {
+      const [row] = await this.db
+        .select({ userId: projectUserSessions.userId, projectId: projectUserSessions.projectId, revokedAt: projectUserSessions.revokedAt, apiTokenId: projectUserSessions.apiTokenId })
+        .from(projectUserSessions)
+        .where(eq(projectUserSessions.id, sessionId));
+      return row ? { userId: row.userId, projectId: row.projectId, revoked: row.revokedAt !== null, apiTokenId: row.apiTokenId } : null;
+    };
+    return this.caches ? this.caches.endUserSession.get(sessionId, load) : load();
+  }
+
+  private async groupsOf(userId: string): Promise<string[] | null> {
+    const load = async () => {
+      const [row] = await this.db.select({ groups: projectUsers.userGroups }).from(projectUsers).where(eq(projectUsers.id, userId));
+      return row ? row.groups : null;
+    };
+    return this.caches ? this.caches.endUserGroups.get(userId, load) : load();
+  }
 
   private successorOf(raw: string) {
     return createHmac('sha256', this.keys.refreshSecret).update(`project-user-refresh:${raw}`).digest('base64url');
@@ -185,21 +211,10 @@ export class EndUserTokenService {
         throw unauthorized('invalid_token', 'The access token is invalid.');
       }
     }
-    const [row] = await this.db
-      .select({
-        userId: projectUserSessions.userId,
-        projectId: projectUserSessions.projectId,
-        revokedAt: projectUserSessions.revokedAt,
-        apiTokenId: projectUserSessions.apiTokenId,
-        groups: projectUsers.userGroups,
-      })
-      .from(projectUserSessions)
-      .innerJoin(projectUsers, eq(projectUsers.id, projectUserSessions.userId))
-      .where(eq(projectUserSessions.id, known.sessionId));
-    if (!row || row.revokedAt || row.userId !== known.userId || row.projectId !== known.projectId) {
-      throw unauthorized('session_revoked', 'This session has ended. Sign in again.');
-    }
-    return { projectId: row.projectId, userId: row.userId, sessionId: known.sessionId, groupIds: row.groups, apiTokenId: row.apiTokenId };
+    const row = await this.session(known.sessionId);
+    const groups = row && !row.revoked && row.userId === known.userId && row.projectId === known.projectId ? await this.groupsOf(row.userId) : null;
+    if (!row || !groups) throw unauthorized('session_revoked', 'This session has ended. Sign in again.');
+    return { projectId: row.projectId, userId: row.userId, sessionId: known.sessionId, groupIds: [...groups], apiTokenId: row.apiTokenId };
   }
 
   /** Ends every session of a project user (password changes). */

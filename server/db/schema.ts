@@ -192,6 +192,21 @@ export const usageCounters = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.month, t.metric] })],
 );
 
+/**
+ * App live streams open now per server process and organization, with the process's heartbeat
+ * (server/usage/usage.ts): SimultaneousLive is the sum over the processes heard from lately.
+ */
+export const usageLiveProcesses = pgTable(
+  'usage_live_processes',
+  {
+    processId: text('process_id').notNull(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    open: integer('open').notNull(),
+    heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.processId, t.organizationId] }), index('usage_live_processes_organization').on(t.organizationId, t.heartbeatAt)],
+);
+
 export const projects = pgTable(
   'projects',
   {

@@ -41,6 +41,12 @@ export interface LiveStreamOptions {
   /** A transaction is assumed to commit within this many seconds of writing its event. */
   settleSeconds?: number;
   heartbeatSeconds?: number;
+  /**
+   * For a caller limited to some items (an end user whose group grants read on associated items
+   * only): of the top-level item ids given, those the caller may see now. Events are held back
+   * until it answers and go out in order; an event of any other item is dropped.
+   */
+  visible?: ((itemIds: string[]) => Promise<Set<string>>) | undefined;
 }
 
 /** Events a slow reader may have queued before the stream is closed (it resumes with Last-Event-ID). */
@@ -133,10 +139,51 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
     else accepted(raw.write(made.body));
   };
 
+  /** Events waiting for `visible`, in order, and the drain that asks it (one question per batch). */
+  const gated: ContentEvent[] = [];
+  let pumping = false;
+  let drained: Promise<void> = Promise.resolve();
+  /** Top-level items this stream has shown: their deletes go out even when the link went with the item. */
+  const shown = new Set<string>();
+  const itemOf = (event: ContentEvent) => event.rootItemId ?? event.itemId;
+  const drain = async (visible: NonNullable<LiveStreamOptions['visible']>) => {
+    try {
+      while (gated.length && !ended) {
+        const batch = gated.splice(0);
+        let allowed: Set<string>;
+        try {
+          allowed = await visible([...new Set(batch.map(itemOf))]);
+        } catch (error) {
+          // Never guess: the stream ends and the client comes back with its Last-Event-ID.
+          request.log.error({ err: error }, 'could not tell which items a live stream may show');
+          for (const event of [...batch, ...gated.splice(0)]) sent.delete(event.id);
+          void end(false);
+          return;
+        }
+        for (const event of batch) {
+          const item = itemOf(event);
+          if (allowed.has(item) || (event.trigger === 'delete' && shown.has(item))) {
+            shown.add(item);
+            writeMessage(event);
+          }
+        }
+      }
+    } finally {
+      // In the same turn as the last look at `gated`: a later event starts a new drain.
+      pumping = false;
+    }
+  };
+
   const send = (event: ContentEvent) => {
     if (!matches(event) || sent.has(event.id)) return;
     sent.set(event.id, Date.now());
-    writeMessage(event);
+    const visible = options.visible;
+    if (!visible) return writeMessage(event);
+    gated.push(event);
+    if (!pumping) {
+      pumping = true;
+      drained = drain(visible);
+    }
   };
 
   let heartbeatTimer: NodeJS.Timeout | undefined;
@@ -147,6 +194,9 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   const end = async (stop: boolean) => {
     if (ended) return;
     if (stop) {
+      // Events waiting for their check go out first, so the position kept counts them truly.
+      await drained;
+      if (ended) return;
       try {
         await keepPosition();
       } catch (error) {

@@ -2,7 +2,8 @@
  * API tokens of a project. The token is a JWT signed with the server key, shown once at
  * creation and stored only as a hash: deleting the row ends it at once, whatever its signature.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { timingSafeEqual } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
 import { jwtVerify, SignJWT } from 'jose';
 import type { TokenRights } from '../../definitions/permissions.ts';
 import type { Db } from '../db/index.ts';
@@ -10,6 +11,8 @@ import { apiTokens } from '../db/schema.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from '../auth/keys.ts';
 import { notFound, unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId } from '../lib/ids.ts';
+import type { CachedApiToken } from '../public/principal-cache.ts';
+import type { SharedCache } from '../lib/shared-cache.ts';
 
 export interface TokenInput extends TokenRights {
   name: string;
@@ -75,6 +78,12 @@ export class ApiTokenService {
   constructor(
     private readonly db: Db,
     private readonly keys: ServerKeys,
+    /**
+     * Token rows by id, per process (server/public/principal-cache.ts): every insert, update and
+     * delete of a token row — by these methods or by a cascade — drops the entry in every process
+     * at commit (migration 0018's trigger), so a deleted token fails from the next call on.
+     */
+    private readonly cache?: SharedCache<CachedApiToken | null>,
   ) {}
 
   async list(projectId: string): Promise<TokenView[]> {
@@ -125,9 +134,46 @@ export class ApiTokenService {
     } catch {
       throw unauthorized('invalid_token', 'The API token is invalid.');
     }
-    const [row] = await this.db.select().from(apiTokens).where(and(eq(apiTokens.id, tokenId), eq(apiTokens.tokenHash, hashSecret(token))));
-    if (!row) throw unauthorized('invalid_token', 'The API token has been deleted.');
-    const view = toView(row);
-    return { tokenId: row.id, projectId: row.projectId, organizationId: row.organizationId, rights: view };
+    const row = this.cache ? await this.cache.get(tokenId, () => this.load(tokenId)) : await this.load(tokenId);
+    if (!row || !sameHash(row.tokenHash, hashSecret(token))) throw unauthorized('invalid_token', 'The API token has been deleted.');
+    return {
+      tokenId: row.id,
+      projectId: row.projectId,
+      organizationId: row.organizationId,
+      rights: {
+        userAdmin: row.userAdmin,
+        userGroupID: row.userGroupId,
+        powerCreate: row.powerCreate,
+        powerRead: row.powerRead,
+        powerUpdate: row.powerUpdate,
+        powerDelete: row.powerDelete,
+        powerWrite: row.powerWrite,
+        roles: row.roles as TokenRights['roles'],
+      },
+    };
+  }
+
+  /** What verification reads of a token row (null when there is none). */
+  private async load(tokenId: string): Promise<CachedApiToken | null> {
+    const [row] = await this.db
+      .select({
+        id: apiTokens.id,
+        projectId: apiTokens.projectId,
+        organizationId: apiTokens.organizationId,
+        tokenHash: apiTokens.tokenHash,
+        userAdmin: apiTokens.userAdmin,
+        userGroupId: apiTokens.userGroupId,
+        powerCreate: apiTokens.powerCreate,
+        powerRead: apiTokens.powerRead,
+        powerUpdate: apiTokens.powerUpdate,
+        powerDelete: apiTokens.powerDelete,
+        powerWrite: apiTokens.powerWrite,
+        roles: apiTokens.roles,
+      })
+      .from(apiTokens)
+      .where(eq(apiTokens.id, tokenId));
+    return row ?? null;
   }
 }
+
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

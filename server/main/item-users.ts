@@ -76,6 +76,17 @@ export class ItemUserService {
   /** `itemIdsFor` as a bound function (server/public/principal.ts calls it detached). */
   readonly itemsOf = (projectId: string, collectionSlug: string, userId: string) => this.itemIdsFor(projectId, collectionSlug, userId);
 
+  /** Of the given items, those that list the user (one query; a live stream asks per batch of events). */
+  async associatedAmong(projectId: string, collectionSlug: string, userId: string, itemIds: string[]): Promise<Set<string>> {
+    const ids = [...new Set(itemIds)].filter((id) => id !== '');
+    if (!ids.length) return new Set();
+    const rows = await this.db
+      .select({ itemId: itemUsers.itemId })
+      .from(itemUsers)
+      .where(and(eq(itemUsers.projectId, projectId), eq(itemUsers.collectionSlug, collectionSlug), eq(itemUsers.userId, userId), inArray(itemUsers.itemId, ids)));
+    return new Set(rows.map((r) => r.itemId));
+  }
+
   /** Whether the item lists the user. */
   async isAssociated(projectId: string, collectionSlug: string, itemId: string, userId: string): Promise<boolean> {
     const [row] = await this.db

@@ -9,6 +9,8 @@ import type { Db } from '../db/index.ts';
 import { projectUsers, userGroups } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
+import type { SharedCache } from '../lib/shared-cache.ts';
+import type { CachedGroup } from '../public/principal-cache.ts';
 
 export interface GroupRole {
   collection: string;
@@ -88,7 +90,23 @@ const isUniqueViolation = (error: unknown) => {
 };
 
 export class UserGroupService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /**
+     * Groups by id, per process (server/public/principal-cache.ts), for `rights`: every insert,
+     * change of roles and delete of a group row drops the entry in every process at commit
+     * (migration 0018's trigger), so a withdrawn right is refused from the next call on.
+     */
+    private readonly cache?: SharedCache<CachedGroup | null>,
+  ) {}
+
+  private async group(groupId: string): Promise<CachedGroup | null> {
+    const load = async () => {
+      const [row] = await this.db.select({ projectId: userGroups.projectId, roles: userGroups.roles }).from(userGroups).where(eq(userGroups.id, groupId));
+      return row ?? null;
+    };
+    return this.cache ? this.cache.get(groupId, load) : load();
+  }
 
   async list(projectId: string): Promise<GroupView[]> {
     const rows = await this.db.select().from(userGroups).where(eq(userGroups.projectId, projectId)).orderBy(asc(userGroups.createdAt), asc(userGroups.id));
@@ -176,10 +194,8 @@ export class UserGroupService {
     const ids = [...new Set(groupIds)].filter((id) => /^[0-9a-f]{24}$/.test(id));
     if (!ids.length) return none;
     const slug = topLevelCollection(collectionSlug);
-    const rows = await this.db
-      .select({ roles: userGroups.roles })
-      .from(userGroups)
-      .where(and(eq(userGroups.projectId, projectId), inArray(userGroups.id, ids)));
+    const groups = await Promise.all(ids.map((id) => this.group(id)));
+    const rows = groups.filter((group): group is CachedGroup => group !== null && group.projectId === projectId);
     const result = { ...none };
     let granting = 0;
     let limited = 0;

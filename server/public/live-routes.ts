@@ -2,7 +2,10 @@
  * `GET /api/public/collection/{c}/live?authorization&requestID&nestedID&itemID`: live item writes
  * of a collection for apps (contract §7), the same stream as the console's (server/live/stream.ts).
  * The client's EventSource sends no headers, so the token comes in `authorization` (the plugin's
- * authentication hook reads it there); the caller needs the read right on the collection.
+ * authentication hook reads it there); the caller needs the read right on the collection. An end
+ * user whose groups grant read on associated items only gets the events of the items that list
+ * them (asked per batch of events as they come, so a link added or removed counts at once); a
+ * nested list needs its top-level item to list them.
  */
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -26,7 +29,7 @@ export const liveRoute = '/api/public/collection/:collection/live';
 
 export async function publicLiveRoutes(fastify: PublicApp) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, live, config } = app.ctx;
+  const { database, live, config, itemUsers } = app.ctx;
   const collections = new CollectionService(database.db);
 
   app.get(
@@ -47,7 +50,9 @@ export async function publicLiveRoutes(fastify: PublicApp) {
       const row = await collections.row(principal.projectId, collection);
       const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
       if (target.rootItemId) await requireAssociated(app, principal, grant, collection, target.rootItemId);
-      else if (grant.associatedOnly) await requireAssociated(app, principal, grant, collection, '');
+      const limitedTo = grant.associatedOnly && principal.kind === 'user' ? principal.userId : undefined;
+      const visible =
+        limitedTo === undefined ? undefined : (itemIds: string[]) => itemUsers.associatedAmong(principal.projectId, row.slug, limitedTo, itemIds);
       const lastEventID = Number(request.headers['last-event-id']);
       const token = request.query.authorization?.replace(/^Bearer\s+/i, '') ?? '';
       let expiresAt: number | undefined;
@@ -66,6 +71,7 @@ export async function publicLiveRoutes(fastify: PublicApp) {
         lastEventID: Number.isSafeInteger(lastEventID) && lastEventID >= 0 ? lastEventID : undefined,
         maxSeconds: config.liveStreamMaxS,
         expiresAt,
+        visible,
       });
     },
   );

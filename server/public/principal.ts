@@ -7,6 +7,9 @@
  *   users (the end-user service, when the process has it). Anything else is 401, and nothing but a
  *   missing, invalid or expired bearer ever is: denials are 403 (contract §9 — a 401 after a fresh
  *   refresh sends the client into an endless refresh loop).
+ * - The rows these checks read (token, session, groups, the project's organization) come from
+ *   per-process caches that every change of those rows clears in every process at commit
+ *   (server/public/principal-cache.ts), so a call costs no database read to know its caller.
  * - An API token reaches only its project. Per collection it holds create/read/update/delete
  *   roles; the power flags (powerCreate, powerRead, powerUpdate, powerDelete, and powerWrite for the
  *   three writes) grant the operation on every collection.
@@ -77,11 +80,15 @@ export async function resolvePrincipal(app: FastifyInstance, token: string | und
   throw tokenError ?? invalidBearer();
 }
 
+/** The project's organization (cached per process: server/public/principal-cache.ts; a deleted project drops it everywhere). */
 async function organizationOf(app: FastifyInstance, projectId: string): Promise<string | undefined> {
-  const result = (await app.ctx.database.db.execute(sql`select organization_id from projects where id = ${projectId}`)) as unknown as {
-    rows: { organization_id: string }[];
+  const load = async () => {
+    const result = (await app.ctx.database.db.execute(sql`select organization_id from projects where id = ${projectId}`)) as unknown as {
+      rows: { organization_id: string }[];
+    };
+    return result.rows[0]?.organization_id ?? null;
   };
-  return result.rows[0]?.organization_id;
+  return (await app.ctx.authCaches.projectOrganization.get(projectId, load)) ?? undefined;
 }
 
 /** What a token's flags grant on a collection. */

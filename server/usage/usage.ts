@@ -6,7 +6,10 @@
  *   writes one upsert row per organization, month and metric, `value = value + excluded.value`,
  *   so any number of processes on one database add up;
  * - peaks (SimultaneousLive): `peak` keeps this process's highest value, flushed with
- *   `greatest(value, excluded.value)`;
+ *   `greatest(value, excluded.value)`; with `shareLive` (the app's meter) each process also keeps
+ *   its open live streams per organization in `usage_live_processes` (with a heartbeat), and the
+ *   flush after a change, and every heartbeat, records the sum over the processes heard from
+ *   lately, so streams spread over processes on one database count together;
  * - levels (Users, ItemCount, TotalStore) are not counted at all: they are read from the tables
  *   that already hold them (memberships; `content_collections.item_count`, kept with every
  *   write; `stored_files.size`). The current month shows the level now; each read and an hourly
@@ -16,6 +19,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
+import { newId } from '../lib/ids.ts';
 import {
   levelMetrics,
   peakMetrics,
@@ -39,6 +43,13 @@ export interface UsageMeterOptions {
   /** The clock (tests move it across a month boundary). */
   now?: () => number;
   log?: FastifyBaseLogger;
+  /**
+   * Share this process's open live streams through `usage_live_processes`, so SimultaneousLive
+   * is the sum over every process on the database (off: this process's own peak only).
+   */
+  shareLive?: boolean;
+  /** How often a process sharing live counts says it is still there (milliseconds). */
+  liveHeartbeatMs?: number;
 }
 
 export interface UsageLine {
@@ -62,6 +73,7 @@ interface Pending {
 
 export const usageFlushIntervalMs = 1000;
 export const usageSnapshotIntervalMs = 60 * 60_000;
+export const usageLiveHeartbeatMs = 10_000;
 /** Rows per upsert statement (4 parameters each, far below PostgreSQL's 65,535). */
 const flushChunk = 1000;
 const projectOrgCacheMax = 10_000;
@@ -88,6 +100,13 @@ export class UsageMeter {
   private readonly projectOrgs = new Map<string, string>();
   /** The month whose SimultaneousLive already holds the streams open at its start. */
   private liveMonth = '';
+  /** This process in `usage_live_processes`. */
+  readonly processId = newId();
+  /** Organizations whose open streams changed since this process last shared them. */
+  private liveChanged = new Set<string>();
+  /** Organizations this process has a row for in `usage_live_processes`. */
+  private liveShared = new Set<string>();
+  private liveSharedAt = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
@@ -127,13 +146,14 @@ export class UsageMeter {
 
   /**
    * A live stream of the organization opened in this process: its peak is recorded; call the
-   * returned function when the stream ends. Several processes keep the greatest of their own
-   * peaks (streams spread over processes are not summed).
+   * returned function when the stream ends. Synchronous, in memory only; with `shareLive` the
+   * next flush shares the count and records the sum over processes.
    */
   openLive(organizationId: string): () => void {
     const open = (this.live.get(organizationId) ?? 0) + 1;
     this.live.set(organizationId, open);
     this.peak(organizationId, 'SimultaneousLive', open);
+    if (this.options.shareLive) this.liveChanged.add(organizationId);
     let released = false;
     return () => {
       if (released) return;
@@ -141,6 +161,7 @@ export class UsageMeter {
       const left = (this.live.get(organizationId) ?? 1) - 1;
       if (left > 0) this.live.set(organizationId, left);
       else this.live.delete(organizationId);
+      if (this.options.shareLive) this.liveChanged.add(organizationId);
     };
   }
 
@@ -251,6 +272,13 @@ export class UsageMeter {
     await this.flush();
     // A write that failed is tried once more before the database goes.
     if (this.pending.size) await this.flush();
+    if (this.options.shareLive && this.liveShared.size) {
+      try {
+        await this.db.execute(sql`delete from usage_live_processes where process_id = ${this.processId}`);
+      } catch (error) {
+        this.options.log?.warn({ err: error }, 'could not remove this process’s live stream counts');
+      }
+    }
   }
 
   /** The UTC month of now, recomputed only when the clock leaves the cached month. */
@@ -278,8 +306,75 @@ export class UsageMeter {
     const month = this.currentMonth();
     if (month !== this.liveMonth) {
       this.liveMonth = month;
-      for (const [organizationId, open] of this.live) this.peak(organizationId, 'SimultaneousLive', open);
+      for (const [organizationId, open] of this.live) {
+        this.peak(organizationId, 'SimultaneousLive', open);
+        if (this.options.shareLive) this.liveChanged.add(organizationId);
+      }
     }
+    await this.writeCounts();
+    if (this.options.shareLive) await this.shareLiveCounts(month);
+  }
+
+  /**
+   * Shares this process's open streams of the organizations that changed (of all it has, at each
+   * heartbeat) and records, for each with streams open, the sum over the processes heard from
+   * within three heartbeats as a SimultaneousLive candidate. One statement.
+   */
+  private async shareLiveCounts(month: string): Promise<void> {
+    const heartbeat = this.options.liveHeartbeatMs ?? usageLiveHeartbeatMs;
+    const now = Date.now();
+    const beat = now - this.liveSharedAt >= heartbeat;
+    if (!this.liveChanged.size && !beat) return;
+    const orgs = new Set(this.liveChanged);
+    if (beat) for (const organizationId of [...this.live.keys(), ...this.liveShared]) orgs.add(organizationId);
+    this.liveChanged = new Set();
+    if (!orgs.size) {
+      this.liveSharedAt = now;
+      return;
+    }
+    const sorted = [...orgs].sort();
+    const counts = sorted.map((organizationId) => [organizationId, this.live.get(organizationId) ?? 0] as const);
+    const values = sql.join(
+      counts.map(([organizationId, open]) => sql`(${organizationId}, ${open}::int)`),
+      sql`, `,
+    );
+    const fresh = sql`make_interval(secs => ${(3 * heartbeat) / 1000})`;
+    try {
+      await this.db.execute(sql`with mine (organization_id, open) as (values ${values}),
+        gone as (
+          delete from usage_live_processes
+          where process_id = ${this.processId} and organization_id in (select organization_id from mine where open = 0)
+        ),
+        ${beat ? sql`stale as (delete from usage_live_processes where heartbeat_at < now() - interval '1 hour'),` : sql``}
+        kept as (
+          insert into usage_live_processes (process_id, organization_id, open, heartbeat_at)
+          select ${this.processId}, m.organization_id, m.open, now()
+          from mine m join organizations o on o.id = m.organization_id
+          where m.open > 0
+          order by m.organization_id
+          on conflict (process_id, organization_id) do update set open = excluded.open, heartbeat_at = now()
+        )
+        insert into usage_counters (organization_id, month, metric, value)
+        select m.organization_id, ${month}, 'SimultaneousLive', m.open + coalesce((
+          select sum(p.open) from usage_live_processes p
+          where p.organization_id = m.organization_id and p.process_id <> ${this.processId} and p.heartbeat_at > now() - ${fresh}
+        ), 0)::bigint
+        from mine m join organizations o on o.id = m.organization_id
+        where m.open > 0
+        order by m.organization_id
+        ${upsertTail}`);
+      for (const [organizationId, open] of counts) {
+        if (open > 0) this.liveShared.add(organizationId);
+        else this.liveShared.delete(organizationId);
+      }
+      if (beat) this.liveSharedAt = now;
+    } catch (error) {
+      this.options.log?.warn({ err: error }, 'sharing live stream counts failed; tried again with the next flush');
+      for (const organizationId of orgs) this.liveChanged.add(organizationId);
+    }
+  }
+
+  private async writeCounts(): Promise<void> {
     if (!this.pending.size) return;
     const batch = this.pending;
     this.pending = new Map();

@@ -64,6 +64,19 @@ export function useDeleteProjectUser(scope: ProjectScopeIds) {
   });
 }
 
+/** Replaces a user's groups; the user as answered is kept, and the lists are read again. */
+export function useSetUserGroups(scope: ProjectScopeIds) {
+  const api = useProjectUsersApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userID, groupIDs }: { userID: string; groupIDs: string[] }) => api.setUserGroups(scope, userID, groupIDs),
+    onSuccess: (user) => {
+      queryClient.setQueryData(projectUserKeys.user(scope, user.userID), user);
+      void queryClient.invalidateQueries({ queryKey: projectUserKeys.all(scope) });
+    },
+  });
+}
+
 export function useSendPasswordReset(scope: ProjectScopeIds) {
   const api = useProjectUsersApi();
   return useMutation({ mutationFn: (email: string) => api.sendPasswordReset(scope, email) });

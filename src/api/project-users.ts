@@ -1,6 +1,6 @@
 /**
  * Typed calls of a project's app users and user groups (platform §7 "Project users and groups",
- * content §7 item bagelUsers, issue 11): the Users list (paging, search), one user, deleting one,
+ * content §7 item bagelUsers, issue 11): the Users list (paging, search), one user, changing their groups, deleting one,
  * the password-reset mail, the groups and their rights, the users of an item, and the public page
  * that sets an app user's new password. Every path is named here once. All reject with ApiError.
  */
@@ -60,6 +60,8 @@ export interface ProjectUsersApi {
   users(scope: ProjectScopeIds, query?: ProjectUserQuery): Promise<ProjectUserPage>;
   user(scope: ProjectScopeIds, userID: string): Promise<ProjectUser>;
   deleteUser(scope: ProjectScopeIds, userID: string): Promise<void>;
+  /** PUT the user's whole list of group ids (each a group of this project, else 400); answers the user as now. */
+  setUserGroups(scope: ProjectScopeIds, userID: string, groupIDs: string[]): Promise<ProjectUser>;
   /** Mails the user a link to the console's public `bagel-auth-reset-password/{resetID}` page. */
   sendPasswordReset(scope: ProjectScopeIds, email: string): Promise<void>;
   groups(scope: ProjectScopeIds): Promise<UserGroup[]>;
@@ -144,6 +146,8 @@ export function createProjectUsersApi(client: ApiClient): ProjectUsersApi {
     },
     user: async (scope, userID) => toProjectUser(await json<Record<string, unknown>>(projectUserPaths.user(scope, userID))),
     deleteUser: (scope, userID) => json<void>(projectUserPaths.user(scope, userID), { method: 'delete' }),
+    setUserGroups: async (scope, userID, groupIDs) =>
+      toProjectUser(await json<Record<string, unknown>>(projectUserPaths.user(scope, userID), { method: 'put', json: { userGroups: groupIDs } })),
     sendPasswordReset: (scope, email) => json<void>(projectUserPaths.resetPassword(scope), { method: 'post', json: { email } }),
     groups: async (scope) => (await json<Record<string, unknown>[]>(projectUserPaths.groups(scope))).map(toUserGroup),
     createGroup: async (scope, draft) => toUserGroup(await json<Record<string, unknown>>(projectUserPaths.groups(scope), { method: 'post', json: draft })),

@@ -155,6 +155,67 @@ describe('Auth → Users', () => {
     expect(screen.getByRole('row', { name: /reader1@example\.com/, hidden: true })).toBeInTheDocument();
   });
 
+  it('changes a user’s groups by ticking the project’s groups: "User groups have been updated"', async () => {
+    const guests: UserGroup = { groupID: 'g2', name: 'Guests', permissions: [] };
+    let someone = appUser(1, { userGroups: ['g1'] });
+    const setUserGroups = vi.fn(async (_scope: unknown, _userID: string, groupIDs: string[]) => {
+      someone = { ...someone, userGroups: groupIDs };
+      return someone;
+    });
+    open('/auth/users', { users: vi.fn(async () => ({ users: [someone], total: 1 })), user: vi.fn(async () => someone), groups: vi.fn(async () => [editors, guests]), setUserGroups });
+    await userEvent.click(await screen.findByRole('button', { name: 'View reader1@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'reader1@example.com' });
+    const fieldset = within(dialog).getByRole('group', { name: 'Groups' });
+    const editorsBox = await within(fieldset).findByRole('checkbox', { name: 'Editors' });
+    const guestsBox = within(fieldset).getByRole('checkbox', { name: 'Guests' });
+    expect(editorsBox).toBeChecked();
+    expect(guestsBox).not.toBeChecked();
+    // Nothing changed yet: nothing to save.
+    expect(within(dialog).getByRole('button', { name: 'Save groups' })).toBeDisabled();
+    await userEvent.click(guestsBox);
+    // The keyboard works too: Tab back to Editors and untick it with Space.
+    await userEvent.tab({ shift: true });
+    expect(editorsBox).toHaveFocus();
+    await userEvent.keyboard(' ');
+    expect(editorsBox).not.toBeChecked();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save groups' }));
+    await waitFor(() => expect(setUserGroups).toHaveBeenCalledWith(scope, 'user1', ['g2']));
+    expect(setUserGroups).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ kind: 'success', title: 'User groups have been updated' }));
+    expect(guestsBox).toBeChecked();
+    expect(editorsBox).not.toBeChecked();
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Save groups' })).toBeDisabled());
+  });
+
+  it('says "Could not update the user’s groups [reason]" when the change is refused, keeping the ticks', async () => {
+    const someone = appUser(1, { userGroups: [] });
+    const setUserGroups = vi.fn(async () => {
+      throw new ApiError({ status: 400, code: 'unknown_user_group', detail: 'Not a user group of this project: g1.' });
+    });
+    open('/auth/users', { users: vi.fn(async () => ({ users: [someone], total: 1 })), user: vi.fn(async () => someone), groups: vi.fn(async () => [editors]), setUserGroups });
+    await userEvent.click(await screen.findByRole('button', { name: 'View reader1@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'reader1@example.com' });
+    await userEvent.click(await within(dialog).findByRole('checkbox', { name: 'Editors' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save groups' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ kind: 'error', title: "Could not update the user's groups Not a user group of this project: g1." }));
+    expect(within(dialog).getByRole('checkbox', { name: 'Editors' })).toBeChecked();
+    expect(within(dialog).getByRole('button', { name: 'Save groups' })).toBeEnabled();
+  });
+
+  it('shows a read-only member the user’s groups without a way to change them', async () => {
+    const someone = appUser(1, { userGroups: ['g1'] });
+    open(
+      '/auth/users',
+      { users: vi.fn(async () => ({ users: [someone], total: 1 })), user: vi.fn(async () => someone), groups: vi.fn(async () => [editors]) },
+      { organization: vi.fn(async () => organization({ users: [member('ana', { read: true })] })) },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'View reader1@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'reader1@example.com' });
+    expect(await within(dialog).findByText('Editors')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Save groups' })).not.toBeInTheDocument();
+  });
+
   it('offers no delete to a read-only member', async () => {
     open('/auth/users', { users: vi.fn(async () => ({ users: [appUser(1)], total: 1 })) }, { organization: vi.fn(async () => organization({ users: [member('ana', { read: true })] })) });
     await screen.findByRole('button', { name: 'View reader1@example.com' });

@@ -62,6 +62,39 @@ describe.each(databaseKinds)('project users in the console on %s', (kind) => {
     expect((await f.call('GET', `user/${target}`)).statusCode).toBe(200);
   });
 
+  it('changes a user’s groups (update right): ids of another project are 400 and change nothing', async () => {
+    const email = newEmail('grouped');
+    const tokens = await signUpEndUser(t, token, email);
+    const first = json(await f.call('POST', 'userGroups', { name: 'Assign first' }));
+    const second = json(await f.call('POST', 'userGroups', { name: 'Assign second' }));
+    const other = await f.otherProject();
+    const foreign = json(await other.call('POST', 'userGroups', { name: 'Elsewhere' }));
+
+    const set = await f.call('PUT', `user/${tokens.user_id}`, { userGroups: [first.groupID, first.groupID] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(json(set)).toMatchObject({ userID: tokens.user_id, email, userGroups: [first.groupID] });
+
+    // A group of another project: 400 naming it, and the user keeps the groups they had.
+    const refused = expectProblem(await f.call('PUT', `user/${tokens.user_id}`, { userGroups: [second.groupID, foreign.groupID] }), 400, 'unknown_user_group');
+    expect(refused.detail).toContain(foreign.groupID);
+    expect(refused.detail).not.toContain(second.groupID);
+    expect(json(await f.call('GET', `user/${tokens.user_id}`)).userGroups).toEqual([first.groupID]);
+    expectProblem(await f.call('PUT', `user/${tokens.user_id}`, { userGroups: ['not-an-id'] }), 400, 'unknown_user_group');
+
+    // A member who may only read cannot; nor can another project reach the user.
+    expectProblem(await f.call('PUT', `user/${tokens.user_id}`, { userGroups: [second.groupID] }, { access: reader }), 403);
+    expectProblem(await other.call('PUT', `user/${tokens.user_id}`, { userGroups: [foreign.groupID] }), 404, 'project_user_not_found');
+    expectProblem(await f.call('PUT', `user/${tokens.user_id}`, { groups: [] }), 400);
+    expect(json(await f.call('GET', `user/${tokens.user_id}`)).userGroups).toEqual([first.groupID]);
+
+    // Replaced as a whole; the user's own token reads the groups as they are now.
+    const replaced = await f.call('PUT', `user/${tokens.user_id}`, { userGroups: [second.groupID] });
+    expect(json(replaced).userGroups).toEqual([second.groupID]);
+    expect(json(await authCall(t, 'GET', '/user', tokens.access_token)).userGroups).toEqual([second.groupID]);
+    expect(json(await f.call('PUT', `user/${tokens.user_id}`, { userGroups: [] })).userGroups).toEqual([]);
+    expect(json(await f.call('GET', `user/${tokens.user_id}`)).userGroups).toEqual([]);
+  });
+
   it('a project of another organization or another project’s user is not found', async () => {
     const other = await f.otherProject();
     const { users } = json(await f.call('GET', 'user'));

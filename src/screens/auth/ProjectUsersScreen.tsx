@@ -1,8 +1,9 @@
 /**
  * Auth → Users (platform §2, §7, §8; issue 11): the project's app users, a page at a time and
  * searched by e-mail or phone; one user's details (e-mail or phone, created, last login, groups),
- * a password-reset mail, and deleting the user ("User has been deleted" / "Could not delete user
- * [reason]").
+ * a password-reset mail, changing the user's groups (a member who may update ticks the project's
+ * groups and saves: "User groups have been updated" / "Could not update the user's groups
+ * [reason]"), and deleting the user ("User has been deleted" / "Could not delete user [reason]").
  */
 import { useId, useState } from 'react';
 import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
@@ -12,8 +13,8 @@ import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
 import { useDebouncedValue } from '../../../renderers/fields/use-debounced-value.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
-import type { ProjectUser } from '../../api/project-users.ts';
-import { useDeleteProjectUser, useProjectUser, useProjectUsers, useSendPasswordReset, useUserGroups } from '../../api/project-users-queries.ts';
+import type { ProjectUser, UserGroup } from '../../api/project-users.ts';
+import { useDeleteProjectUser, useProjectUser, useProjectUsers, useSendPasswordReset, useSetUserGroups, useUserGroups } from '../../api/project-users-queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { useProjectActions, useProjectIds } from '../project/project-context.ts';
 import { AuthHeading, userName } from './AuthHeading.tsx';
@@ -136,6 +137,7 @@ export default function ProjectUsersScreen() {
       <UserDialog
         user={open?.kind === 'view' ? open.user : null}
         canDelete={actions.delete}
+        canUpdate={actions.update}
         onClose={() => setOpen(null)}
         onDelete={(user) => setOpen({ kind: 'delete', user })}
       />
@@ -151,7 +153,19 @@ export default function ProjectUsersScreen() {
   );
 }
 
-function UserDialog({ user, canDelete, onClose, onDelete }: { user: ProjectUser | null; canDelete: boolean; onClose: () => void; onDelete: (user: ProjectUser) => void }) {
+function UserDialog({
+  user,
+  canDelete,
+  canUpdate,
+  onClose,
+  onDelete,
+}: {
+  user: ProjectUser | null;
+  canDelete: boolean;
+  canUpdate: boolean;
+  onClose: () => void;
+  onDelete: (user: ProjectUser) => void;
+}) {
   const format = useFormat();
   const scope = useProjectIds();
   const problemMessage = useProblemMessage();
@@ -197,9 +211,14 @@ function UserDialog({ user, canDelete, onClose, onDelete }: { user: ProjectUser 
             <dd>{when(shown.createdDate)}</dd>
             <dt>{format('projectUsers.lastLogin')}</dt>
             <dd>{when(shown.lastLoggedIn)}</dd>
-            <dt>{format('projectUsers.groups')}</dt>
-            <dd>{groupNames.length ? groupNames.join(', ') : format('projectUsers.noGroups')}</dd>
+            {canUpdate ? null : (
+              <>
+                <dt>{format('projectUsers.groups')}</dt>
+                <dd>{groupNames.length ? groupNames.join(', ') : format('projectUsers.noGroups')}</dd>
+              </>
+            )}
           </dl>
+          {canUpdate ? <UserGroupsEditor key={shown.userID} user={shown} groups={groups.data} loadFailed={groups.isError} /> : null}
           {reset.error ? (
             <p role="alert" className="form-alert">
               {problemMessage(reset.error)}
@@ -231,6 +250,84 @@ function UserDialog({ user, canDelete, onClose, onDelete }: { user: ProjectUser 
         </>
       ) : null}
     </ModalDialog>
+  );
+}
+
+/** The user's groups as ticks over the project's groups, saved together with "Save groups". */
+function UserGroupsEditor({ user, groups, loadFailed }: { user: ProjectUser; groups: UserGroup[] | undefined; loadFailed: boolean }) {
+  const format = useFormat();
+  const id = useId();
+  const scope = useProjectIds();
+  const problemMessage = useProblemMessage();
+  const save = useSetUserGroups(scope);
+  const current = user.userGroups ?? [];
+  // Untouched, the ticks follow the user as last read; a change holds until it is saved.
+  const [edited, setEdited] = useState<string[] | null>(null);
+  const chosen = edited ?? current;
+  const known = new Set((groups ?? []).map((group) => group.groupID));
+  // Ids of groups since deleted are dropped on save; they grant nothing.
+  const wanted = chosen.filter((groupID) => known.has(groupID));
+  const changed = wanted.length !== current.length || wanted.some((groupID) => !current.includes(groupID));
+
+  return (
+    <fieldset className="auth-user-groups" aria-describedby={`${id}-help`}>
+      <legend className="field-label">{format('projectUsers.groups')}</legend>
+      <p id={`${id}-help`} className="field-help">
+        {format('projectUsers.groupsHelp')}
+      </p>
+      {loadFailed ? (
+        <p role="alert" className="callout-error">
+          {format('userGroups.loadFailed')}
+        </p>
+      ) : groups === undefined ? (
+        <p className="muted" role="status">
+          {format('userGroups.loading')}
+        </p>
+      ) : groups.length === 0 ? (
+        <p className="muted">{format('projectUsers.noGroupsYet')}</p>
+      ) : (
+        <div className="choices">
+          {groups.map((group) => (
+            <label key={group.groupID} className="choice" htmlFor={`${id}-${group.groupID}`}>
+              <input
+                id={`${id}-${group.groupID}`}
+                type="checkbox"
+                checked={chosen.includes(group.groupID)}
+                onChange={(event) => {
+                  setEdited(event.target.checked ? [...chosen, group.groupID] : chosen.filter((groupID) => groupID !== group.groupID));
+                }}
+              />
+              {group.name}
+            </label>
+          ))}
+        </div>
+      )}
+      {groups && groups.length > 0 ? (
+        <div className="form-actions">
+          <button
+            type="button"
+            className="button"
+            disabled={!changed}
+            aria-disabled={save.isPending || undefined}
+            onClick={() => {
+              if (!changed || save.isPending) return;
+              save.mutate(
+                { userID: user.userID, groupIDs: wanted },
+                {
+                  onSuccess: () => {
+                    setEdited(null);
+                    void notify({ kind: 'success', title: format('projectUser.groupsUpdated') });
+                  },
+                  onError: (error) => void notify({ kind: 'error', title: format('projectUser.groupsUpdateFailed', { reason: problemMessage(error) }) }),
+                },
+              );
+            }}
+          >
+            {save.isPending ? format('projectUsers.savingGroups') : format('projectUsers.saveGroups')}
+          </button>
+        </div>
+      ) : null}
+    </fieldset>
   );
 }
 
