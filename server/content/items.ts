@@ -151,18 +151,22 @@ export class ItemService {
     queue.running = true;
     try {
       while (queue.waiting.length) {
-        const batch = queue.waiting.splice(0, createBatchMax);
         const [projectId, slug] = key.split('\u0000') as [string, string];
+        // The batch is taken once the transaction holds the collection's row: the creates that
+        // arrived while it waited for the row (or, on PGlite, for the one connection) join it.
+        let batch: PendingCreate[] | undefined;
+        const take = () => (batch = queue.waiting.splice(0, createBatchMax));
         try {
-          const outcomes = await this.createBatch(projectId, slug, batch);
-          outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.item) : batch[i]!.reject(outcome.error)));
+          const outcomes = await this.createBatch(projectId, slug, take);
+          outcomes.forEach((outcome, i) => (outcome.ok ? batch![i]!.resolve(outcome.item) : batch![i]!.reject(outcome.error)));
         } catch (error) {
-          if (batch.length === 1) {
-            batch[0]!.reject(error);
+          const failed: PendingCreate[] = batch ?? take();
+          if (failed.length === 1) {
+            failed[0]!.reject(error);
             continue;
           }
           // A database error (a unique value, a caller's id taken twice) undid the whole batch: each create runs on its own.
-          for (const one of batch) await this.createOne(projectId, slug, one.body, undefined, one.id).then(one.resolve, one.reject);
+          for (const one of failed) await this.createOne(projectId, slug, one.body, undefined, one.id).then(one.resolve, one.reject);
         }
       }
     } finally {
@@ -175,9 +179,14 @@ export class ItemService {
    * Top-level creates of one collection in one transaction. A create the rules refuse (a bad value,
    * the single item taken) is refused alone; any other error undoes the batch and is thrown.
    */
-  private async createBatch(projectId: string, slug: string, batch: readonly PendingCreate[]): Promise<({ ok: true; item: Item } | { ok: false; error: unknown })[]> {
+  private async createBatch(
+    projectId: string,
+    slug: string,
+    take: () => readonly PendingCreate[],
+  ): Promise<({ ok: true; item: Item } | { ok: false; error: unknown })[]> {
     return this.db.transaction(async (tx) => {
       const row = await this.collections.row(projectId, slug, tx, 'update');
+      const batch = take();
       const level = levelOf(row);
       let rank = await lastRank(tx, level);
       const outcomes: ({ ok: true; item: Item } | { ok: false; error: unknown } | { ok: 'pending'; index: number })[] = [];
