@@ -137,6 +137,24 @@ export class CacheRegistry {
    */
   async settle(timeoutMs = 2000): Promise<void> {
     if (!this.unlisten) return;
+    // Callers in the same turn share one marker: it is sent after every one of them asked (so after
+    // their writes committed), and its return proves the same for all. Many writes answered at
+    // once (a batch of creates) then cost one marker instead of one each.
+    if (!this.nextMarker) {
+      const marker = new Promise<void>((resolve, reject) => {
+        setImmediate(() => {
+          this.nextMarker = undefined;
+          this.sendMarker(timeoutMs).then(resolve, reject);
+        });
+      });
+      this.nextMarker = marker;
+    }
+    return this.nextMarker;
+  }
+
+  private nextMarker: Promise<void> | undefined;
+
+  private async sendMarker(timeoutMs: number): Promise<void> {
     const id = `${process.pid}-${++this.syncCount}`;
     let timer: NodeJS.Timeout | undefined;
     const heard = new Promise<boolean>((resolve) => {
