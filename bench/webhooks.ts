@@ -2,7 +2,7 @@
  * Webhook deliveries (issue 12; README "Webhooks"), in process on PGlite and PostgreSQL:
  *
  *   npm run bench -- webhooks                    # PostgreSQL then PGlite
- *   npm run bench -- webhooks --db pglite --writes 300
+ *   npm run bench -- webhooks --db pglite --writes 1000      (1000 is the default)
  *   npm run bench -- webhooks --json
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   (the server to use; the default)
  *
@@ -11,10 +11,12 @@
  *    of the two runs without). Target: writes slow by 10 % at most.
  * 2. Deliveries per second: the same number of items written at once (in parallel), timed from
  *    the first write to the last delivery a local receiver (loopback, allowed by the allow-list)
- *    answered 200.
+ *    answered 200. The receiver runs in a process of its own (bench/support/webhook-receiver.ts),
+ *    as a real one would, so its work is not counted as the server's.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { fieldTypes } from '../definitions/field-types/index.ts';
 import { buildApp, type App } from '../server/app.ts';
@@ -37,18 +39,19 @@ async function inject(app: App, token: string, method: 'GET' | 'POST' | 'PUT' | 
 
 async function runOne(kind: Kind, writes: number, log: (line: string) => void) {
   log(`${kind}:`);
-  let received = 0;
-  let lastAt = 0;
-  const receiver = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      received++;
-      lastAt = performance.now();
-      response.end('ok');
+  // The receiver is the outside world: a process of its own, so its work is not counted as the server's.
+  const receiver = fork(fileURLToPath(new URL('./support/webhook-receiver.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = <T>(message: string) =>
+    new Promise<T>((resolve) => {
+      receiver.once('message', (answer) => resolve(answer as T));
+      receiver.send(message);
     });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  // Another machine's, in truth: on this one it yields the CPU to the server and the database (nice 19).
+  setPriority(receiver.pid!, 19);
+  const port = await new Promise<number>((resolve) => receiver.once('message', (message) => resolve((message as { port: number }).port)));
+  const counts = () => ask<{ received: number; lastAt: number }>('count');
+  const resetCount = () => ask<{ received: number }>('reset');
+  const receiverUrl = `http://127.0.0.1:${port}/hook`;
   const { database, drop } = await openBenchDatabase(kind, { keep: false }, 'larder_bench_webhooks');
   const config = loadConfig({
     SERVE_CONSOLE: '0',
@@ -91,23 +94,25 @@ async function runOne(kind: Kind, writes: number, log: (line: string) => void) {
     await inject(app, token, 'PUT', `/api/webhook/${hook.id}`, { ...hook, secret: undefined, enabled: false });
     const waitFor = async (count: number) => {
       const deadline = Date.now() + 120_000;
-      while (received < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while ((await counts()).received < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     };
     await waitFor(writes);
     const after = await sequential();
     const baseline = [...before, ...after];
     const overhead = (mean(withHook) / mean(baseline) - 1) * 100;
-    log(`  writes without a webhook: mean ${round(mean(baseline))} ms, p50 ${round(percentile(baseline, 50))} ms, p95 ${round(percentile(baseline, 95))} ms`);
+    log(`  writes without a webhook: mean ${round(mean(baseline))} ms (before ${round(mean(before))}, after ${round(mean(after))}), p50 ${round(percentile(baseline, 50))} ms, p95 ${round(percentile(baseline, 95))} ms`);
     log(`  writes with one webhook:  mean ${round(mean(withHook))} ms, p50 ${round(percentile(withHook, 50))} ms, p95 ${round(percentile(withHook, 95))} ms`);
     log(`  added latency: ${round(overhead)} % (target ≤ 10 %)`);
 
     await inject(app, token, 'PUT', `/api/webhook/${hook.id}`, { ...hook, secret: undefined, enabled: true });
-    received = 0;
+    await resetCount();
+    const startedAt = Date.now();
     const started = performance.now();
     await Promise.all(Array.from({ length: writes }, (_v, i) => write(i)));
     const written = performance.now() - started;
     await waitFor(writes);
-    const seconds = (lastAt - started) / 1000;
+    const { received, lastAt } = await counts();
+    const seconds = (lastAt - startedAt) / 1000;
     const perSecond = received / seconds;
     log(`  deliveries: ${received} of ${writes} in ${round(seconds)} s from the first write (writes took ${round(written / 1000)} s): ${round(perSecond)} per second`);
     return { database: kind, writes, baselineMeanMs: round(mean(baseline)), withWebhookMeanMs: round(mean(withHook)), addedLatencyPct: round(overhead), deliveries: received, deliveriesPerSecond: round(perSecond) };
@@ -115,8 +120,7 @@ async function runOne(kind: Kind, writes: number, log: (line: string) => void) {
     await app.close();
     await database.close();
     await drop();
-    receiver.closeAllConnections();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    receiver.kill();
   }
 }
 
@@ -126,7 +130,7 @@ export async function run(args: string[]): Promise<number> {
     return index >= 0 ? args[index + 1] : undefined;
   };
   const json = args.includes('--json');
-  const writes = Number(option('writes') ?? 300);
+  const writes = Number(option('writes') ?? 1000);
   const kinds: Kind[] = option('db') ? [option('db') as Kind] : ['postgres', 'pglite'];
   const log = (line: string) => {
     if (!json) console.log(line);

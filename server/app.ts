@@ -160,6 +160,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   app.addHook('onClose', () => mailer.close());
   app.addHook('onClose', () => caches.close());
+  app.addHook('onClose', () => app.ctx.outbound.close());
   // A write is answered once this process has heard the invalidations it caused (server/lib/shared-cache.ts).
   app.addHook('onSend', async (request, _reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await caches.settle();

@@ -25,7 +25,7 @@ import type { Socket } from 'node:net';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import ipaddr from 'ipaddr.js';
-import { buildConnector, Client, errors as undiciErrors } from 'undici';
+import { buildConnector, Client, Pool, errors as undiciErrors } from 'undici';
 
 /** What a name resolves to. Tests pass their own, so a public-looking name can lead to loopback without a network. */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
@@ -158,12 +158,23 @@ export class UrlGuard {
   private readonly maxRedirects: number;
   private readonly userAgent: string;
 
-  constructor(options: UrlGuardOptions = {}) {
+  constructor(private readonly options: UrlGuardOptions = {}) {
     this.resolve = options.resolve ?? systemResolver;
     this.allowed = parseCidrs(options.allowPrivate ?? []);
     this.timeoutMs = options.timeoutMs ?? 8000;
     this.maxRedirects = options.maxRedirects ?? 5;
     this.userAgent = options.userAgent ?? 'Larder link preview (+https://larder.dev)';
+  }
+
+  /**
+   * The options a guard in another thread needs to act as this one (webhook deliveries are sent
+   * from a worker thread); undefined when this guard resolves names its own way (tests), which
+   * cannot cross threads.
+   */
+  threadOptions(): Omit<UrlGuardOptions, 'resolve'> | undefined {
+    if (this.options.resolve) return undefined;
+    const { allowPrivate, timeoutMs, maxRedirects, userAgent } = this.options;
+    return { ...(allowPrivate ? { allowPrivate: [...allowPrivate] } : {}), ...(timeoutMs ? { timeoutMs } : {}), ...(maxRedirects ? { maxRedirects } : {}), ...(userAgent ? { userAgent } : {}) };
   }
 
   /** Whether the server may connect to this address. */
@@ -241,14 +252,59 @@ export class UrlGuard {
     return answer.map((entry) => ({ address: ipaddr.parse(entry.address).toString(), family: entry.family }));
   }
 
-  /** A one-connection client that can only reach the checked addresses, and checks the peer once connected. */
-  private clientFor(url: URL, addresses: LookupAddress[], timeoutMs: number): Client {
+  /**
+   * A kept-alive pool for `send` (webhook deliveries: many to the same receiver) per origin and
+   * checked address list. Its connections can only reach those addresses and check the peer once
+   * connected, so a reused connection is one that was checked; the addresses themselves are still
+   * resolved and checked at every send. Closed after 30 s unused.
+   */
+  private poolFor(url: URL, addresses: LookupAddress[], timeoutMs: number): Pool {
+    const key = `${url.origin} ${timeoutMs} ${addresses.map((a) => a.address).join(',')}`;
+    let entry = this.sendPools.get(key);
+    if (!entry) {
+      const pool = new Pool(url.origin, {
+        connect: this.connector(addresses, timeoutMs),
+        connections: 16,
+        pipelining: 1,
+        keepAliveTimeout: 10_000,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      entry = { pool, idle: undefined };
+      this.sendPools.set(key, entry);
+    }
+    const current = entry;
+    if (current.idle) clearTimeout(current.idle);
+    current.idle = setTimeout(() => {
+      if (this.sendPools.get(key) === current) this.sendPools.delete(key);
+      current.pool.close().catch(() => undefined);
+    }, 30_000);
+    current.idle.unref();
+    return current.pool;
+  }
+
+  private readonly sendPools = new Map<string, { pool: Pool; idle: NodeJS.Timeout | undefined }>();
+
+  /** Closes the kept-alive connections of `send` (the app's close). */
+  async close(): Promise<void> {
+    const entries = [...this.sendPools.values()];
+    this.sendPools.clear();
+    await Promise.all(
+      entries.map((entry) => {
+        if (entry.idle) clearTimeout(entry.idle);
+        return entry.pool.close().catch(() => undefined);
+      }),
+    );
+  }
+
+  /** A connector that can only reach the checked addresses, and checks the peer once connected. */
+  private connector(addresses: LookupAddress[], timeoutMs: number): buildConnector.connector {
     const lookup = (_hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
       if (options.all) callback(null, addresses);
       else callback(null, addresses[0]!.address, addresses[0]!.family);
     };
     const base = buildConnector({ lookup, timeout: timeoutMs } as buildConnector.BuildOptions);
-    const connect: buildConnector.connector = (options, callback) =>
+    return (options, callback) =>
       base(options, (error, socket) => {
         if (error || !socket) return callback(error ?? new Error('no socket'), null);
         const peer = (socket as Socket).remoteAddress;
@@ -258,7 +314,11 @@ export class UrlGuard {
         }
         return callback(null, socket);
       });
-    return new Client(url.origin, { connect, pipelining: 0, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  }
+
+  /** A one-connection client that can only reach the checked addresses, and checks the peer once connected. */
+  private clientFor(url: URL, addresses: LookupAddress[], timeoutMs: number): Client {
+    return new Client(url.origin, { connect: this.connector(addresses, timeoutMs), pipelining: 0, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   }
 
   /**
@@ -339,22 +399,19 @@ export class UrlGuard {
     try {
       const url = this.check(input);
       const addresses = await this.addressesOf(url.hostname, controller.signal);
-      const client = this.clientFor(url, addresses, Math.max(1, timeoutMs - (Date.now() - started)));
-      try {
-        const response = await client.request({
-          path: `${url.pathname}${url.search}`,
-          method: options.method,
-          headers: { accept: '*/*', 'accept-encoding': 'identity', 'user-agent': this.userAgent, ...options.headers },
-          body: options.body,
-          signal: controller.signal,
-        });
-        response.body.on('error', () => undefined);
-        const encoding = response.headers['content-encoding'];
-        const { body, truncated } = await readCapped(response.body, typeof encoding === 'string' ? encoding : undefined, { maxBytes: options.maxBytes, overflow: 'truncate' });
-        return { status: response.statusCode, body, truncated };
-      } finally {
-        client.destroy().catch(() => undefined);
-      }
+      const pool = this.poolFor(url, addresses, timeoutMs);
+      const response = await pool.request({
+        path: `${url.pathname}${url.search}`,
+        method: options.method,
+        headers: { accept: '*/*', 'accept-encoding': 'identity', 'user-agent': this.userAgent, ...options.headers },
+        body: options.body,
+        signal: controller.signal,
+      });
+      response.body.on('error', () => undefined);
+      const encoding = response.headers['content-encoding'];
+      // An answer read whole leaves its connection for the next send; one cut short closes it.
+      const { body, truncated } = await readCapped(response.body, typeof encoding === 'string' ? encoding : undefined, { maxBytes: options.maxBytes, overflow: 'truncate' });
+      return { status: response.statusCode, body, truncated };
     } catch (error) {
       throw this.classify(error, controller.signal);
     } finally {

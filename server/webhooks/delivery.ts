@@ -28,14 +28,15 @@ import { contentEventChannel } from '../live/events.ts';
 import { newId } from '../lib/ids.ts';
 import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
 import { eventKeys, matches } from './webhooks.ts';
+import { ThreadSender, type DeliverySender } from './sender.ts';
 
 export const webhookQueue = 'webhook-delivery';
 
 /** How long the relay waits after a write's notification for more to come (ms): deliveries start this much later, in fewer, larger batches. */
 const relayCoalesceMs = 100;
 
-/** Jobs (attempts) a worker runs at once. */
-const batchSize = 20;
+/** Jobs (attempts) a worker takes at once. */
+const batchSize = 50;
 
 export interface WebhookDeliveryConfig {
   /** Delays before the 2nd, 3rd, … attempt (ms); attempts = length + 1. */
@@ -127,6 +128,7 @@ export class WebhookDispatcher {
   private stopped = false;
   private workerId: string | undefined;
   private soon: NodeJS.Timeout | undefined;
+  private sender: DeliverySender | undefined;
 
   /** Tells this process's worker to fetch now (new first attempts, a full batch). */
   private wake() {
@@ -147,6 +149,7 @@ export class WebhookDispatcher {
   async start(): Promise<void> {
     const { database, config, log } = this.options;
     this.stopped = false;
+    this.sender = new ThreadSender(this.options.outbound, log);
     const boss = new PgBoss({
       db: bossDb(database),
       schedule: false,
@@ -175,6 +178,8 @@ export class WebhookDispatcher {
     await this.stopListening?.();
     await this.relaying;
     await this.boss?.stop({ graceful: true, wait: true, timeout: this.options.config.timeoutMs + 2000 });
+    await this.sender?.close();
+    this.sender = undefined;
   }
 
   /**
@@ -221,6 +226,7 @@ export class WebhookDispatcher {
   private async relayBatch(): Promise<number> {
     const counted: string[] = [];
     const read = await this.options.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local synchronous_commit = off`);
       const [cursor] = await query(tx, sql`select xid::text as xid, event_id from webhook_relay where id = 1 for update skip locked`);
       if (!cursor) return 0;
       const events = await query(
@@ -317,7 +323,7 @@ export class WebhookDispatcher {
           from webhook_deliveries d join webhooks w on w.id = d.webhook_id where d.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
     );
     const abandoned: string[] = [];
-    const sends: Promise<AttemptResult>[] = [];
+    const due: { job: JobData; row: Record<string, unknown> }[] = [];
     for (const row of rows) {
       const job = byDelivery.get(String(row.id))!;
       // This attempt ran already (a duplicate job). A deleted webhook took its deliveries with it.
@@ -326,15 +332,16 @@ export class WebhookDispatcher {
         abandoned.push(job.deliveryId);
         continue;
       }
-      sends.push(this.send(job, row, outbound, config.timeoutMs));
+      due.push({ job, row });
     }
-    const results = await Promise.all(sends);
+    const sender = this.sender ?? outbound;
+    const results = await Promise.all(due.map(({ job, row }) => this.send(job, row, sender, config.timeoutMs)));
     if (!abandoned.length && !results.length) return;
     // The usual case, every attempt answered 2xx: one statement logs them, marks the deliveries
     // delivered (only those still at the attempt before: a duplicate job changes nothing) and
     // clears their webhooks' failure runs.
     if (!abandoned.length && results.every((r) => r.error === null)) {
-      await database.db.execute(sql`
+      await database.db.transaction(async (tx) => { await tx.execute(sql`set local synchronous_commit = off`); await tx.execute(sql`
         with v (id, attempt, manual, status_code, response_body, duration_ms) as (
           values ${sql.join(
             results.map(
@@ -350,7 +357,7 @@ export class WebhookDispatcher {
           insert into webhook_attempts (delivery_id, webhook_id, attempt, manual, status_code, response_body, error, duration_ms)
           select v.id, moved.webhook_id, v.attempt, v.manual, v.status_code, v.response_body, null, v.duration_ms from v join moved on moved.id = v.id
         )
-        update webhooks set consecutive_failures = 0 where consecutive_failures <> 0 and id in (select webhook_id from moved)`);
+        update webhooks set consecutive_failures = 0 where consecutive_failures <> 0 and id in (select webhook_id from moved)`); });
       return;
     }
     await database.db.transaction(async (tx) => {
@@ -421,7 +428,7 @@ export class WebhookDispatcher {
   }
 
   /** Sends one attempt through the URL guard; never throws. */
-  private async send(job: JobData, row: Record<string, unknown>, outbound: UrlGuard, timeoutMs: number): Promise<AttemptResult> {
+  private async send(job: JobData, row: Record<string, unknown>, outbound: Pick<DeliverySender, 'send'>, timeoutMs: number): Promise<AttemptResult> {
     const body = String(row.body);
     const timestamp = String(Math.floor(Date.now() / 1000));
     const started = Date.now();
