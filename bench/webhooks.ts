@@ -61,6 +61,8 @@ async function runOne(kind: Kind, writes: number, log: (line: string) => void) {
     DATA_DIR: tmpdir(),
     OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32',
     WEBHOOK_POLL_S: '0.5',
+    // Where deliveries are sent from (README "Webhooks"): the default, or WEBHOOK_SENDER=thread|inline to compare.
+    ...(process.env.WEBHOOK_SENDER ? { WEBHOOK_SENDER: process.env.WEBHOOK_SENDER } : {}),
   });
   const app = await buildApp({ config, database, logger: false });
   try {
@@ -101,7 +103,8 @@ async function runOne(kind: Kind, writes: number, log: (line: string) => void) {
     const baseline = [...before, ...after];
     const overhead = (mean(withHook) / mean(baseline) - 1) * 100;
     log(`  writes without a webhook: mean ${round(mean(baseline))} ms (before ${round(mean(before))}, after ${round(mean(after))}), p50 ${round(percentile(baseline, 50))} ms, p95 ${round(percentile(baseline, 95))} ms`);
-    log(`  writes with one webhook:  mean ${round(mean(withHook))} ms, p50 ${round(percentile(withHook, 50))} ms, p95 ${round(percentile(withHook, 95))} ms`);
+    log(`  writes with one webhook:  mean ${round(mean(withHook))} ms, p50 ${round(percentile(withHook, 50))} ms, p95 ${round(percentile(withHook, 95))} ms, p99 ${round(percentile(withHook, 99))} ms (without: p99 ${round(percentile(baseline, 99))} ms)`);
+    if (process.env.BENCH_TRACE) log(`  slowest with: ${[...withHook].sort((a, b) => b - a).slice(0, 15).map(round).join(' ')}; without: ${[...baseline].sort((a, b) => b - a).slice(0, 15).map(round).join(' ')}`);
     log(`  added latency: ${round(overhead)} % (target ≤ 10 %)`);
 
     await inject(app, token, 'PUT', `/api/webhook/${hook.id}`, { ...hook, secret: undefined, enabled: true });

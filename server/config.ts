@@ -92,7 +92,15 @@ function webhooksConfig(env: Env): WebhookDeliveryConfig {
     relayIntervalMs: 5000,
     pollingIntervalS: polling,
     maintenanceIntervalS: Math.max(1, integer(env, 'WEBHOOK_MAINTENANCE_S', 60)),
+    sender: webhookSender(env.WEBHOOK_SENDER),
+    senderNice: Math.min(19, Math.max(0, integer(env, 'WEBHOOK_SENDER_NICE', 10))),
   };
+}
+
+function webhookSender(raw: string | undefined): WebhookDeliveryConfig['sender'] {
+  const value = (raw || 'process').trim();
+  if (value !== 'thread' && value !== 'process' && value !== 'inline') throw new Error(`WEBHOOK_SENDER must be thread, process or inline, got "${raw}"`);
+  return value;
 }
 
 const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

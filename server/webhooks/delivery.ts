@@ -54,6 +54,12 @@ export interface WebhookDeliveryConfig {
    * died mid-attempt once the job's expiry (twice the attempt deadline plus 5 s) passed, so it runs again.
    */
   maintenanceIntervalS: number;
+  /**
+   * Where requests are sent from: a child process at priority `senderNice` (the default), a worker
+   * thread, or the server's own thread (`inline`).
+   */
+  sender?: 'process' | 'thread' | 'inline';
+  senderNice?: number;
 }
 
 interface AttemptResult {
@@ -149,7 +155,7 @@ export class WebhookDispatcher {
   async start(): Promise<void> {
     const { database, config, log } = this.options;
     this.stopped = false;
-    this.sender = new ThreadSender(this.options.outbound, log);
+    this.sender = config.sender === 'inline' ? undefined : new ThreadSender(this.options.outbound, log, config.sender ?? 'thread', config.senderNice ?? 0);
     const boss = new PgBoss({
       db: bossDb(database),
       schedule: false,
