@@ -33,11 +33,8 @@ type TokenRow = typeof apiTokens.$inferSelect;
 
 const AUDIENCE = 'larder-public';
 
-const toView = (row: TokenRow): TokenView => ({
-  id: row.id,
-  name: row.name,
-  projectID: row.projectId,
-  organizationID: row.organizationId,
+/** What a token may do, as its row holds it. */
+const rightsOf = (row: Pick<TokenRow, 'userAdmin' | 'userGroupId' | 'powerCreate' | 'powerRead' | 'powerUpdate' | 'powerDelete' | 'powerWrite' | 'roles'>): TokenRights & { userGroupID: string | null } => ({
   userAdmin: row.userAdmin,
   userGroupID: row.userGroupId,
   powerCreate: row.powerCreate,
@@ -46,6 +43,14 @@ const toView = (row: TokenRow): TokenView => ({
   powerDelete: row.powerDelete,
   powerWrite: row.powerWrite,
   roles: row.roles as TokenRights['roles'],
+});
+
+const toView = (row: TokenRow): TokenView => ({
+  id: row.id,
+  name: row.name,
+  projectID: row.projectId,
+  organizationID: row.organizationId,
+  ...rightsOf(row),
   createdDate: row.createdAt.toISOString(),
   updatedDate: row.updatedAt.toISOString(),
 });
@@ -140,16 +145,7 @@ export class ApiTokenService {
       tokenId: row.id,
       projectId: row.projectId,
       organizationId: row.organizationId,
-      rights: {
-        userAdmin: row.userAdmin,
-        userGroupID: row.userGroupId,
-        powerCreate: row.powerCreate,
-        powerRead: row.powerRead,
-        powerUpdate: row.powerUpdate,
-        powerDelete: row.powerDelete,
-        powerWrite: row.powerWrite,
-        roles: row.roles as TokenRights['roles'],
-      },
+      rights: rightsOf(row),
     };
   }
 
