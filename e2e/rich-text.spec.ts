@@ -103,7 +103,16 @@ test('rich text with a heading, a list, a link and a 2×2 table is saved and dra
 
   // The list shows the plain text.
   await expect(page).toHaveURL(new RegExp(`${listPath()}$`));
-  await expect(page.getByRole('gridcell', { name: /Welcome First point Second point Read the docs a1 b1 a2 b2/ })).toBeVisible();
+  const cell = page.getByRole('gridcell', { name: /Welcome First point Second point Read the docs a1 b1 a2 b2/ });
+  try {
+    await expect(cell).toBeVisible();
+  } catch (error) {
+    // Seen once in CI and never here: say what the list showed instead, so the next failure explains itself.
+    const shown = await page.locator('main').innerText().catch((e: unknown) => `(unreadable: ${String(e)})`);
+    const cells = await page.getByRole('gridcell').allInnerTexts().catch(() => []);
+    console.log(`rich-text list after create — gridcells: ${JSON.stringify(cells)}\nmain: ${shown.slice(0, 2000)}\nerrors: ${errors.join(' | ')}`);
+    throw error;
+  }
 
   const items = await request.get(api('collection', 'articles', 'item'), { headers: bearer(made.token) });
   const stored = ((await items.json()) as { _id: string; title: string; body: string }[]).find((item) => item.title === 'Launch')!;
