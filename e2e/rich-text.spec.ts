@@ -83,6 +83,8 @@ test('rich text with a heading, a list, a link and a 2×2 table is saved and dra
   await linkDialog.getByRole('button', { name: 'Apply' }).click();
   await expect(linkDialog).toBeHidden();
   await expect(textbox(page).getByRole('link', { name: 'Read the docs' })).toHaveAttribute('href', 'https://example.com/docs');
+  // Focus comes back to the editor a moment after the dialog is gone (radix returns it in a timeout).
+  await expect(textbox(page)).toBeFocused();
   await page.keyboard.press('End');
   await page.keyboard.press('Enter');
   await tool(page, 'Insert table').click();

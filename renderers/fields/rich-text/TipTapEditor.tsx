@@ -133,6 +133,9 @@ function LinkDialog({ editor, open, onClose }: { editor: Editor; open: boolean; 
       chain.insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run();
     } else {
       chain.setLink({ href }).run();
+      // The caret goes after the link, as in any word processor: the linked words are no longer
+      // selected, so typing on (or a key pressed before focus is back from the dialog) cannot replace them.
+      editor.commands.setTextSelection(editor.state.selection.to);
     }
     onClose();
   };

@@ -165,6 +165,21 @@ describe('the rich-text toolbar', () => {
     expect(lastValue()).toBe('<p>https://example.com/pageHello</p>');
   });
 
+  it('links selected words and leaves the caret after the link, so what is typed next cannot replace them', async () => {
+    const user = userEvent.setup();
+    const { toolbar, textbox, lastValue } = await renderRichText({ value: '<p>Read the docs</p>' });
+    const editor = (textbox as HTMLElement & { editor: { state: { selection: { empty: boolean; from: number } }; commands: { setTextSelection(range: { from: number; to: number }): boolean } } }).editor;
+    editor.commands.setTextSelection({ from: 1, to: 14 });
+    await user.click(tool(toolbar, 'Link'));
+    const dialog = await screen.findByRole('dialog', { name: 'Add link' });
+    await user.type(within(dialog).getByLabelText('Address'), 'example.com/docs');
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(lastValue()).toBe('<p><a target="_blank" rel="noopener noreferrer nofollow" href="https://example.com/docs">Read the docs</a></p>');
+    expect(editor.state.selection.empty).toBe(true);
+    expect(editor.state.selection.from).toBe(14);
+  });
+
   it('opens the link dialog with Ctrl+K', async () => {
     const user = userEvent.setup();
     const { textbox } = await renderRichText({ value: '<p>Hello</p>' });
