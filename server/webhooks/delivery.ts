@@ -28,7 +28,7 @@ import { contentEventChannel } from '../live/events.ts';
 import { newId } from '../lib/ids.ts';
 import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
 import { eventKeys, matches } from './webhooks.ts';
-import { ThreadSender, type DeliverySender } from './sender.ts';
+import { OffThreadSender, type DeliverySender } from './sender.ts';
 
 export const webhookQueue = 'webhook-delivery';
 
@@ -155,7 +155,7 @@ export class WebhookDispatcher {
   async start(): Promise<void> {
     const { database, config, log } = this.options;
     this.stopped = false;
-    this.sender = config.sender === 'inline' ? undefined : new ThreadSender(this.options.outbound, log, config.sender ?? 'thread', config.senderNice ?? 0);
+    this.sender = config.sender === 'inline' ? undefined : new OffThreadSender(this.options.outbound, log, config.sender ?? 'thread', config.senderNice ?? 0);
     const boss = new PgBoss({
       db: bossDb(database),
       schedule: false,

@@ -50,8 +50,8 @@ function processChannel(options: object, nice: number): Channel {
   return Object.assign(child, { postMessage: (message: unknown) => child.send(message as never) }) as unknown as Channel;
 }
 
-/** Sends through a worker thread or child process; falls back to the app's guard if it cannot start or dies. */
-export class ThreadSender implements DeliverySender {
+/** Sends off the server's thread (a worker thread or a child process); falls back to the app's guard if it cannot start or dies. */
+export class OffThreadSender implements DeliverySender {
   private worker: Channel | undefined;
   private nextId = 0;
   private readonly pending = new Map<number, { resolve(response: GuardedSendResponse): void; reject(error: unknown): void }>();

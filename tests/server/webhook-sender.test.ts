@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundError, UrlGuard } from '../../server/lib/url-guard.ts';
-import { ThreadSender } from '../../server/webhooks/sender.ts';
+import { OffThreadSender } from '../../server/webhooks/sender.ts';
 
 const log = { warn: () => undefined } as never;
 let server: Server;
@@ -34,12 +34,12 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const send = (sender: ThreadSender, path: string, body = '{"a":1}') =>
+const send = (sender: OffThreadSender, path: string, body = '{"a":1}') =>
   sender.send(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-test-signature': 'sig' }, body, maxBytes: 2048, timeoutMs: 5000 });
 
 describe.each(['thread', 'process'] as const)('webhook sender in a %s', (kind) => {
   it('sends, answers status and the start of the body, refuses what the guard refuses, and closes', async () => {
-    const sender = new ThreadSender(new UrlGuard({ allowPrivate: ['127.0.0.1/32'] }), log, kind, kind === 'process' ? 10 : 0);
+    const sender = new OffThreadSender(new UrlGuard({ allowPrivate: ['127.0.0.1/32'] }), log, kind, kind === 'process' ? 10 : 0);
     const ok = await send(sender, '/hook', '{"item":"é"}');
     expect(ok.status).toBe(200);
     expect(ok.body.toString('utf8')).toBe('ok');
@@ -64,7 +64,7 @@ describe.each(['thread', 'process'] as const)('webhook sender in a %s', (kind) =
 it('sends in-process when the guard resolves names its own way (it cannot cross threads)', async () => {
   const guard = new UrlGuard({ allowPrivate: ['127.0.0.1/32'], resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
   expect(guard.threadOptions()).toBeUndefined();
-  const sender = new ThreadSender(guard, log, 'process');
+  const sender = new OffThreadSender(guard, log, 'process');
   const port = new URL(base).port;
   const answer = await sender.send(`http://receiver.example:${port}/named`, { method: 'POST', headers: {}, body: '{}', maxBytes: 100, timeoutMs: 5000 });
   expect(answer.status).toBe(200);
