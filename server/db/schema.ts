@@ -476,7 +476,11 @@ export const webhookDeliveries = pgTable(
     createdAt: created(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('webhook_deliveries_event').on(t.webhookId, t.eventId)],
+  (t) => [
+    uniqueIndex('webhook_deliveries_event').on(t.webhookId, t.eventId),
+    // First attempts whose lease ran out unlogged (migration 0020).
+    index('webhook_deliveries_first_due').on(t.nextAttemptAt).where(sql`${t.state} = 'pending' and ${t.attempts} = 0`),
+  ],
 );
 
 /** Every attempt of a delivery: the webhook log. */

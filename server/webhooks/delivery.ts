@@ -32,11 +32,24 @@ import { OffThreadSender, type DeliverySender } from './sender.ts';
 
 export const webhookQueue = 'webhook-delivery';
 
-/** How long the relay waits after a write's notification for more to come (ms): deliveries start this much later, in fewer, larger batches. */
-const relayCoalesceMs = 100;
+/**
+ * When a write's notification runs the relay (ms): at least `relayDelayMs` later, so writes of the
+ * same moment go in one batch, and at least `relaySpacingMs` after the relay's last run. A lone
+ * write is relayed at once; busy writers are relayed twice a second, in batches: each run's cost is
+ * mostly fixed (its statements, the queue's fetch and completion, the log), so fewer, larger runs
+ * keep deliveries off the writers' CPU (README "Webhooks", `npm run bench -- webhooks`).
+ */
+const relayDelayMs = 20;
+const relaySpacingMs = 500;
 
-/** Jobs (attempts) a worker takes at once. */
+/** Jobs (attempts) a worker takes at once; first attempts the relay sends at once. */
 const batchSize = 50;
+
+/**
+ * First attempts in flight from the relay at most; past that, new deliveries' first attempts are
+ * queued as jobs instead (a slow receiver cannot pile up requests in the server).
+ */
+const maxDirectAttempts = 4 * batchSize;
 
 export interface WebhookDeliveryConfig {
   /** Delays before the 2nd, 3rd, … attempt (ms); attempts = length + 1. */
@@ -79,6 +92,7 @@ interface JobData {
 /** pg-boss's way to reach the database. */
 interface BossDb {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  close?(): Promise<void>;
 }
 
 /** A statement with `$n` placeholders as drizzle SQL, so pg-boss can write inside our transaction. */
@@ -96,7 +110,11 @@ const inTransaction = (tx: Executor): BossDb => ({
 /** pg-boss's own connection: the app's pool on PostgreSQL, the PGlite client through option A. */
 function bossDb(database: Database): BossDb {
   const client = (database.db as unknown as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) return { executeSql: (text, values = []) => client.query(text, values as unknown[]) };
+  if (client instanceof pg.Pool) {
+    const pool = new pg.Pool({ ...(client as unknown as { options: pg.PoolConfig }).options, max: 3, options: `-c synchronous_commit=off ${process.env.PGOPTIONS ?? ''}` });
+    pool.on('error', () => undefined);
+    return { executeSql: (text, values = []) => pool.query(text, values as unknown[]), close: () => pool.end() };
+  }
   if (client instanceof PGlite) {
     return {
       async executeSql(text, values = []) {
@@ -127,6 +145,7 @@ export interface WebhookDispatcherOptions {
 
 export class WebhookDispatcher {
   private boss: PgBoss | undefined;
+  private bossDb: BossDb | undefined;
   private stopListening: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private relaying: Promise<void> | undefined;
@@ -134,6 +153,10 @@ export class WebhookDispatcher {
   private stopped = false;
   private workerId: string | undefined;
   private soon: NodeJS.Timeout | undefined;
+  private lastRelayAt = 0;
+  /** First attempts sent from the relay, not yet logged. */
+  private directInFlight = 0;
+  private readonly directRuns = new Set<Promise<void>>();
   private sender: DeliverySender | undefined;
 
   /** Tells this process's worker to fetch now (new first attempts, a full batch). */
@@ -156,8 +179,9 @@ export class WebhookDispatcher {
     const { database, config, log } = this.options;
     this.stopped = false;
     this.sender = config.sender === 'inline' ? undefined : new OffThreadSender(this.options.outbound, log, config.sender ?? 'thread', config.senderNice ?? 0);
+    this.bossDb = bossDb(database);
     const boss = new PgBoss({
-      db: bossDb(database),
+      db: this.bossDb,
       schedule: false,
       supervise: true,
       maintenanceIntervalSeconds: config.maintenanceIntervalS,
@@ -172,9 +196,13 @@ export class WebhookDispatcher {
       if (jobs.length >= batchSize) this.wake();
     });
     this.stopListening = await database.listen(contentEventChannel, () => this.relaySoon(), () => this.relay());
-    this.timer = setInterval(() => this.relay(), config.relayIntervalMs);
+    this.timer = setInterval(() => {
+      this.relay();
+      void this.recoverFirstAttempts();
+    }, config.relayIntervalMs);
     this.timer.unref();
     this.relay();
+    void this.recoverFirstAttempts();
   }
 
   async stop(): Promise<void> {
@@ -183,21 +211,25 @@ export class WebhookDispatcher {
     if (this.soon) clearTimeout(this.soon);
     await this.stopListening?.();
     await this.relaying;
+    await Promise.all([...this.directRuns]);
     await this.boss?.stop({ graceful: true, wait: true, timeout: this.options.config.timeoutMs + 2000 });
     await this.sender?.close();
     this.sender = undefined;
+    await this.bossDb?.close?.();
+    this.bossDb = undefined;
   }
 
   /**
-   * Runs the relay shortly: the writes of the next few milliseconds become deliveries in one
-   * transaction instead of one each, which keeps the relay's cost off busy writers.
+   * Runs the relay shortly (`relayDelayMs`, `relaySpacingMs`): the writes of the meantime become
+   * deliveries in one transaction instead of one each, which keeps the relay's cost off busy writers.
    */
   private relaySoon(): void {
     if (this.soon || this.stopped) return;
+    const delay = Math.max(relayDelayMs, this.lastRelayAt + relaySpacingMs - Date.now());
     this.soon = setTimeout(() => {
       this.soon = undefined;
       this.relay();
-    }, relayCoalesceMs);
+    }, delay);
   }
 
   /** Runs the relay now, or once more after the run under way. */
@@ -207,6 +239,7 @@ export class WebhookDispatcher {
       this.again = true;
       return;
     }
+    this.lastRelayAt = Date.now();
     this.relaying = (async () => {
       try {
         do {
@@ -231,6 +264,7 @@ export class WebhookDispatcher {
   /** One batch of events into deliveries; the number of events read (0: caught up, or another process relays). */
   private async relayBatch(): Promise<number> {
     const counted: string[] = [];
+    const direct: string[] = [];
     const read = await this.options.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local synchronous_commit = off`);
       const [cursor] = await query(tx, sql`select xid::text as xid, event_id from webhook_relay where id = 1 for update skip locked`);
@@ -273,7 +307,7 @@ export class WebhookDispatcher {
       }
       if (deliveries.length) {
         const rows = sql.join(
-          deliveries.map((d) => sql`(${d.id}, ${d.webhookId}, ${d.eventId}, ${d.trigger}, ${d.body}, now())`),
+          deliveries.map((d) => sql`(${d.id}, ${d.webhookId}, ${d.eventId}, ${d.trigger}, ${d.body}, now() + make_interval(secs => ${this.jobOptions().expireInSeconds}))`),
           sql`, `,
         );
         const inserted = await query(
@@ -281,9 +315,15 @@ export class WebhookDispatcher {
           sql`insert into webhook_deliveries (id, webhook_id, event_id, trigger, body, next_attempt_at) values ${rows}
               on conflict (webhook_id, event_id) do nothing returning id`,
         );
-        if (inserted.length) {
+        // First attempts are sent by this process as soon as the transaction commits, each under a
+        // lease (next_attempt_at: the job expiry) that recoverFirstAttempts turns into a job if the
+        // attempt is never logged. Past maxDirectAttempts in flight, they are queued as jobs now.
+        const room = Math.max(0, maxDirectAttempts - this.directInFlight - direct.length);
+        direct.push(...inserted.slice(0, room).map((row) => String(row.id)));
+        const queued = inserted.slice(room);
+        if (queued.length) {
           await this.boss!.insert(
-            inserted.map((row) => ({ name: webhookQueue, data: { deliveryId: String(row.id), attempt: 1 }, ...this.jobOptions() })),
+            queued.map((row) => ({ name: webhookQueue, data: { deliveryId: String(row.id), attempt: 1 }, ...this.jobOptions() })),
             { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
           );
         }
@@ -293,8 +333,59 @@ export class WebhookDispatcher {
       return events.length;
     });
     for (const organizationId of counted) this.options.countTrigger?.(organizationId);
-    if (counted.length) this.wake();
+    if (direct.length) this.attemptDirect(direct);
+    if (counted.length > direct.length) this.wake();
     return read;
+  }
+
+  /** Sends the first attempts of new deliveries now, in batches, and logs them as the worker does. */
+  private attemptDirect(deliveryIds: readonly string[]): void {
+    this.directInFlight += deliveryIds.length;
+    const run = (async () => {
+      for (let i = 0; i < deliveryIds.length; i += batchSize) {
+        const chunk = deliveryIds.slice(i, i + batchSize);
+        try {
+          await this.attemptAll(chunk.map((deliveryId) => ({ deliveryId, attempt: 1 })));
+        } catch (error) {
+          // Not logged: the lease runs out and the attempt is queued as a job (recoverFirstAttempts).
+          if (!this.stopped) this.options.log.warn({ err: error }, 'webhook first attempts failed; they are queued after their lease');
+        } finally {
+          this.directInFlight -= chunk.length;
+        }
+      }
+    })();
+    this.directRuns.add(run);
+    void run.finally(() => this.directRuns.delete(run));
+  }
+
+  /**
+   * Queues as jobs the first attempts whose lease ran out unlogged: their process died, or the
+   * attempt could not be logged. Runs at start and with the relay's timer, in every process.
+   */
+  private async recoverFirstAttempts(): Promise<void> {
+    if (this.stopped || !this.boss) return;
+    try {
+      const leaseS = this.jobOptions().expireInSeconds;
+      const queued = await this.options.database.db.transaction(async (tx) => {
+        const rows = await query(
+          tx,
+          sql`update webhook_deliveries set next_attempt_at = now() + make_interval(secs => ${leaseS}), updated_at = now()
+              where id in (select id from webhook_deliveries where state = 'pending' and attempts = 0 and next_attempt_at < now()
+                           order by next_attempt_at limit 500 for update skip locked)
+              returning id`,
+        );
+        if (rows.length) {
+          await this.boss!.insert(
+            rows.map((row) => ({ name: webhookQueue, data: { deliveryId: String(row.id), attempt: 1 }, ...this.jobOptions() })),
+            { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
+          );
+        }
+        return rows.length;
+      });
+      if (queued) this.wake();
+    } catch (error) {
+      if (!this.stopped) this.options.log.warn({ err: error }, 'queueing unlogged first attempts failed; it runs again shortly');
+    }
   }
 
   /** Enqueues one more attempt of a logged delivery now (a person asked); no automatic retry follows it. */
