@@ -297,6 +297,28 @@ describe.each(databaseKinds)('webhooks on %s', (kind) => {
     for (const hook of hooks) await t.app.inject({ method: 'DELETE', url: `/api/webhook/${hook.id}`, headers: bearer(f.access) });
     receiver.respond = (_r, response) => response.end('ok');
   });
+
+  it('queues a first attempt whose lease ran out unlogged (its process died mid-attempt) as a job, and delivers it once', async () => {
+    receiver.received.length = 0;
+    const hook = json<{ id: string }>(await createWebhook(t, f, { name: 'lost', webhookURI: receiver.url('/lost'), collections: ['posts'] }));
+    // A delivery the relay made and whose first attempt was sent from a process that then died:
+    // never logged, its lease (next_attempt_at) over. Nothing else knows of it.
+    const body = JSON.stringify({ collectionID: 'posts', itemID: 'lost-item', nestedID: null, trigger: 'create', item: { _id: 'lost-item', title: 'Lost' } });
+    await t.database.db.execute(sql`insert into webhook_deliveries (id, webhook_id, event_id, trigger, body, next_attempt_at)
+                                    values ('lost-delivery', ${hook.id}, -1, 'create', ${body}, now() - interval '1 second')`);
+    const log = await waitFor(async () => {
+      const l = await logs(t, f, hook.id);
+      return l.length && l[0]!.state === 'delivered' ? l : undefined;
+    }, 15_000);
+    expect(log).toEqual([expect.objectContaining({ deliveryID: 'lost-delivery', attempt: 1, statusCode: 200, state: 'delivered' })]);
+    const sent = receiver.received.filter((r) => r.url === '/lost');
+    expect(sent.map((r) => r.body)).toEqual([body]);
+    expect(verify(String((await t.database.db.execute(sql`select secret from webhooks where id = ${hook.id}`) as unknown as { rows: { secret: string }[] }).rows[0]!.secret), sent[0]!)).toBe(true);
+    // The recovery runs every few seconds: a delivered one is not sent again.
+    await new Promise((r) => setTimeout(r, 6000));
+    expect(receiver.received.filter((r) => r.url === '/lost')).toHaveLength(1);
+    await t.app.inject({ method: 'DELETE', url: `/api/webhook/${hook.id}`, headers: bearer(f.access) });
+  }, 30_000);
 });
 
 describe('webhooks across a restart on PGlite', () => {
