@@ -109,7 +109,8 @@ describe('project shell', () => {
     expect(within(menu).getByRole('link', { name: 'Create Collection' })).toHaveAttribute('href', `${base}/collection/new`);
     expect(within(menu).getByRole('link', { name: 'Create a collection' })).toHaveAttribute('href', `${base}/collection/new`);
     expect(within(menu).getByText("You don't seem to have any webhooks yet")).toBeInTheDocument();
-    expect(within(menu).getByRole('link', { name: 'Create Webhook' })).toBeInTheDocument();
+    // It opens the Create Webhook dialog (tests/dom/webhooks-screens.test.tsx), so it is a button.
+    expect(within(menu).getByRole('button', { name: 'Create Webhook' })).toHaveAttribute('aria-haspopup', 'dialog');
     // The empty project's page welcomes with the first steps.
     expect(screen.getByRole('heading', { name: 'Welcome to Recipes' })).toBeInTheDocument();
   });

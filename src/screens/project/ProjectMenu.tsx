@@ -4,7 +4,7 @@
  * The active section follows the route; choosing a section goes where the section rule says.
  */
 import { BookOpen, Database, Plus, Settings, Settings2, UsersRound, Webhook } from 'lucide-react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { betaSections, type ProjectSection } from '../../../definitions/project-sections.ts';
 import { routePath } from '../../../definitions/route-path.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
@@ -17,6 +17,7 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
   const active = useActiveSection();
   const goTo = useGoToSection();
   const path = useProjectPath();
+  const navigate = useNavigate();
   const choose = (section: ProjectSection) => {
     goTo(section);
     onNavigate?.();
@@ -24,6 +25,11 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
   const collections = project?.collections ?? [];
   const webhooks = project?.webhooks ?? [];
   const current = (section: ProjectSection) => (active === section ? 'true' : undefined);
+  /** Opens the Create Webhook dialog (platform §2): the list screen opens it when asked so in the navigation. */
+  const createWebhook = () => {
+    navigate(path('viewWebhooks'), { state: { createWebhook: true } });
+    onNavigate?.();
+  };
 
   return (
     <nav className="project-menu" aria-label={format('project.menu.label')}>
@@ -94,11 +100,11 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
             <Webhook aria-hidden="true" size={18} />
             {format('project.section.webhooks')}
           </button>
-          <Link className="icon-button icon-button-small" to={path('viewWebhooks')} aria-label={format('project.menu.newWebhook')} onClick={onNavigate}>
+          <button type="button" className="icon-button icon-button-small" aria-haspopup="dialog" aria-label={format('project.menu.newWebhook')} onClick={createWebhook}>
             <Plus aria-hidden="true" size={16} />
-          </Link>
+          </button>
         </div>
-        {webhooks.length ? (
+        {!project ? null : webhooks.length ? (
           <ul className="menu-list">
             {webhooks.map((webhook) => (
               <li key={webhook.id} className="menu-list-item">
@@ -111,9 +117,9 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
         ) : (
           <div className="menu-empty">
             <p>{format('project.webhooks.empty')}</p>
-            <Link className="button button-small" to={path('viewWebhooks')} onClick={onNavigate}>
+            <button type="button" className="button button-small" aria-haspopup="dialog" onClick={createWebhook}>
               {format('project.webhooks.create')}
-            </Link>
+            </button>
           </div>
         )}
       </div>

@@ -123,12 +123,23 @@ export function WebhookFields({ draft, onChange, collections }: { draft: Webhook
           onChange={(e) => setFilter(e.target.value)}
         />
         <ul className="webhook-tree" role="list">
-          {shown.map((row) => (
+          {shown.map((row, index) => (
             <li key={row.key} style={{ paddingInlineStart: `${row.depth * 1.25}rem` }}>
+              {/* Named by the collection's label alone; a nested row's slug path is its description. */}
               <label className="webhook-tree-row">
-                <input type="checkbox" checked={draft.collections.includes(row.key)} onChange={(e) => toggle(row.key, e.target.checked)} />
-                <span>{row.label}</span>
-                {row.depth ? <span className="muted webhook-tree-key">{row.key}</span> : null}
+                <input
+                  type="checkbox"
+                  checked={draft.collections.includes(row.key)}
+                  onChange={(e) => toggle(row.key, e.target.checked)}
+                  aria-labelledby={`${id}-row-${index}`}
+                  aria-describedby={row.depth ? `${id}-key-${index}` : undefined}
+                />
+                <span id={`${id}-row-${index}`}>{row.label}</span>
+                {row.depth ? (
+                  <span id={`${id}-key-${index}`} className="muted webhook-tree-key">
+                    {row.key}
+                  </span>
+                ) : null}
               </label>
             </li>
           ))}

@@ -3,6 +3,7 @@
  * (shown this once), a notice with Re-enable when it was disabled, its settings (editable; "Unknown
  * error updating webhook"), Delete, and its delivery log — status code, the answer's start, error,
  * time and attempt — with Redeliver per delivery. The log refreshes itself while attempts are due.
+ * Each webhook gets its own screen state (keyed by its id), so a secret never outlives its webhook.
  */
 import { useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
@@ -29,10 +30,14 @@ const toDraft = (webhook: Webhook): WebhookDraft => ({
 });
 
 export default function WebhookScreen() {
+  const webhookID = useParams().webhookID ?? '';
+  return <WebhookView key={webhookID} webhookID={webhookID} />;
+}
+
+function WebhookView({ webhookID }: { webhookID: string }) {
   const format = useFormat();
   const id = useId();
   const { organizationID, projectID } = useProjectIds();
-  const webhookID = useParams().webhookID ?? '';
   const path = useProjectPath();
   const navigate = useNavigate();
   const location = useLocation();
@@ -44,16 +49,22 @@ export default function WebhookScreen() {
   const update = useUpdateWebhook(organizationID, projectID);
   const remove = useDeleteWebhook(organizationID, projectID);
   const redeliver = useRedeliver(webhookID);
-  const [draft, setDraft] = useState<WebhookDraft | null>(null);
+  // The person's unsaved edits; null while there are none, and the form shows the saved webhook.
+  const [edits, setEdits] = useState<WebhookDraft | null>(null);
+  const draft = edits ?? (webhook ? toDraft(webhook) : null);
   const [problem, setProblem] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
-  // The secret arrives once, in the navigation from the create dialog; it is not kept anywhere else.
-  const [secret] = useState<string | null>(() => (location.state as { secret?: string } | null)?.secret ?? null);
-
+  // The secret arrives once, in the navigation from the create dialog, for this webhook only; it is
+  // kept in this screen's state until the person leaves, and taken out of the history entry at once
+  // so that a reload or a step back and forth does not show it again.
+  const [secret] = useState<string | null>(() => {
+    const state = location.state as { secret?: string; webhookID?: string } | null;
+    return state?.secret && state.webhookID === webhookID ? state.secret : null;
+  });
+  const carriesSecret = Boolean((location.state as { secret?: string } | null)?.secret);
   useEffect(() => {
-    setDraft(webhook ? toDraft(webhook) : null);
-    setProblem(null);
-  }, [webhook]);
+    if (carriesSecret) navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
+  }, [carriesSecret, navigate, location.pathname, location.search, location.hash]);
 
   if (list.isPending) return null;
   if (!webhook || !draft) {
@@ -64,12 +75,16 @@ export default function WebhookScreen() {
     );
   }
 
+  // Save sends the form; Re-enable sends the saved settings, so unsaved edits stay in the form unsent.
   const save = (change: { enabled?: boolean } = {}) => {
     setProblem(null);
     update.mutate(
-      { id: webhook.id, draft: { ...draft, ...change } },
+      { id: webhook.id, draft: change.enabled ? { ...toDraft(webhook), ...change } : { ...draft, ...change } },
       {
-        onSuccess: () => void notify({ kind: 'success', title: format(change.enabled ? 'webhook.enabled' : 'webhook.updated') }),
+        onSuccess: () => {
+          if (!change.enabled) setEdits(null);
+          void notify({ kind: 'success', title: format(change.enabled ? 'webhook.enabled' : 'webhook.updated') });
+        },
         onError: (error) => {
           if (isApiError(error) && error.status === 400 && error.detail) setProblem(error.detail);
           else void notify({ kind: 'error', title: format('webhook.updateFailed') });
@@ -123,7 +138,7 @@ export default function WebhookScreen() {
         }}
       >
         <h3>{format('webhook.settings')}</h3>
-        <WebhookFields draft={draft} onChange={setDraft} collections={project?.collections ?? []} />
+        <WebhookFields draft={draft} onChange={setEdits} collections={project?.collections ?? []} />
         {problem ? (
           <p className="form-alert" role="alert">
             {problem}
@@ -172,7 +187,14 @@ export default function WebhookScreen() {
                       type="button"
                       className="button button-small"
                       disabled={!actions.update || redeliver.isPending}
-                      onClick={() => redeliver.mutate(entry.deliveryID, { onSuccess: () => void notify({ kind: 'success', title: format('webhook.redelivered') }) })}
+                      onClick={() =>
+                        redeliver.mutate(entry.deliveryID, {
+                          onSuccess: () => void notify({ kind: 'success', title: format('webhook.redelivered') }),
+                          // The spec names no message for a failed redelivery; rather than fail silently,
+                          // an error toast says so in the words of the other webhook failures.
+                          onError: () => void notify({ kind: 'error', title: format('webhook.redeliverFailed') }),
+                        })
+                      }
                     >
                       {format('webhook.redeliver')}
                     </button>

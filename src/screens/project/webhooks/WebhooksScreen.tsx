@@ -1,10 +1,11 @@
 /**
  * Webhooks (viewWebhooks; platform spec §2): the project's webhooks with a Create Webhook button,
  * or "You don't seem to have any webhooks yet" with it. Create opens the Create Webhook dialog;
- * the new webhook then opens with its secret.
+ * the new webhook then opens with its secret. The project menu's Create Webhook comes here with
+ * `{ createWebhook: true }` in the navigation state, which opens the dialog at once.
  */
-import { useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useEffect, useId, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Plus } from 'lucide-react';
 import { useFormat } from '../../../../renderers/messages/use-format.ts';
 import { useProject } from '../../../api/platform-queries.ts';
@@ -24,6 +25,15 @@ export default function WebhooksScreen() {
   const list = useWebhooks(organizationID, projectID);
   const [creating, setCreating] = useState(false);
   const webhooks = list.data ?? [];
+  // Asked for by the menu: open the dialog once the member may create, then drop the request from
+  // the history entry so that a reload or a step back does not open it again.
+  const location = useLocation();
+  const asked = Boolean((location.state as { createWebhook?: boolean } | null)?.createWebhook);
+  useEffect(() => {
+    if (!asked || !actions.create) return;
+    setCreating(true);
+    navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
+  }, [asked, actions.create, navigate, location.pathname, location.search, location.hash]);
 
   return (
     <section className="panel webhooks-screen" aria-labelledby={`${id}-title`}>
@@ -63,7 +73,7 @@ export default function WebhooksScreen() {
         organizationID={organizationID}
         projectID={projectID}
         collections={project?.collections ?? []}
-        onCreated={(webhook) => navigate(path('viewWebhook', { webhookID: webhook.id }), { state: { secret: webhook.secret } })}
+        onCreated={(webhook) => navigate(path('viewWebhook', { webhookID: webhook.id }), { state: { secret: webhook.secret, webhookID: webhook.id } })}
       />
     </section>
   );
