@@ -62,8 +62,9 @@ async function runOne(kind: Kind, writes: number, log: (line: string) => void) {
     DATA_DIR: tmpdir(),
     OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32',
     WEBHOOK_POLL_S: '0.5',
-    // Where deliveries are sent from (README "Webhooks"): the default, or WEBHOOK_SENDER=thread|inline to compare.
+    // Where deliveries are sent from (README "Webhooks"): the default, or WEBHOOK_SENDER=thread|inline, WEBHOOK_SENDER_NICE=0…19 to compare.
     ...(process.env.WEBHOOK_SENDER ? { WEBHOOK_SENDER: process.env.WEBHOOK_SENDER } : {}),
+    ...(process.env.WEBHOOK_SENDER_NICE ? { WEBHOOK_SENDER_NICE: process.env.WEBHOOK_SENDER_NICE } : {}),
   });
   const app = await buildApp({ config, database, logger: false });
   try {
