@@ -175,6 +175,34 @@ describe.each(databaseKinds)('search through the word index on %s', (kind) => {
     }
   });
 
+  it('a short common text (no word index) matches every spelling ILIKE would, read as LIKE of each spelling, and escapes LIKE characters', async () => {
+    await createCollection(f, { id: 'shorts', name: 'Shorts', schema: [{ name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true }] });
+    const titles = ['KA one', 'xkAy', '\u212aa kelvin', 'Ka', 'k a', 'K', 'nothing', 'İi dotted', 'ii', '50%', '5_0', 'a\\b', 'ω'];
+    const ids = new Map<string, string>();
+    for (const title of titles) ids.set(title, (await createItem(f, 'shorts', { title }))._id);
+    const saved = { ...searchWordLimits };
+    // No text through the word index: every one takes the short scan (or ILIKE when not ASCII).
+    Object.assign(searchWordLimits, { tokens: -1 });
+    try {
+      const expect_ = async (term: string, matching: string[]) => {
+        for (const result of [await listIds('collection/shorts/search', { query: term }), await listIds('collection/shorts/item', { search: term })]) {
+          expect(new Set(result.ids), JSON.stringify(term)).toEqual(new Set(matching.map((title) => ids.get(title))));
+          expect(result.count, JSON.stringify(term)).toBe(matching.length);
+        }
+      };
+      await expect_('ka', ['KA one', 'xkAy', '\u212aa kelvin', 'Ka']);
+      await expect_('KA', ['KA one', 'xkAy', '\u212aa kelvin', 'Ka']);
+      await expect_('k', ['KA one', 'xkAy', '\u212aa kelvin', 'Ka', 'k a', 'K']);
+      await expect_('ii', ['İi dotted', 'ii']);
+      await expect_('%', ['50%']);
+      await expect_('_', ['5_0']);
+      await expect_('\\', ['a\\b']);
+      await expect_('Ω', ['ω']);
+    } finally {
+      Object.assign(searchWordLimits, saved);
+    }
+  });
+
   it('nested-list search equals the reference (text and linked items)', async () => {
     const terms = termArb(() => texts(parts, ['label', 'by']));
     await fc.assert(

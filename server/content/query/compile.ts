@@ -141,6 +141,42 @@ export const trigramLength = 3;
  */
 const trigramOperand = (expression: SQL, text: string): SQL => ([...text].length < trigramLength ? sql`(${expression} || '')` : expression);
 
+/**
+ * The case forms of each character of a short search text, when every character is ASCII: the
+ * character, its other ASCII case, and the two characters outside ASCII that lower-case to an ASCII
+ * letter (U+212A KELVIN SIGN to k, U+0130 capital I with dot to i). undefined for other text.
+ */
+function caseForms(text: string): string[][] | undefined {
+  const forms: string[][] = [];
+  for (const char of text) {
+    if (char > '\u007f') return undefined;
+    const lower = char.toLowerCase();
+    const set = new Set([lower, char.toUpperCase()]);
+    if (lower === 'k') set.add('\u212a');
+    if (lower === 'i') set.add('\u0130');
+    forms.push([...set]);
+  }
+  return forms;
+}
+
+/** Every spelling of a short text that ILIKE would match (caseForms' product); undefined when not all ASCII. */
+export function caseVariants(text: string): string[] | undefined {
+  const forms = caseForms(text);
+  if (!forms) return undefined;
+  return forms.reduce<string[]>((spellings, set) => spellings.flatMap((start) => set.map((char) => start + char)), ['']);
+}
+
+/**
+ * A short search text (no trigram) the word index does not serve: ILIKE lower-cases every row's
+ * whole value before it compares, about 5 times the work of a case-sensitive LIKE, so an ASCII text
+ * is tested as LIKE of each of its spellings (`ka`: `ka`, `kA`, `Ka`, `KA`, `\u212aa`, `\u212aA`) —
+ * one pass over the table that a common term ends at the first spelling. README "Listing and
+ * searching items".
+ */
+export function shortScan(c: Cond): boolean {
+  return c.k === 'contains' && !(Array.isArray(c.words) && wordSearch(c)) && [...c.text].length < trigramLength && caseVariants(c.text) !== undefined;
+}
+
 /** The whitespace the word index splits values at (content_words, migration 0012): ASCII's six. */
 const wordBreak = /[ \t\n\r\f\v]/;
 
@@ -253,6 +289,14 @@ export function compileCond(c: Cond): SQL {
       // statement built without reading the tokens) the trigram index, each candidate rechecked.
       const served = wordSearch(c);
       if (served && Array.isArray(c.words)) return holdsWord(served.words, served.column, c.words);
+      const variants = [...c.text].length < trigramLength ? caseVariants(c.text) : undefined;
+      if (variants) {
+        const operand = trigramOperand(sql`${id(c.t.column)}`, c.text);
+        return sql`(${sql.join(
+          variants.map((variant) => sql`${operand} like ${`%${likeLiteral(variant)}%`}::text`),
+          sql` or `,
+        )})`;
+      }
       return sql`${trigramOperand(sql`${id(c.t.column)}`, c.text)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
     }
     case 'within': {
@@ -299,6 +343,27 @@ export interface CompiledList {
   searched: boolean;
 }
 
+/**
+ * Whether a condition tree holds a text search an index serves (the word or trigram indexes), whose
+ * matching rows a page with its total finds once; a tree whose searches are all short scans
+ * (shortScan) is read as any filter is: the page on the sort index, the total in its own pass.
+ */
+export function holdsIndexedSearch(c: Cond): boolean {
+  switch (c.k) {
+    case 'contains':
+      return !shortScan(c);
+    case 'refValue':
+      return true;
+    case 'and':
+    case 'or':
+      return c.of.some(holdsIndexedSearch);
+    case 'not':
+      return holdsIndexedSearch(c.of);
+    default:
+      return false;
+  }
+}
+
 /** Whether a condition tree holds a text search condition. */
 export function holdsSearch(c: Cond): boolean {
   switch (c.k) {
@@ -333,7 +398,7 @@ export function compileListQuery(level: SchemaLevel, q: ListQuery, scope: { pare
     filtered: q.where !== undefined,
     sortExpression,
     desc: q.desc,
-    searched: q.where !== undefined && holdsSearch(q.where),
+    searched: q.where !== undefined && holdsIndexedSearch(q.where),
   };
 }
 
