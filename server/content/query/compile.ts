@@ -343,42 +343,31 @@ export interface CompiledList {
   searched: boolean;
 }
 
-/**
- * Whether a condition tree holds a text search an index serves (the word or trigram indexes), whose
- * matching rows a page with its total finds once; a tree whose searches are all short scans
- * (shortScan) is read as any filter is: the page on the sort index, the total in its own pass.
- */
-export function holdsIndexedSearch(c: Cond): boolean {
+/** Whether a condition tree holds a text search condition that passes `test`. */
+function someSearch(c: Cond, test: (search: Cond) => boolean): boolean {
   switch (c.k) {
     case 'contains':
-      return !shortScan(c);
     case 'refValue':
-      return true;
+      return test(c);
     case 'and':
     case 'or':
-      return c.of.some(holdsIndexedSearch);
+      return c.of.some((inner) => someSearch(inner, test));
     case 'not':
-      return holdsIndexedSearch(c.of);
+      return someSearch(c.of, test);
     default:
       return false;
   }
 }
 
 /** Whether a condition tree holds a text search condition. */
-export function holdsSearch(c: Cond): boolean {
-  switch (c.k) {
-    case 'contains':
-    case 'refValue':
-      return true;
-    case 'and':
-    case 'or':
-      return c.of.some(holdsSearch);
-    case 'not':
-      return holdsSearch(c.of);
-    default:
-      return false;
-  }
-}
+export const holdsSearch = (c: Cond): boolean => someSearch(c, () => true);
+
+/**
+ * Whether a condition tree holds a text search an index serves (the word or trigram indexes), whose
+ * matching rows a page with its total finds once; a tree whose searches are all short scans
+ * (shortScan) is read as any filter is: the page on the sort index, the total in its own pass.
+ */
+export const holdsIndexedSearch = (c: Cond): boolean => someSearch(c, (search) => !shortScan(search));
 
 /** Compiles the list of a level (of one parent, for a nested level). */
 export function compileListQuery(level: SchemaLevel, q: ListQuery, scope: { parentId?: string | undefined } = {}): CompiledList {
