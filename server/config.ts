@@ -94,6 +94,7 @@ function webhooksConfig(env: Env): WebhookDeliveryConfig {
     maintenanceIntervalS: Math.max(1, integer(env, 'WEBHOOK_MAINTENANCE_S', 60)),
     sender: webhookSender(env.WEBHOOK_SENDER),
     senderNice: Math.min(19, Math.max(0, integer(env, 'WEBHOOK_SENDER_NICE', 10))),
+    directAttempts: Math.max(0, integer(env, 'WEBHOOK_DIRECT_MAX', 200)),
   };
 }
 

@@ -45,11 +45,8 @@ const relaySpacingMs = 500;
 /** Jobs (attempts) a worker takes at once; first attempts the relay sends at once. */
 const batchSize = 50;
 
-/**
- * First attempts in flight from the relay at most; past that, new deliveries' first attempts are
- * queued as jobs instead (a slow receiver cannot pile up requests in the server).
- */
-const maxDirectAttempts = 4 * batchSize;
+/** The default of WebhookDeliveryConfig.directAttempts. */
+export const defaultDirectAttempts = 4 * batchSize;
 
 export interface WebhookDeliveryConfig {
   /** Delays before the 2nd, 3rd, … attempt (ms); attempts = length + 1. */
@@ -73,6 +70,11 @@ export interface WebhookDeliveryConfig {
    */
   sender?: 'process' | 'thread' | 'inline';
   senderNice?: number;
+  /**
+   * First attempts in flight from the relay at most (default 200); past that, new deliveries'
+   * first attempts are queued as jobs instead, so a slow receiver cannot pile up requests.
+   */
+  directAttempts?: number;
 }
 
 interface AttemptResult {
@@ -317,8 +319,8 @@ export class WebhookDispatcher {
         );
         // First attempts are sent by this process as soon as the transaction commits, each under a
         // lease (next_attempt_at: the job expiry) that recoverFirstAttempts turns into a job if the
-        // attempt is never logged. Past maxDirectAttempts in flight, they are queued as jobs now.
-        const room = Math.max(0, maxDirectAttempts - this.directInFlight - direct.length);
+        // attempt is never logged. Past directAttempts in flight, they are queued as jobs now.
+        const room = Math.max(0, (this.options.config.directAttempts ?? defaultDirectAttempts) - this.directInFlight - direct.length);
         direct.push(...inserted.slice(0, room).map((row) => String(row.id)));
         const queued = inserted.slice(room);
         if (queued.length) {

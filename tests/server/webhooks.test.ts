@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { webhookQueue } from '../../server/webhooks/delivery.ts';
 import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { webhookHeaders } from '../../definitions/webhooks.ts';
 import { buildApp } from '../../server/app.ts';
@@ -318,6 +319,48 @@ describe.each(databaseKinds)('webhooks on %s', (kind) => {
     await new Promise((r) => setTimeout(r, 6000));
     expect(receiver.received.filter((r) => r.url === '/lost')).toHaveLength(1);
     await t.app.inject({ method: 'DELETE', url: `/api/webhook/${hook.id}`, headers: bearer(f.access) });
+  }, 30_000);
+});
+
+describe.each(databaseKinds)('webhooks whose first attempts are full on %s', (kind) => {
+  let t: TestApp;
+  let f: ContentFixture;
+  const receiver = new Receiver();
+  beforeAll(async () => {
+    await receiver.start();
+    // One first attempt in flight from the relay at most.
+    t = await createTestApp(kind, { ...webhookEnv, WEBHOOK_DIRECT_MAX: '1' });
+    f = await contentFixture(t);
+    await createCollection(f, { id: 'posts', name: 'Posts', schema });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver.stop();
+  });
+
+  it('queues the first attempts past WEBHOOK_DIRECT_MAX as jobs, and delivers every one once', async () => {
+    // A slow receiver: each answer takes 800 ms, so the first attempt keeps the one place.
+    receiver.respond = (_r, response) => void setTimeout(() => response.end('slow ok'), 800);
+    const hook = json<{ id: string }>(await createWebhook(t, f, { name: 'slow', webhookURI: receiver.url('/slow'), collections: ['posts'] }));
+    const items = [];
+    for (const title of ['one', 'two', 'three']) items.push(await createItem(f, 'posts', { title }));
+    const log = await waitFor(async () => {
+      const l = await logs(t, f, hook.id);
+      return l.length === 3 && l.every((e) => e.state === 'delivered') ? l : undefined;
+    }, 15_000);
+    expect(log.map((e) => [e.attempt, e.statusCode])).toEqual([
+      [1, 200],
+      [1, 200],
+      [1, 200],
+    ]);
+    const bodies = receiver.received.filter((r) => r.url === '/slow').map((r) => (JSON.parse(r.body) as { itemID: string }).itemID);
+    expect(bodies.sort()).toEqual(items.map((item) => item._id).sort());
+    // The ones past the first went through the job queue.
+    const jobs = ((await t.database.db.execute(
+      sql`select count(*)::int as n from pgboss.job where name = ${webhookQueue} and (data->>'attempt')::int = 1`,
+    )) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    expect(jobs).toBeGreaterThanOrEqual(2);
+    receiver.respond = (_r, response) => response.end('ok');
   }, 30_000);
 });
 
