@@ -190,6 +190,24 @@ beforeEach(() => vi.mocked(notify).mockClear());
 afterEach(cleanup);
 
 describe('webhooks list and shell', () => {
+  it('the menu shows no empty state while the project is still loading, then the webhooks it has', async () => {
+    const server = fakeServer({ webhooks: [webhook('w-loading', { name: 'Loading hook' })] });
+    let release!: () => void;
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    const answer = platformFor(server).project as () => Promise<Project>;
+    open('', server, {
+      project: vi.fn(async () => {
+        await loaded;
+        return answer();
+      }),
+    });
+    await screen.findByText('project home');
+    expect(screen.queryByText("You don't seem to have any webhooks yet")).not.toBeInTheDocument();
+    release();
+    expect(await within(sideMenu()).findByRole('link', { name: 'Loading hook' })).toBeInTheDocument();
+    expect(screen.queryByText("You don't seem to have any webhooks yet")).not.toBeInTheDocument();
+  });
+
   it('empty project: "You don\'t seem to have any webhooks yet" with Create Webhook opening the dialog', async () => {
     const server = fakeServer();
     open('/webhooks', server);
