@@ -34,7 +34,7 @@
  * subscriber's receipt, on that process's monotonic clock — while the server's event loop does
  * only the server's work.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,6 +51,7 @@ import { newId } from '../server/lib/ids.ts';
 import { fieldColumn } from '../server/content/schema-tree.ts';
 import { loadWithIndexesDeferred, writeBatchesOverlapped } from './support/bulk-load.ts';
 import { phrase, prng, vocabulary } from './support/data.ts';
+import { processCpuMs } from './support/proc-cpu.ts';
 import type { ClientAnswer, ClientJob } from './support/list-client.ts';
 
 export type Kind = 'postgres' | 'pglite';
@@ -375,16 +376,11 @@ async function measureCsv(client: Client, base: string, token: string, url: stri
 async function databaseCpu(database: Database): Promise<Map<number, number> | undefined> {
   if (database.kind !== 'postgres') return undefined;
   const rows = (await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as { rows: { pid: number }[] };
-  const ticks = 100; // USER_HZ
   const out = new Map<number, number>();
   for (const { pid } of rows.rows) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, (Number(fields[11]) + Number(fields[12])) / ticks);
-    } catch {
-      return undefined; // not this machine's processes
-    }
+    const ms = processCpuMs(pid);
+    if (ms === undefined) return undefined; // not this machine's processes
+    out.set(pid, ms / 1000);
   }
   return out;
 }
