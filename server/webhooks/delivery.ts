@@ -109,7 +109,11 @@ const inTransaction = (tx: Executor): BossDb => ({
   executeSql: async (text, values = []) => ({ rows: await query(tx, toSql(text, values)) }),
 });
 
-/** pg-boss's own connection: the app's pool on PostgreSQL, the PGlite client through option A. */
+/**
+ * pg-boss's way to the database: on PostgreSQL a small pool of its own with asynchronous commit (a
+ * job lost to a crash runs again; the outbox is the write's own transaction), the PGlite client
+ * through option A.
+ */
 function bossDb(database: Database): BossDb {
   const client = (database.db as unknown as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
@@ -267,6 +271,7 @@ export class WebhookDispatcher {
   private async relayBatch(): Promise<number> {
     const counted: string[] = [];
     const direct: string[] = [];
+    let queued = 0;
     const read = await this.options.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local synchronous_commit = off`);
       const [cursor] = await query(tx, sql`select xid::text as xid, event_id from webhook_relay where id = 1 for update skip locked`);
@@ -322,13 +327,7 @@ export class WebhookDispatcher {
         // attempt is never logged. Past directAttempts in flight, they are queued as jobs now.
         const room = Math.max(0, (this.options.config.directAttempts ?? defaultDirectAttempts) - this.directInFlight - direct.length);
         direct.push(...inserted.slice(0, room).map((row) => String(row.id)));
-        const queued = inserted.slice(room);
-        if (queued.length) {
-          await this.boss!.insert(
-            queued.map((row) => ({ name: webhookQueue, data: { deliveryId: String(row.id), attempt: 1 }, ...this.jobOptions() })),
-            { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
-          );
-        }
+        queued += await this.queueFirstAttempts(tx, inserted.slice(room).map((row) => String(row.id)));
       }
       const last = events[events.length - 1]!;
       await tx.execute(sql`update webhook_relay set xid = ${last.xid}::xid8, event_id = ${last.id}, updated_at = now() where id = 1`);
@@ -336,8 +335,18 @@ export class WebhookDispatcher {
     });
     for (const organizationId of counted) this.options.countTrigger?.(organizationId);
     if (direct.length) this.attemptDirect(direct);
-    if (counted.length > direct.length) this.wake();
+    if (queued) this.wake();
     return read;
+  }
+
+  /** Enqueues the first attempts of deliveries as jobs, in the caller's transaction; how many. */
+  private async queueFirstAttempts(tx: Executor, deliveryIds: readonly string[]): Promise<number> {
+    if (!deliveryIds.length) return 0;
+    await this.boss!.insert(
+      deliveryIds.map((deliveryId) => ({ name: webhookQueue, data: { deliveryId, attempt: 1 } satisfies JobData, ...this.jobOptions() })),
+      { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
+    );
+    return deliveryIds.length;
   }
 
   /** Sends the first attempts of new deliveries now, in batches, and logs them as the worker does. */
@@ -376,13 +385,7 @@ export class WebhookDispatcher {
                            order by next_attempt_at limit 500 for update skip locked)
               returning id`,
         );
-        if (rows.length) {
-          await this.boss!.insert(
-            rows.map((row) => ({ name: webhookQueue, data: { deliveryId: String(row.id), attempt: 1 }, ...this.jobOptions() })),
-            { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
-          );
-        }
-        return rows.length;
+        return this.queueFirstAttempts(tx, rows.map((row) => String(row.id)));
       });
       if (queued) this.wake();
     } catch (error) {
