@@ -167,15 +167,20 @@ export function caseVariants(text: string): string[] | undefined {
 }
 
 /**
- * A short search text (no trigram) the word index does not serve: ILIKE lower-cases every row's
+ * The spellings a short search text (no trigram) the word index does not serve is tested with;
+ * undefined for any other condition. A short search text: ILIKE lower-cases every row's
  * whole value before it compares, about 5 times the work of a case-sensitive LIKE, so an ASCII text
  * is tested as LIKE of each of its spellings (`ka`: `ka`, `kA`, `Ka`, `KA`, `\u212aa`, `\u212aA`) —
  * one pass over the table that a common term ends at the first spelling. README "Listing and
  * searching items".
  */
-export function shortScan(c: Cond): boolean {
-  return c.k === 'contains' && !(Array.isArray(c.words) && wordSearch(c)) && [...c.text].length < trigramLength && caseVariants(c.text) !== undefined;
+function shortScanVariants(c: Cond): string[] | undefined {
+  if (c.k !== 'contains' || (Array.isArray(c.words) && wordSearch(c)) || [...c.text].length >= trigramLength) return undefined;
+  return caseVariants(c.text);
 }
+
+/** Whether a search condition is a short scan (shortScanVariants). */
+export const shortScan = (c: Cond): boolean => shortScanVariants(c) !== undefined;
 
 /** The whitespace the word index splits values at (content_words, migration 0012): ASCII's six. */
 const wordBreak = /[ \t\n\r\f\v]/;
@@ -289,7 +294,7 @@ export function compileCond(c: Cond): SQL {
       // statement built without reading the tokens) the trigram index, each candidate rechecked.
       const served = wordSearch(c);
       if (served && Array.isArray(c.words)) return holdsWord(served.words, served.column, c.words);
-      const variants = [...c.text].length < trigramLength ? caseVariants(c.text) : undefined;
+      const variants = shortScanVariants(c);
       if (variants) {
         const operand = trigramOperand(sql`${id(c.t.column)}`, c.text);
         return sql`(${sql.join(
