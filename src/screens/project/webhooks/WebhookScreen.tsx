@@ -181,8 +181,8 @@ function WebhookView({ webhookID }: { webhookID: string }) {
                   <td>{entry.statusCode ?? '—'}</td>
                   <td className="webhook-log-body">{entry.responseBody ? entry.responseBody.slice(0, 200) : '—'}</td>
                   <td>{entry.error ?? '—'}</td>
-                  <td>{format(stateLabels[entry.state])}</td>
-                  <td>
+                  <td className="webhook-log-nowrap">{format(stateLabels[entry.state])}</td>
+                  <td className="webhook-log-nowrap">
                     <button
                       type="button"
                       className="button button-small"
