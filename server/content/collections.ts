@@ -15,6 +15,7 @@ import { newId } from '../lib/ids.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import { prepareFieldUpdate, prepareNewField, prepareSchema } from './field-input.ts';
 import { allLevels, findField, levelAt, replaceLevelFields, topLevel, type SchemaLevel } from './schema-tree.ts';
+import { dropKeptSearches } from './query/kept-search.ts';
 import { addFieldStorage, createLevelTable, dropFieldStorage, hasDuplicates, setUnique, type Executor } from './storage.ts';
 
 export type CollectionRow = typeof contentCollections.$inferSelect;
@@ -223,6 +224,8 @@ export class CollectionService {
       const row = await this.row(projectId, slug, tx, 'update');
       const context = await this.settingsContext(tx, projectId, slug);
       const schema = await apply(tx, row, context);
+      // Kept search totals test the old schema's columns (query/kept-search.ts).
+      await dropKeptSearches(tx, row.id, levelOf(row).table);
       const [saved] = await tx
         .update(contentCollections)
         .set({ schema, storageTables: storageTablesOf(row.id, schema), updatedAt: new Date() })

@@ -374,6 +374,9 @@ export const holdsSearch = (c: Cond): boolean => someSearch(c, () => true);
  */
 export const holdsIndexedSearch = (c: Cond): boolean => someSearch(c, (search) => !shortScan(search));
 
+/** Whether a condition tree holds a short scan (a search whose total kept-search.ts keeps). */
+export const holdsShortScan = (c: Cond): boolean => someSearch(c, shortScan);
+
 /** Compiles the list of a level (of one parent, for a nested level). */
 export function compileListQuery(level: SchemaLevel, q: ListQuery, scope: { parentId?: string | undefined } = {}): CompiledList {
   const conds: SQL[] = [];

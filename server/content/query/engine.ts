@@ -18,6 +18,7 @@ import { compileListQuery, countStatement, holdsSearch, keptOptionTotal, pageWit
 import { and, type Cond } from './conditions.ts';
 import { queryError } from './errors.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
+import { keptSearchOf, keptSearchTotal } from './kept-search.ts';
 import { resolveSearchWords } from './search-words.ts';
 import { nestedField, type Target } from './targets.ts';
 
@@ -235,9 +236,12 @@ export async function runList(
   if (q.where && holdsSearch(q.where)) q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where)) };
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
-  // Filtered by one Option choice: the kept per-choice count; else a count of the matching rows.
+  // Filtered by one Option choice: the kept per-choice count; a short search the word index does
+  // not serve: the total kept for it (kept-search.ts); else a count of the matching rows.
   const kept = compiled.filtered ? keptOptionTotal(address.level, q.where) : undefined;
-  const total = compiled.filtered ? sql`(${kept ?? countStatement(compiled)})` : sql`(${unfilteredTotal})`;
+  const term = compiled.filtered && !kept ? keptSearchOf(address.level, q.where) : undefined;
+  const counted = term ? await onReadPool(read, () => keptSearchTotal(db, read, term, countStatement(compiled))) : undefined;
+  const total = compiled.filtered ? sql`(${kept ?? counted ?? countStatement(compiled)})` : sql`(${unfilteredTotal})`;
   // Without a projection each item is sent as PostgreSQL writes it (storage.ts itemJson): no row parsing, no serialising.
   const asJson = !q.projection;
   const select = asJson ? sql`${itemJson(address.level)} as __json` : compiled.select;

@@ -68,7 +68,7 @@ export interface TestApp {
 export async function createTestApp(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ ...testEnv, ...env });
   const database = await openTestDatabase(kind);
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: process.env.TEST_LOG === '1' ? ({ level: 'error' } as never) : false });
   await app.ready();
   return {
     app,

@@ -1,0 +1,217 @@
+/**
+ * Exact totals kept for the searches that would otherwise count by passing over a whole item
+ * table (migration 0021, README "Listing and searching items"): a top-level list whose conditions
+ * hold a short search text the word index does not serve (`ka`, in most rows). Its page already
+ * walks the sort index and stops after one page; only its total needed the pass.
+ *
+ * The first such search of a list registers its conditions as a term: statement triggers that add
+ * every later item statement's change as a delta row, then one count (the pass this search made
+ * anyway) that sets the term's base. Later searches read base plus the deltas: a few rows.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import type { SchemaLevel } from '../schema-tree.ts';
+import { inlineStatement } from '../csv-copy.ts';
+import { collectionIdOf, query, type Executor } from '../storage.ts';
+import { compileCond, holdsShortScan } from './compile.ts';
+import type { Cond } from './conditions.ts';
+
+export const keptSearchLimits = {
+  /** Terms kept per collection; a new one beyond this replaces the least recently used. */
+  termsPerCollection: 8,
+  /** Delta rows of a term a reader folds into its base. */
+  foldAt: 1000,
+  /** How long registering waits for the item table's writers in progress (milliseconds); past it the search counts as before. */
+  lockTimeoutMs: 250,
+  /** A term's last use is written at most this often (milliseconds). */
+  touchEveryMs: 3_600_000,
+};
+
+/** What kept totals did in this process (tests check which path served a total). */
+export const keptSearchStats = { served: 0, registered: 0, counted: 0, skipped: 0, folded: 0, evicted: 0 };
+
+/** A list's conditions as a kept term: its collection, its condition's SQL over one row, and that SQL's hash. */
+export interface KeptSearch {
+  collectionId: string;
+  table: string;
+  cond: string;
+  key: string;
+}
+
+/** The condition without the vocabulary's tokens (which change as items are written): every search tested on the values. */
+function withoutWords(c: Cond): Cond {
+  switch (c.k) {
+    case 'and':
+    case 'or':
+      return { ...c, of: c.of.map(withoutWords) };
+    case 'not':
+      return { ...c, of: withoutWords(c.of) };
+    case 'contains':
+    case 'refValue': {
+      const { words: _words, ...rest } = c;
+      return rest;
+    }
+    default:
+      return c;
+  }
+}
+
+/** Whether a condition reads the item's own row only (a nested list's test reads another table, whose writes no trigger here sees). */
+function rowLocal(c: Cond): boolean {
+  switch (c.k) {
+    case 'and':
+    case 'or':
+      return c.of.every(rowLocal);
+    case 'not':
+      return rowLocal(c.of);
+    case 'elem':
+      return false;
+    default:
+      return true;
+  }
+}
+
+/**
+ * The kept term a list's conditions make, or undefined when its total is not kept: a nested list,
+ * no short scan among the conditions (an index serves them), or a condition on another table.
+ */
+export function keptSearchOf(level: SchemaLevel, where: Cond | undefined): KeptSearch | undefined {
+  if (!where || level.parentTable || !holdsShortScan(where) || !rowLocal(where)) return undefined;
+  const cond = inlineStatement(compileCond(withoutWords(where)));
+  if (!cond) return undefined;
+  return { collectionId: collectionIdOf(level), table: level.table, cond, key: createHash('sha256').update(cond).digest('hex') };
+}
+
+const id = (name: string) => sql.identifier(name);
+
+const triggerNames = (table: string, termId: string) => (['i', 'u', 'd'] as const).map((suffix) => `${table}_s${termId}_${suffix}`);
+
+/** Drops terms (their triggers, their rows: the deltas by the cascade). */
+async function dropTerms(executor: Executor, table: string, termIds: readonly string[]): Promise<void> {
+  for (const termId of termIds) {
+    for (const name of triggerNames(table, termId)) await executor.execute(sql`drop trigger if exists ${id(name)} on ${id(table)}`);
+    await executor.execute(sql`delete from item_search_terms where id = ${termId}`);
+  }
+}
+
+/** Drops every kept term of a collection: its schema changed, so their conditions may name columns no longer there. */
+export async function dropKeptSearches(executor: Executor, collectionId: string, table: string): Promise<void> {
+  const rows = await query<{ id: string }>(executor, sql`select id from item_search_terms where collection_id = ${collectionId}`);
+  await dropTerms(
+    executor,
+    table,
+    rows.map((row) => row.id),
+  );
+}
+
+function databaseCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * Registers a term: its row and its three triggers, in one transaction. Making a trigger waits for
+ * the table's writers in progress and holds off new ones until this commits (a lock that
+ * conflicts with theirs), so every write after it adds its delta. Gives up (undefined) when the
+ * writers in progress do not end within lockTimeoutMs: a long import must not hold the search up,
+ * nor the writers queued behind it.
+ */
+async function register(db: Db, term: KeptSearch): Promise<string | undefined> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('lock_timeout', ${String(keptSearchLimits.lockTimeoutMs)}, true)`);
+      const [conforming] = await query<{ on: string }>(tx, sql`select current_setting('standard_conforming_strings') as on`);
+      // The condition's literals are written for standard strings (backslashes plain).
+      if (conforming?.on !== 'on') return undefined;
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('item_search_terms'), hashtext(${term.collectionId}))`);
+      const [existing] = await query<{ id: string }>(tx, sql`select id from item_search_terms where collection_id = ${term.collectionId} and key = ${term.key}`);
+      if (existing) return existing.id;
+      const older = await query<{ id: string }>(
+        tx,
+        sql`select id from item_search_terms where collection_id = ${term.collectionId} order by used_at desc, created_at desc offset ${keptSearchLimits.termsPerCollection - 1}`,
+      );
+      await dropTerms(
+        tx,
+        term.table,
+        older.map((row) => row.id),
+      );
+      keptSearchStats.evicted += older.length;
+      const termId = randomBytes(6).toString('hex');
+      await tx.execute(sql`insert into item_search_terms (id, collection_id, key, cond) values (${termId}, ${term.collectionId}, ${term.key}, ${term.cond})`);
+      const args = sql.raw([termId, term.cond].map((a) => `'${a.replaceAll("'", "''")}'`).join(', '));
+      const [insert, update, remove] = triggerNames(term.table, termId);
+      await tx.execute(sql`create trigger ${id(insert!)} after insert on ${id(term.table)} referencing new table as new_rows for each statement execute function content_count_search(${args})`);
+      await tx.execute(
+        sql`create trigger ${id(update!)} after update on ${id(term.table)} referencing old table as old_rows new table as new_rows for each statement execute function content_count_search(${args})`,
+      );
+      await tx.execute(sql`create trigger ${id(remove!)} after delete on ${id(term.table)} referencing old table as old_rows for each statement execute function content_count_search(${args})`);
+      keptSearchStats.registered += 1;
+      return termId;
+    });
+  } catch (error) {
+    // lock_not_available: writers in progress past the timeout.
+    if (databaseCode(error) === '55P03') {
+      keptSearchStats.skipped += 1;
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Sets a registered term's base: the rows meeting its condition minus the deltas, both read in
+ * one statement's snapshot (every write that snapshot does not see adds its delta; every delta it
+ * sees is of a write it counts). Any process may do it at any time; the first to finish sets it.
+ */
+async function count(db: Db, read: Db, term: KeptSearch, termId: string): Promise<void> {
+  const [row] = await query<{ c: string; d: string }>(
+    read,
+    sql`select (select count(*) from ${id(term.table)} where ${sql.raw(term.cond)})::bigint as c,
+      (select coalesce(sum(n), 0) from item_search_counts where term_id = ${termId})::bigint as d`,
+  );
+  await db.execute(sql`update item_search_terms set base = ${String(BigInt(row!.c) - BigInt(row!.d))}::bigint where id = ${termId} and base is null`);
+  keptSearchStats.counted += 1;
+}
+
+/**
+ * Folds a term's deltas into its base: the deltas this statement sees are deleted and added to
+ * base at once (a writer's uncommitted rows are not seen and stay). The term's row lock orders
+ * folds; a second one finds the rows already gone and adds nothing for them.
+ */
+async function fold(db: Db, termId: string): Promise<void> {
+  await db.execute(sql`with term as (select id from item_search_terms where id = ${termId} and base is not null for update),
+    gone as (delete from item_search_counts where term_id in (select id from term) returning n)
+    update item_search_terms set base = base + coalesce((select sum(n) from gone), 0), used_at = now() where id in (select id from term)`);
+  keptSearchStats.folded += 1;
+}
+
+/** The kept total of a term, falling back to `counted` if the term is gone meanwhile (replaced, or its schema changed). */
+const keptTotal = (termId: string, counted: SQL): SQL =>
+  sql`coalesce((select t.base + coalesce((select sum(n) from item_search_counts where term_id = t.id), 0) from item_search_terms t where t.id = ${termId} and t.base is not null), (${counted}))`;
+
+/**
+ * The total of a list whose conditions make `term`, as SQL for the page statement: the kept total
+ * once the term is counted (registering and counting it first if needed: this request then makes
+ * the one pass), else `counted` (the count of the matching rows) when registering gave up.
+ */
+export async function keptSearchTotal(db: Db, read: Db, term: KeptSearch, counted: SQL, log?: (error: unknown) => void): Promise<SQL> {
+  const [row] = await query<{ id: string; ready: boolean; deltas: number; stale: boolean }>(
+    read,
+    sql`select id, base is not null as ready, used_at < now() - ${`${keptSearchLimits.touchEveryMs} milliseconds`}::interval as stale,
+      (select count(*) from (select 1 from item_search_counts c where c.term_id = t.id limit ${keptSearchLimits.foldAt + 1}) d)::integer as deltas
+      from item_search_terms t where collection_id = ${term.collectionId} and key = ${term.key}`,
+  );
+  if (row?.ready) {
+    keptSearchStats.served += 1;
+    if (row.deltas > keptSearchLimits.foldAt) await fold(db, row.id);
+    else if (row.stale) void db.execute(sql`update item_search_terms set used_at = now() where id = ${row.id}`).catch((error: unknown) => log?.(error));
+    return keptTotal(row.id, counted);
+  }
+  const termId = row?.id ?? (await register(db, term));
+  if (!termId) return counted;
+  await count(db, read, term, termId);
+  return keptTotal(termId, counted);
+}
