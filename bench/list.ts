@@ -49,6 +49,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/index.ts';
 import { newId } from '../server/lib/ids.ts';
 import { fieldColumn } from '../server/content/schema-tree.ts';
+import { dropKeptSearches, keptSearchLimits } from '../server/content/query/kept-search.ts';
 import { loadWithIndexesDeferred, writeBatchesOverlapped } from './support/bulk-load.ts';
 import { phrase, prng, vocabulary } from './support/data.ts';
 import { processCpuMs } from './support/proc-cpu.ts';
@@ -82,6 +83,7 @@ interface Figures {
   loadAverage?: [number, number];
   seedSeconds: number;
   cases: Record<string, CaseFigure>;
+  kept?: KeptFigures;
   /** `memoryGrowthMB`: the server process's peak RSS during the export minus its RSS before it (the reader is another process). */
   csv?: { rows: number; seconds: number; rowsPerSecond: number; memoryGrowthMB: number; rssBeforeMB: number; rssPeakMB: number; measured: string } | { error: string };
   /**
@@ -121,7 +123,7 @@ interface Throughput {
   databaseCpuMsPerRequest?: number;
 }
 
-const groups = ['pages', 'csv', 'throughput', 'live'] as const;
+const groups = ['pages', 'kept', 'csv', 'throughput', 'live'] as const;
 type Group = (typeof groups)[number];
 
 /** The client process (CSV reader, live subscribers); one job at a time. */
@@ -343,6 +345,76 @@ export async function timeCase(base: string, token: string, url: string, runs: n
   return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)), runs, ...(Number.isFinite(total) ? { total } : {}), rows };
 }
 
+/**
+ * Kept search totals (server/content/query/kept-search.ts) for `ka`, a 2-character term in nearly
+ * every row: the first search (registering the term and counting once), the searches after it, the
+ * kept total against a count of the rows, and what a kept term costs each write (sequential
+ * creates with no term, one, and the most a collection keeps).
+ */
+interface KeptFigures {
+  firstSearchMs: number;
+  search: CaseFigure;
+  listSearch: CaseFigure;
+  exact: { kept: number; counted: number };
+  createMs: { terms: number; mean: number; p95: number }[];
+}
+
+async function timeCreates(base: string, token: string, url: string, n: number): Promise<{ mean: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < n + 20; i += 1) {
+    const start = performance.now();
+    const response = await fetch(base + url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `kept bench ${i % 2 ? 'kala' : 'bench'} ${i}`, price: i }),
+    });
+    const body = await response.text();
+    if (response.status !== 201) throw new Error(`POST ${url} → ${response.status} ${body.slice(0, 300)}`);
+    if (i >= 20) times.push(performance.now() - start); // 20 warm-up writes
+  }
+  return { mean: round(times.reduce((a, b) => a + b, 0) / times.length), p95: round(percentile(times, 95)) };
+}
+
+async function measureKept(database: Database, base: string, token: string, prefix: string, log: (line: string) => void): Promise<KeptFigures> {
+  const rowsOf = async <T,>(statement: ReturnType<typeof sql>) => ((await database.db.execute(statement)) as unknown as { rows: T[] }).rows;
+  const collectionId = (await rowsOf<{ id: string }>(sql`select id from content_collections where slug = 'articles'`))[0]!.id;
+  const table = `content_${collectionId}`;
+  // From a clean slate (a kept database may hold terms of an earlier run).
+  await dropKeptSearches(database.db, collectionId, table);
+  const list = `${prefix}/collection/articles/item`;
+  const creates = Number(process.env.BENCH_KEPT_CREATES ?? 300);
+  const createMs: KeptFigures['createMs'] = [{ terms: 0, ...(await timeCreates(base, token, list, creates)) }];
+  log(`  ${creates} sequential creates, no kept term: mean ${createMs[0]!.mean} ms, p95 ${createMs[0]!.p95} ms`);
+  const started = performance.now();
+  const first = await fetch(`${base}${prefix}/collection/articles/search?query=ka&perPage=50`, { headers: { authorization: `Bearer ${token}` } });
+  await first.text();
+  const firstSearchMs = round(performance.now() - started);
+  log(`  search "ka", first (registers the term, counts once)      ${firstSearchMs} ms`);
+  const search = await timeCase(base, token, `${prefix}/collection/articles/search?query=ka&perPage=50`, 50);
+  const listSearch = await timeCase(base, token, `${list}?perPage=50&search=ka`, 50);
+  log(`  search "ka", kept total                      p50 ${search.p50} ms  p95 ${search.p95} ms  (total ${search.total})`);
+  log(`  list search "ka", kept total                 p50 ${listSearch.p50} ms  p95 ${listSearch.p95} ms`);
+  createMs.push({ terms: 1, ...(await timeCreates(base, token, list, creates)) });
+  log(`  ${creates} sequential creates, 1 kept term: mean ${createMs[1]!.mean} ms, p95 ${createMs[1]!.p95} ms`);
+  // The most terms a collection keeps: other short texts, each searched once.
+  for (const text of ['ba', 'ke', 'mo', 'ru', 'ti', 'lo', 'ne'].slice(0, keptSearchLimits.termsPerCollection - 1)) {
+    const response = await fetch(`${base}${list}?perPage=1&search=${text}`, { headers: { authorization: `Bearer ${token}` } });
+    await response.text();
+  }
+  createMs.push({ terms: keptSearchLimits.termsPerCollection, ...(await timeCreates(base, token, list, creates)) });
+  log(`  ${creates} sequential creates, ${keptSearchLimits.termsPerCollection} kept terms: mean ${createMs[2]!.mean} ms, p95 ${createMs[2]!.p95} ms`);
+  // The kept total after those writes, against counting the rows (the search's own conditions).
+  const after = await fetch(`${base}${list}?perPage=1&search=ka`, { headers: { authorization: `Bearer ${token}` } });
+  await after.text();
+  const kept = Number(after.headers.get('item-count'));
+  const terms = await rowsOf<{ cond: string }>(sql`select cond from item_search_terms where collection_id = ${collectionId}`);
+  const kaCond = terms.find((t) => t.cond.includes(`"_id" = 'ka'`))!.cond;
+  const counted = Number((await rowsOf<{ n: string }>(sql`select count(*)::bigint as n from ${sql.identifier(table)} where ${sql.raw(kaCond)}`))[0]!.n);
+  log(`  kept total ${kept}, counted ${counted}${kept === counted ? ' (exact)' : ' — NOT EXACT'}`);
+  await dropKeptSearches(database.db, collectionId, table);
+  return { firstSearchMs, search, listSearch, exact: { kept, counted }, createMs };
+}
+
 /** The export read by the client process; the server's RSS sampled here, in the server process. */
 async function measureCsv(client: Client, base: string, token: string, url: string): Promise<NonNullable<Figures['csv']>> {
   global.gc?.();
@@ -479,9 +551,8 @@ async function runOne(kind: Kind, wanted: number, only: ReadonlySet<Group>, keep
       await measure('filter status = published with total', `${list}?perPage=50&query=${encodeURIComponent(`status:=:${published}`)}`, 50);
       await measure(`search "${rare}" over all text fields`, `${prefix}/collection/articles/search?query=${encodeURIComponent(rare)}&perPage=50`, 50);
       await measure(`list search "${rare}"`, `${list}?perPage=50&search=${encodeURIComponent(rare)}`, 50);
-      // A 2-character term every syllable-made word list holds in thousands of its tokens: the bounded fallback (README).
-      await measure('search "ka" (a common 2-character term)', `${prefix}/collection/articles/search?query=ka&perPage=50`, 5);
     }
+    if (only.has('kept')) figures.kept = await measureKept(database, base, token, prefix, log);
     if (only.has('csv')) {
       figures.csv = await measureCsv(client, base, token, `${prefix}/collection/articles/csv?pagination=none`);
       log(`  csv (server process RSS; reader in the client process): ${JSON.stringify(figures.csv)}`);
