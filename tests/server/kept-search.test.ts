@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { searchWordLimits } from '../../server/content/query/compile.ts';
-import { keptSearchLimits, keptSearchStats } from '../../server/content/query/kept-search.ts';
+import { keptSearchLimits, keptSearchStats, keptSearchTotal } from '../../server/content/query/kept-search.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
 
@@ -202,6 +202,17 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
     expect((await terms()).length).toBe(1);
     await createItem(f, 'notes', { title: 'kale two' });
     expect(await expectExact({ search: 'ka' })).toBe(after + 1);
+  });
+
+  it('does not keep a condition naming a column the table no longer has (a field removed while the search ran)', async () => {
+    const collectionId = table.slice('content_'.length);
+    const before = keptSearchStats.skipped;
+    const total = await keptSearchTotal(t.database.db, t.database.db, { collectionId, table, cond: `("f_gone" || '') like '%ka%'`, key: 'gone' }, sql`select 7`);
+    expect(await rows<{ n: number }>(sql`select (${total})::integer as n`)).toEqual([{ n: 7 }]);
+    expect(keptSearchStats.skipped).toBe(before + 1);
+    expect((await terms()).some((term) => term.cond.includes('f_gone'))).toBe(false);
+    // No trigger was left behind to fail the writes.
+    await createItem(f, 'notes', { title: 'still writable' });
   });
 
   it.runIf(kind === 'postgres')('stays exact when writers are in progress while a term is registered', async () => {

@@ -148,12 +148,17 @@ async function register(db: Db, term: KeptSearch): Promise<string | undefined> {
         sql`create trigger ${id(update!)} after update on ${id(term.table)} referencing old table as old_rows new table as new_rows for each statement execute function content_count_search(${args})`,
       );
       await tx.execute(sql`create trigger ${id(remove!)} after delete on ${id(term.table)} referencing old table as old_rows for each statement execute function content_count_search(${args})`);
+      // The table is now locked against schema changes until this commits: the condition must
+      // still name its columns (a field removed since the search read the schema would make every
+      // write fail in the trigger).
+      await tx.execute(sql`select 1 from ${id(term.table)} where ${sql.raw(term.cond)} limit 0`);
       keptSearchStats.registered += 1;
       return termId;
     });
   } catch (error) {
-    // lock_not_available: writers in progress past the timeout.
-    if (databaseCode(error) === '55P03') {
+    const code = databaseCode(error);
+    // lock_not_available: writers in progress past the timeout; undefined column or table: the schema changed meanwhile.
+    if (code === '55P03' || code === '42703' || code === '42P01') {
       keptSearchStats.skipped += 1;
       return undefined;
     }
