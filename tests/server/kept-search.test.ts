@@ -153,6 +153,13 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
     await expectExact({ search: 'ka', query: 'price:>:4' });
     await expectExact({ search: 'ka|ak' });
     await expectExact({ search: 'ka' });
+    // Quotes and backslashes are written into the kept condition as literals, and mean what they say.
+    const quoted = await expectExact({ search: "'a" });
+    const slashed = await expectExact({ search: 'k\\' });
+    await createItem(f, 'notes', { title: "O'adk\\x" });
+    expect(await expectExact({ search: "'a" })).toBe(quoted + 1);
+    expect(await expectExact({ search: 'k\\' })).toBe(slashed + 1);
+    expect(await expectExact({ search: 'k%' })).toBe(0);
   });
 
   it('folds the delta rows into the base and stays exact', async () => {
