@@ -19,6 +19,14 @@ import * as schema from './schema.ts';
 import { lockDataDirectory } from './lock.ts';
 
 export type Schema = typeof schema;
+
+/** The SQLSTATE of a database error (the error or one it wraps: drizzle wraps the driver's), if any. */
+export function databaseCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface Database {

@@ -8,7 +8,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { parseNestedId } from '../../../definitions/content.ts';
-import { queryText, type Db } from '../../db/index.ts';
+import { databaseCode, queryText, type Db } from '../../db/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { CollectionService, invalid, levelOf, type SchemaRow } from '../collections.ts';
 import { childLevel, followChain, type SchemaLevel } from '../schema-tree.ts';
@@ -122,13 +122,6 @@ export interface ListResult {
    * it as it is; `items` is then empty.
    */
   json?: string;
-}
-
-function databaseCode(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
 }
 
 /** The database's refusals caused by people's input, as 400s; anything else as it was. */

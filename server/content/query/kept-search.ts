@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/index.ts';
+import { databaseCode, type Db } from '../../db/index.ts';
 import type { SchemaLevel } from '../schema-tree.ts';
 import { inlineStatement } from '../csv-copy.ts';
 import { collectionIdOf, query, type Executor } from '../storage.ts';
@@ -103,13 +103,6 @@ export async function dropKeptSearches(executor: Executor, collectionId: string,
     table,
     rows.map((row) => row.id),
   );
-}
-
-function databaseCode(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
 }
 
 /**
