@@ -53,6 +53,8 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
   beforeAll(async () => {
     // Every text is searched without the word index, as a text held by thousands of words is.
     Object.assign(searchWordLimits, { tokens: -1 });
+    // Terms are registered as soon as they are searched (the spacing has a test of its own).
+    keptSearchLimits.registerSpacingMs = 0;
     t = await createTestApp(kind);
     f = await contentFixture(t);
     await createCollection(f, {
@@ -209,6 +211,22 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
     expect((await terms()).length).toBe(1);
     await createItem(f, 'notes', { title: 'kale two' });
     expect(await expectExact({ search: 'ka' })).toBe(after + 1);
+  });
+
+  it('registers at most one term per collection in a while: a new search in between counts as before', async () => {
+    const before = { ...keptSearchStats };
+    await expectExact({ search: 'ox' });
+    keptSearchLimits.registerSpacingMs = 60_000;
+    try {
+      await expectExact({ search: 'oy' });
+      expect(keptSearchStats.registered - before.registered).toBe(1);
+      expect(keptSearchStats.spaced - before.spaced).toBe(1);
+      const conds = (await terms()).map((term) => term.cond);
+      expect(conds.some((cond) => cond.includes("'%ox%'"))).toBe(true);
+      expect(conds.some((cond) => cond.includes("'%oy%'"))).toBe(false);
+    } finally {
+      keptSearchLimits.registerSpacingMs = 0;
+    }
   });
 
   it('does not keep a condition naming a column the table no longer has (a field removed while the search ran)', async () => {

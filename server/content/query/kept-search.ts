@@ -26,10 +26,20 @@ export const keptSearchLimits = {
   lockTimeoutMs: 250,
   /** A term's last use is written at most this often (milliseconds). */
   touchEveryMs: 3_600_000,
+  /**
+   * A process registers at most one term per collection this often (milliseconds): registering
+   * holds the collection's writers off for as long as the writers in progress take (at most
+   * lockTimeoutMs), so a reader sending new short texts one after another cannot keep the writers
+   * waiting; a search in between counts as before.
+   */
+  registerSpacingMs: 2_000,
 };
 
+/** When this process last registered a term, per collection. */
+const lastRegistered = new Map<string, number>();
+
 /** What kept totals did in this process (tests check which path served a total). */
-export const keptSearchStats = { served: 0, registered: 0, counted: 0, skipped: 0, folded: 0, evicted: 0 };
+export const keptSearchStats = { served: 0, registered: 0, counted: 0, skipped: 0, spaced: 0, folded: 0, evicted: 0 };
 
 /** A list's conditions as a kept term: its collection, its condition's SQL over one row, and that SQL's hash. */
 export interface KeptSearch {
@@ -208,7 +218,16 @@ export async function keptSearchTotal(db: Db, read: Db, term: KeptSearch, counte
     else if (row.stale) void db.execute(sql`update item_search_terms set used_at = now() where id = ${row.id}`).catch((error: unknown) => log?.(error));
     return keptTotal(row.id, counted);
   }
-  const termId = row?.id ?? (await register(db, term));
+  let termId = row?.id;
+  if (!termId) {
+    const now = Date.now();
+    if (now - (lastRegistered.get(term.collectionId) ?? -Infinity) < keptSearchLimits.registerSpacingMs) {
+      keptSearchStats.spaced += 1;
+      return counted;
+    }
+    lastRegistered.set(term.collectionId, now);
+    termId = await register(db, term);
+  }
   if (!termId) return counted;
   await count(db, read, term, termId);
   return keptTotal(termId, counted);
