@@ -5,7 +5,11 @@ import { expect, type Page } from '@playwright/test';
 /** Fails on any serious or critical violation, naming the rule and the elements. */
 export async function expectAccessible(page: Page, label: string) {
   // A toast or dialog still fading in is measured at part opacity (a contrast failure of a frame,
-  // not of the screen): let every finite animation and transition end first.
+  // not of the screen): let every finite animation and transition end first. Toasts (sonner) also
+  // start transitions of their own while the scan runs (a toast timing out, one stacking behind a
+  // newer one): with reduced motion they change state at once, so the scan sees whole states only.
+  const reduced = await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.evaluate(() =>
     Promise.race([
       Promise.all(
@@ -17,7 +21,10 @@ export async function expectAccessible(page: Page, label: string) {
       new Promise((resolve) => setTimeout(resolve, 2_000)),
     ]),
   );
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze()
+    .finally(() => page.emulateMedia({ reducedMotion: reduced ? 'reduce' : 'no-preference' }));
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
