@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse as pgliteParse, protocol, type Results } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -219,20 +219,61 @@ const preparedNames = new Map<string, string>();
  * each pool connection parses it once and keeps it, and later calls send only the parameters. For
  * statements whose text repeats call after call (an unfiltered list page of a collection); the
  * name is a hash of the text, so one name is always one text, and a process names at most
- * `preparedNamesMax` texts. PGlite runs it as it is. Rows come parsed by the driver's own type
- * parsers.
+ * `preparedNamesMax` texts; on PGlite the same (pglitePrepared). Rows come parsed by the driver's
+ * own type parsers.
  */
 export async function queryText<T = Record<string, unknown>>(db: Db, text: string, params: unknown[], prepare = false): Promise<T[]> {
   const client = (db as unknown as { $client?: unknown }).$client;
+  let name = prepare ? preparedNames.get(text) : undefined;
+  if (prepare && name === undefined && preparedNames.size < preparedNamesMax) {
+    name = `larder_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
   if (client instanceof pg.Pool) {
-    let name = prepare ? preparedNames.get(text) : undefined;
-    if (prepare && name === undefined && preparedNames.size < preparedNamesMax) {
-      name = `larder_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-      preparedNames.set(text, name);
-    }
     const result = await client.query<T & pg.QueryResultRow>(name ? { name, text, values: params } : { text, values: params });
     return result.rows;
   }
-  if (client instanceof PGlite) return (await client.query<T>(text, params)).rows;
+  if (client instanceof PGlite) {
+    const plain = params.every((value) => value === null || typeof value === 'string' || typeof value === 'number');
+    return name && plain && pgliteNamedStatements.enabled ? pglitePrepared<T>(client, name, text, params) : (await client.query<T>(text, params)).rows;
+  }
   throw new Error('queryText needs a database opened by openDatabase');
+}
+
+/** Whether PGlite runs repeated reads as named statements (a switch for measuring the difference). */
+export const pgliteNamedStatements = { enabled: process.env.LARDER_PGLITE_NAMED !== '0' };
+
+/** The statement names each PGlite instance has parsed (its one backend keeps them). */
+const pgliteParsed = new WeakMap<PGlite, Set<string>>();
+
+/**
+ * A read statement on PGlite as a named prepared statement, in the wire protocol PGlite's own
+ * `query` speaks (parse, bind, describe, execute, sync) with the parse sent once per instance:
+ * PGlite runs every statement on the server's one thread, and parsing and planning a list page's
+ * statement (a few kilobytes of JSON building) is a large part of its cost. Locked as `query` is
+ * (no other statement or transaction in between); parameters (text and numbers only: the caller
+ * checks) sent as text, as `query` sends them.
+ */
+async function pglitePrepared<T>(client: PGlite, name: string, text: string, params: unknown[]): Promise<T[]> {
+  return client._runExclusiveTransaction(() =>
+    client._runExclusiveQuery(async () => {
+      const parsed = pgliteParsed.get(client) ?? new Set<string>();
+      pgliteParsed.set(client, parsed);
+      const run = (message: Uint8Array) => client.execProtocolStream(message, { syncToFs: false });
+      const messages: Awaited<ReturnType<typeof run>> = [];
+      try {
+        if (!parsed.has(name)) {
+          messages.push(...(await run(protocol.serialize.parse({ name, text }))));
+          parsed.add(name);
+        }
+        const values = params.map((value) => (value === null || value === undefined ? null : String(value)));
+        messages.push(...(await run(protocol.serialize.bind({ statement: name, values }))));
+        messages.push(...(await run(protocol.serialize.describe({ type: 'P' }))));
+        messages.push(...(await run(protocol.serialize.execute({}))));
+      } finally {
+        messages.push(...(await run(protocol.serialize.sync())));
+      }
+      return (pgliteParse.parseResults(messages, client.parsers) as Results<T>[])[0]!.rows;
+    }),
+  );
 }
