@@ -50,6 +50,7 @@ import { openDatabase, type Database } from '../server/db/index.ts';
 import { newId } from '../server/lib/ids.ts';
 import { fieldColumn } from '../server/content/schema-tree.ts';
 import { dropKeptSearches, keptSearchLimits } from '../server/content/query/kept-search.ts';
+import { query } from '../server/content/storage.ts';
 import { loadWithIndexesDeferred, writeBatchesOverlapped } from './support/bulk-load.ts';
 import { phrase, prng, vocabulary } from './support/data.ts';
 import { processCpuMs } from './support/proc-cpu.ts';
@@ -376,8 +377,7 @@ async function timeCreates(base: string, token: string, url: string, n: number):
 }
 
 async function measureKept(database: Database, base: string, token: string, prefix: string, log: (line: string) => void): Promise<KeptFigures> {
-  const rowsOf = async <T,>(statement: ReturnType<typeof sql>) => ((await database.db.execute(statement)) as unknown as { rows: T[] }).rows;
-  const collectionId = (await rowsOf<{ id: string }>(sql`select id from content_collections where slug = 'articles'`))[0]!.id;
+  const collectionId = (await query<{ id: string }>(database.db, sql`select id from content_collections where slug = 'articles'`))[0]!.id;
   const table = `content_${collectionId}`;
   // From a clean slate (a kept database may hold terms of an earlier run).
   await dropKeptSearches(database.db, collectionId, table);
@@ -408,9 +408,9 @@ async function measureKept(database: Database, base: string, token: string, pref
   const after = await fetch(`${base}${list}?perPage=1&search=ka`, { headers: { authorization: `Bearer ${token}` } });
   await after.text();
   const kept = Number(after.headers.get('item-count'));
-  const terms = await rowsOf<{ cond: string }>(sql`select cond from item_search_terms where collection_id = ${collectionId}`);
+  const terms = await query<{ cond: string }>(database.db, sql`select cond from item_search_terms where collection_id = ${collectionId}`);
   const kaCond = terms.find((t) => t.cond.includes(`"_id" = 'ka'`))!.cond;
-  const counted = Number((await rowsOf<{ n: string }>(sql`select count(*)::bigint as n from ${sql.identifier(table)} where ${sql.raw(kaCond)}`))[0]!.n);
+  const counted = Number((await query<{ n: string }>(database.db, sql`select count(*)::bigint as n from ${sql.identifier(table)} where ${sql.raw(kaCond)}`))[0]!.n);
   log(`  kept total ${kept}, counted ${counted}${kept === counted ? ' (exact)' : ' — NOT EXACT'}`);
   await dropKeptSearches(database.db, collectionId, table);
   return { firstSearchMs, search, listSearch, exact: { kept, counted }, createMs };

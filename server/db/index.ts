@@ -20,6 +20,8 @@ import { lockDataDirectory } from './lock.ts';
 
 export type Schema = typeof schema;
 
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
 /** The SQLSTATE of a database error (the error or one it wraps: drizzle wraps the driver's), if any. */
 export function databaseCode(error: unknown): string | undefined {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
@@ -27,7 +29,6 @@ export function databaseCode(error: unknown): string | undefined {
   }
   return undefined;
 }
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface Database {
   db: Db;

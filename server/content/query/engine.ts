@@ -231,10 +231,14 @@ export async function runList(
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
   // Filtered by one Option choice: the kept per-choice count; a short search the word index does
   // not serve: the total kept for it (kept-search.ts); else a count of the matching rows.
-  const kept = compiled.filtered ? keptOptionTotal(address.level, q.where) : undefined;
-  const term = compiled.filtered && !kept ? keptSearchOf(address.level, q.where) : undefined;
-  const counted = term ? await onReadPool(read, () => keptSearchTotal(db, read, term, countStatement(compiled))) : undefined;
-  const total = compiled.filtered ? sql`(${kept ?? counted ?? countStatement(compiled)})` : sql`(${unfilteredTotal})`;
+  let total = sql`(${unfilteredTotal})`;
+  if (compiled.filtered) {
+    const count = countStatement(compiled);
+    let kept = keptOptionTotal(address.level, q.where);
+    const term = kept ? undefined : keptSearchOf(address.level, q.where);
+    if (term) kept = await onReadPool(read, () => keptSearchTotal(db, read, term, count));
+    total = sql`(${kept ?? count})`;
+  }
   // Without a projection each item is sent as PostgreSQL writes it (storage.ts itemJson): no row parsing, no serialising.
   const asJson = !q.projection;
   const select = asJson ? sql`${itemJson(address.level)} as __json` : compiled.select;

@@ -205,7 +205,7 @@ const keptTotal = (termId: string, counted: SQL): SQL =>
  * once the term is counted (registering and counting it first if needed: this request then makes
  * the one pass), else `counted` (the count of the matching rows) when registering gave up.
  */
-export async function keptSearchTotal(db: Db, read: Db, term: KeptSearch, counted: SQL, log?: (error: unknown) => void): Promise<SQL> {
+export async function keptSearchTotal(db: Db, read: Db, term: KeptSearch, counted: SQL): Promise<SQL> {
   const [row] = await query<{ id: string; ready: boolean; deltas: number; stale: boolean }>(
     read,
     sql`select id, base is not null as ready, used_at < now() - ${`${keptSearchLimits.touchEveryMs} milliseconds`}::interval as stale,
@@ -215,7 +215,8 @@ export async function keptSearchTotal(db: Db, read: Db, term: KeptSearch, counte
   if (row?.ready) {
     keptSearchStats.served += 1;
     if (row.deltas > keptSearchLimits.foldAt) await fold(db, row.id);
-    else if (row.stale) void db.execute(sql`update item_search_terms set used_at = now() where id = ${row.id}`).catch((error: unknown) => log?.(error));
+    // A last use written late or not at all only changes which term is replaced first.
+    else if (row.stale) void db.execute(sql`update item_search_terms set used_at = now() where id = ${row.id}`).catch(() => undefined);
     return keptTotal(row.id, counted);
   }
   let termId = row?.id;
