@@ -175,6 +175,11 @@ export interface FieldCapabilities {
   unique: boolean;
   /** The list can be sorted by it. */
   sortable: boolean;
+  /**
+   * The value is text people write (or labels they chose): its editor and display run in the
+   * collection's direction, right to left when the collection's RTL switch is on.
+   */
+  followsDirection?: boolean;
 }
 
 /** A field type. */

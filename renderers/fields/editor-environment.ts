@@ -20,7 +20,11 @@ export interface EditorEnvironment {
   item?: Item;
   /** Opens a nested collection of the saved item (the page folds it out beside the item). */
   onOpenNested?(field: SchemaField): void;
+  /** The collection's text direction (its RTL switch); written-text editors follow it. */
+  direction?: TextDirection;
 }
+
+export type TextDirection = 'rtl' | 'ltr';
 
 export const EditorEnvironmentContext = createContext<EditorEnvironment>({});
 

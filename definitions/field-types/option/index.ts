@@ -22,7 +22,7 @@ export const option: FieldType = {
   writeSchema: {
     anyOf: [{ type: 'object', properties: { _id: { type: 'string' }, value: { type: 'string' } }, required: ['_id'], additionalProperties: false }, { type: 'null' }],
   },
-  capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false },
+  capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false, followsDirection: true },
   settings: ['options'],
   filterOperators: ['=', '!='],
   defaultOperator: '=',

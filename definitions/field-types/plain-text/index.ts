@@ -17,7 +17,7 @@ export const plainText: FieldType = {
   labelKey: 'fieldType.plainText',
   icon: 'type',
   valueSchema: { type: ['string', 'null'], maxLength: contentLimits.plainTextMax },
-  capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true },
+  capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true, followsDirection: true },
   settings: ['min', 'max'],
   filterOperators: ['=', '!=', 'regex'],
   defaultOperator: 'regex',

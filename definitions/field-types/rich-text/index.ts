@@ -9,7 +9,7 @@ export const richText: FieldType = {
   labelKey: 'fieldType.richText',
   icon: 'file-text',
   valueSchema: { type: ['string', 'null'], maxLength: contentLimits.richTextMax },
-  capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false },
+  capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false, followsDirection: true },
   settings: ['richTextCustomCSS', 'richTextCustomJS'],
   filterOperators: ['=', '!=', 'regex'],
   defaultOperator: 'regex',

@@ -132,8 +132,8 @@ export function LinkedItemDialog({ scope, collection, itemID, onSaved, onClose }
 
   // The dialog's editors work on the linked item: their environment and nested place are its own, not the page's.
   const environment: EditorEnvironment = useMemo(
-    () => ({ scope, ...(context.item && context.itemID ? { item: context.item as Item } : {}) }),
-    [scope, context.item, context.itemID],
+    () => ({ scope, direction: collection.rtlDirection ? 'rtl' : 'ltr', ...(context.item && context.itemID ? { item: context.item as Item } : {}) }),
+    [scope, collection.rtlDirection, context.item, context.itemID],
   );
   const nestedPlace = context.itemID ? { collectionID: collection.id, parentItemID: context.itemID, itemChain: '' } : null;
 

@@ -299,6 +299,8 @@ function ItemForm({
   const environment: EditorEnvironment = useMemo(
     () => ({
       scope,
+      // The collection's RTL switch turns its written-text editors (nested levels included).
+      direction: collection.rtlDirection ? 'rtl' : 'ltr',
       ...(context.item && context.itemID ? { item: context.item as Item } : {}),
       ...(context.itemID
         ? {
@@ -317,7 +319,7 @@ function ItemForm({
           }
         : {}),
     }),
-    [scope, context.item, context.itemID, nested, navigate, path, collectionID, onOpenNested],
+    [scope, collection.rtlDirection, context.item, context.itemID, nested, navigate, path, collectionID, onOpenNested],
   );
   // Where the item's nested collections are read from (their preview tables): the top-level item
   // and the chain down to this item.

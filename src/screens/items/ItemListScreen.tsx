@@ -20,6 +20,8 @@ import { layoutChoices, layoutKindOf, layoutLabelKey, layouts } from '../../../r
 import { LayoutSettingsDialog } from '../../../renderers/layouts/LayoutSettingsDialog.tsx';
 import type { LayoutKind } from '../../../renderers/layouts/types.ts';
 import { displayFor, type DisplayProps } from '../../../renderers/fields/displays.ts';
+import { DirectedDisplay } from '../../../renderers/fields/DirectedDisplay.tsx';
+import type { TextDirection } from '../../../renderers/fields/editor-environment.ts';
 import { DateDisplay } from '../../../renderers/fields/date/Display.tsx';
 import { TextDisplay } from '../../../renderers/fields/TextDisplay.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
@@ -138,9 +140,9 @@ const isColumnField = (field: SchemaField) => field.visible !== false && fieldTy
 /** A schema holds more than the metadata entry when a field keeps values of its own. */
 const hasOwnFields = (schema: readonly SchemaField[]) => schema.some((field) => fieldType(field.type)?.storage.kind !== 'none');
 
-function cellOf(Display: ComponentType<DisplayProps>, field: SchemaField) {
+function cellOf(Display: ComponentType<DisplayProps>, field: SchemaField, direction?: TextDirection) {
   return function Cell(params: ICellRendererParams<Item>) {
-    return params.data ? <Display value={params.value} field={field} /> : null;
+    return params.data ? <DirectedDisplay Display={Display} value={params.value} field={field} direction={direction} /> : null;
   };
 }
 
@@ -314,7 +316,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
         colId: field.slug,
         headerName: field.name,
         valueGetter: (p: { data: Item | undefined }) => p.data?.[field.slug],
-        cellRenderer: cellOf(displayFor(field), field),
+        cellRenderer: cellOf(displayFor(field), field, collection.rtlDirection ? 'rtl' : 'ltr'),
         sortable: fieldType(field.type)?.capabilities.sortable ?? false,
       })),
       { colId: '_id', headerName: format('itemList.col.id'), valueGetter: (p) => p.data?._id, cellRenderer: cellOf(TextDisplay, metaField('_id', 'ID', 1)), sortable: true, cellClass: 'cell-mono' },
@@ -353,7 +355,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
       hide: columnSettings.hidden.includes(def.colId ?? ''),
       pinned: def.colId === '_drag' ? 'left' : (columnSettings.pinned[def.colId ?? ''] ?? null),
     }));
-  }, [fields, schema, format, columnSettings, dragColumn]);
+  }, [fields, schema, format, columnSettings, dragColumn, collection.rtlDirection]);
 
   const reloadList = () => {
     void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) });
