@@ -2,15 +2,54 @@
  * Builds react-router's data routes from the route table: one route per row, grouped under the
  * layout each top-level row names; real screens load lazily (a bundle chunk each), placeholder rows
  * render the placeholder; guards run in the root loader by the names the rows carry.
+ *
+ * Screens and layouts are not react-router `lazy` routes: the router starts every matched route's
+ * `lazy` at once, in parallel with the guards, so opening `/` signed out would download the home
+ * screen and the console frame only to redirect to /login. Instead the root loader loads the
+ * matched modules after the guards let the navigation through (docs/console-delivery.md).
  */
-import { createElement } from 'react';
+import { createElement, use, type ComponentType } from 'react';
 import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router';
 import { reservedParamValues, type LayoutName, type RouteDefinition } from '../../definitions/routes.ts';
 import { createGuardLoader } from './guard-loader.ts';
 import { routerPath } from './router-path.ts';
-import type { RouteHandle, RouterParts } from './types.ts';
+import type { RouteHandle, RouterParts, ScreenLoader } from './types.ts';
 
-function buildRoute(definition: RouteDefinition, depth: number, parts: RouterParts): RouteObject {
+/** The modules of one built route table: loaded once each, then drawn synchronously. */
+class RouteModules {
+  private readonly loaders = new Map<string, ScreenLoader>();
+  private readonly pending = new Map<string, Promise<ComponentType>>();
+  private readonly loaded = new Map<string, ComponentType>();
+
+  /** The route's component: draws the module once loaded (the root loader loads it before the route shows). */
+  slot(id: string, load: ScreenLoader): ComponentType {
+    this.loaders.set(id, load);
+    const RouteModule = () => createElement(this.loaded.get(id) ?? use(this.load(id)));
+    RouteModule.displayName = `RouteModule(${id})`;
+    return RouteModule;
+  }
+
+  load(id: string): Promise<ComponentType> {
+    let promise = this.pending.get(id);
+    if (!promise) {
+      promise = this.loaders.get(id)!().then((module) => {
+        this.loaded.set(id, module.default);
+        return module.default;
+      });
+      // A failed download is retried on the next navigation.
+      promise.catch(() => this.pending.delete(id));
+      this.pending.set(id, promise);
+    }
+    return promise;
+  }
+
+  /** Loads the modules of these routes (those that have one), all at once. */
+  async preload(ids: readonly string[]): Promise<void> {
+    await Promise.all(ids.filter((id) => this.loaders.has(id) && !this.loaded.has(id)).map((id) => this.load(id)));
+  }
+}
+
+function buildRoute(definition: RouteDefinition, depth: number, parts: RouterParts, modules: RouteModules): RouteObject {
   const handle: RouteHandle = {
     name: definition.name,
     aliases: definition.aliases ?? [],
@@ -18,20 +57,15 @@ function buildRoute(definition: RouteDefinition, depth: number, parts: RouterPar
     guards: definition.guards ?? [],
     placeholder: definition.placeholder === true,
   };
-  const children = definition.children?.map((child) => buildRoute(child, depth + 1, parts));
-  const screen: Pick<RouteObject, 'Component' | 'lazy'> = definition.outlet
+  const children = definition.children?.map((child) => buildRoute(child, depth + 1, parts, modules));
+  const screen: Pick<RouteObject, 'Component'> = definition.outlet
     ? {}
     : definition.placeholder
     ? {
         Component: () =>
           createElement(parts.placeholder, { title: definition.title, depth, hasChildren: Boolean(children?.length) }),
       }
-    : {
-        lazy: async () => {
-          const module = await parts.screens[definition.screen!]();
-          return { Component: module.default };
-        },
-      };
+    : { Component: modules.slot(definition.name, parts.screens[definition.screen!]) };
   const path = definition.path === undefined ? '' : routerPath(definition.path);
   if (path === '' && !children?.length) return { id: definition.name, index: true, handle, ...screen };
   return { id: definition.name, path: path || undefined, handle, children, ...screen };
@@ -43,11 +77,12 @@ function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: Shou
 }
 
 export function buildRoutes(table: readonly RouteDefinition[], parts: RouterParts): RouteObject[] {
+  const modules = new RouteModules();
   const groups = new Map<LayoutName, RouteObject[]>();
   for (const definition of table) {
     const layout = definition.layout ?? 'console';
     const group = groups.get(layout) ?? [];
-    group.push(buildRoute(definition, 1, parts));
+    group.push(buildRoute(definition, 1, parts, modules));
     groups.set(layout, group);
   }
   const routes: RouteObject[] = [
@@ -57,11 +92,11 @@ export function buildRoutes(table: readonly RouteDefinition[], parts: RouterPart
       Component: parts.root,
       HydrateFallback: parts.fallback,
       ErrorBoundary: parts.error,
-      loader: createGuardLoader(() => routes, parts.guards, reservedParamValues),
+      loader: createGuardLoader(() => routes, parts.guards, reservedParamValues, (ids) => modules.preload(ids)),
       shouldRevalidate,
       children: [...groups].map(([layout, children]) => ({
         id: `layout:${layout}`,
-        lazy: async () => ({ Component: (await parts.layouts[layout]()).default }),
+        Component: modules.slot(`layout:${layout}`, parts.layouts[layout]),
         children,
       })),
     },

@@ -3,7 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider, useLocation, type RouteObject } from 'react-router';
-import { guardNames, layoutNames, routes, screenNames, type GuardName } from '../../definitions/routes.ts';
+import { guardNames, layoutNames, routes, screenNames, type GuardName, type ScreenName } from '../../definitions/routes.ts';
 import { buildRoutes } from '../../renderers/router/build-routes.ts';
 import { Placeholder } from '../../renderers/router/Placeholder.tsx';
 import type { Guard, RouteHandle, RouterParts } from '../../renderers/router/types.ts';
@@ -139,6 +139,18 @@ describe('buildRoutes', () => {
     );
     expect(await screen.findByRole('heading', { level: 1, name: 'screen:home' })).toBeInTheDocument();
     expect(seen).toEqual(['/login?returnUrl=%2Fdovs']);
+  });
+
+  it('loads neither the screen nor the layout of a route its guards leave (the first page loads only what it draws)', async () => {
+    const base = parts({ signedIn: () => '/login' });
+    const loaded: string[] = [];
+    const spy = <K extends string>(record: Record<K, RouterParts['screens'][ScreenName]>, kind: string) =>
+      Object.fromEntries(
+        Object.entries(record).map(([name, load]) => [name, () => (loaded.push(`${kind}:${name}`), (load as RouterParts['screens'][ScreenName])())]),
+      ) as Record<K, RouterParts['screens'][ScreenName]>;
+    open('/', { ...base, screens: spy(base.screens, 'screen'), layouts: spy(base.layouts, 'layout') });
+    expect(await screen.findByRole('heading', { level: 1, name: 'screen:login' })).toBeInTheDocument();
+    expect(loaded.sort()).toEqual(['layout:auth', 'screen:login']);
   });
 
   it('catches every other path with notFound', async () => {
