@@ -90,3 +90,34 @@ export function rightsBeyond(minter: Partial<MemberPermissions>, token: TokenRig
   }
   return missing;
 }
+
+/** What a user group grants on one top-level collection (flags left out are false). */
+export interface GroupGrant {
+  collection: string;
+  create?: boolean | undefined;
+  read?: boolean | undefined;
+  update?: boolean | undefined;
+  delete?: boolean | undefined;
+  associatedOnly?: boolean | undefined;
+}
+
+/**
+ * The rights in a user group's `roles` that a member with `holder`'s flags cannot hand out, as
+ * `collection.action` (empty when they may): a group gives its app users operations, so making,
+ * editing or handing out a group needs the flags for what it grants (docs/end-users.md "Rights
+ * handed out through groups"). A right the group already held in `before` — on all items, or on
+ * associated items only and still so limited — is kept, not granted, so it is not counted.
+ */
+export function groupRightsBeyond(holder: Partial<MemberPermissions>, roles: readonly GroupGrant[], before: readonly GroupGrant[] = []): string[] {
+  const can = allowedActions(holder);
+  const missing: string[] = [];
+  for (const role of roles) {
+    const held = before.find((b) => b.collection === role.collection);
+    for (const action of ['create', 'read', 'update', 'delete'] as const) {
+      if (role[action] !== true || can[action]) continue;
+      const kept = held?.[action] === true && (held.associatedOnly !== true || role.associatedOnly === true);
+      if (!kept) missing.push(`${role.collection}.${action}`);
+    }
+  }
+  return [...new Set(missing)];
+}

@@ -1,11 +1,12 @@
 /**
  * `/api/apiTokens`: a project's API tokens. Listing needs read, minting create, editing update,
- * deleting delete; and a token never carries a right its minter (or editor) does not hold.
+ * deleting delete; and a token never carries a right its minter (or editor) does not hold,
+ * counting the rights of the user group it gives out.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { rightsBeyond } from '../../definitions/permissions.ts';
+import { groupRightsBeyond, rightsBeyond } from '../../definitions/permissions.ts';
 import { platform } from '../../definitions/platform.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { forbidden } from '../lib/errors.ts';
@@ -86,13 +87,22 @@ function toInput(body: Static<typeof CreateBody> | Static<typeof UpdateBody>): T
 
 export async function apiTokenRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { access, projects, apiTokens } = app.ctx;
+  const { access, projects, apiTokens, userGroups } = app.ctx;
   const tags = ['api tokens'];
   const security = [{ bearer: [] as string[] }];
   app.addHook('onRequest', app.requireUser);
 
-  const refuseBeyond = (permissions: Parameters<typeof rightsBeyond>[0], input: TokenInput) => {
+  /**
+   * A token's rights are its own flags and roles plus those of the user group it gives the users
+   * it signs up (User Admin tokens give none); a group of another project gives nothing
+   * (docs/end-users.md "Rights handed out through groups").
+   */
+  const refuseBeyond = async (permissions: Parameters<typeof rightsBeyond>[0], projectId: string, input: TokenInput) => {
     const missing = rightsBeyond(permissions, input);
+    if (!input.userAdmin && input.userGroupID) {
+      const [group] = await userGroups.some(projectId, [input.userGroupID]);
+      if (group) missing.push(...groupRightsBeyond(permissions, group.permissions).map((right) => `userGroup.${right}`));
+    }
     if (missing.length) throw forbidden('token_exceeds_permissions', `A token cannot carry rights you do not hold: ${missing.join(', ')}.`);
   };
 
@@ -132,7 +142,7 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
       const standing = await access.require(userId, organizationID, 'create');
       await projects.row(organizationID, projectID);
       const input = toInput(request.body);
-      refuseBeyond(standing.permissions, input);
+      await refuseBeyond(standing.permissions, projectID, input);
       return reply.code(201).send(await apiTokens.create(organizationID, projectID, userId, input));
     },
   );
@@ -146,7 +156,7 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
       const token = await apiTokens.row(request.params.id);
       const standing = await access.require(currentUser(request).userId, token.organizationId, 'update');
       const input = toInput(request.body);
-      refuseBeyond(standing.permissions, input);
+      await refuseBeyond(standing.permissions, token.projectId, input);
       return apiTokens.update(token.id, input);
     },
   );

@@ -7,7 +7,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { projectUsers, userGroups } from '../db/schema.ts';
-import { badRequest, conflict, notFound } from '../lib/errors.ts';
+import { groupRightsBeyond, type GroupGrant, type MemberPermissions } from '../../definitions/permissions.ts';
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import type { CachedGroup } from '../public/principal-cache.ts';
@@ -173,6 +174,26 @@ export class UserGroupService {
       .from(userGroups)
       .where(and(eq(userGroups.projectId, projectId), inArray(userGroups.id, wanted)));
     return rows.map((r) => r.id);
+  }
+
+  /** The groups among `groupIds` that are groups of this project, with their rights (others count for nothing). */
+  async some(projectId: string, groupIds: string[]): Promise<GroupView[]> {
+    const wanted = [...new Set(groupIds)].filter((id) => /^[0-9a-f]{24}$/.test(id));
+    if (!wanted.length) return [];
+    const rows = await this.db
+      .select()
+      .from(userGroups)
+      .where(and(eq(userGroups.projectId, projectId), inArray(userGroups.id, wanted)));
+    return rows.map(toView);
+  }
+
+  /**
+   * Refuses (403) a group whose rights a member with `holder`'s flags could not grant, beyond
+   * those it had in `before` (docs/end-users.md "Rights handed out through groups").
+   */
+  requireGrantable(holder: Partial<MemberPermissions>, roles: GroupInput['permissions'], before: readonly GroupGrant[] = [], subject = 'A user group'): void {
+    const missing = groupRightsBeyond(holder, (roles ?? []).map((role) => ({ ...role, collection: String(role.collection ?? '').trim() })), before);
+    if (missing.length) throw forbidden('group_exceeds_permissions', `${subject} cannot grant rights you do not hold: ${missing.join(', ')}.`);
   }
 
   /** Refuses (400) any id that is not a group of this project; returns the ids deduplicated. */
