@@ -101,18 +101,34 @@ export function fieldSlugProblem(slug: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The item id rule, the one place it is written (docs/public-api.md "Item ids"): 1 to 64 letters,
+ * digits, `-` and `_`, compared case-sensitively. Ids the server makes are 24 hex characters (they
+ * follow the rule); callers may choose others (the public API's set). `.` separates the steps of a
+ * nestedID and `/` the path, so neither can be in an id.
+ */
+export const itemIdRule = { maxLength: 64, pattern: '^[A-Za-z0-9_-]{1,64}$' } as const;
+
+const itemIdExpression = new RegExp(itemIdRule.pattern);
+
+/** Whether a value is an item id by the rule above (whether such an item exists is another question). */
+export const isItemId = (value: unknown): value is string => typeof value === 'string' && itemIdExpression.test(value);
+
 /** One step of a nested-id chain: a nested collection's slug, or an item id inside it. */
 export type NestedStep = { kind: 'collection'; slug: string } | { kind: 'item'; id: string };
 
 /**
  * Parses a nestedID (contract §5): the dot-joined chain after the top item that alternates a
  * nested collection's slug and an item id, `chapters.2.paragraphs.3`. A chain ending in a slug
- * addresses that nested list, one ending in an id addresses that nested item.
+ * addresses that nested list, one ending in an id addresses that nested item. Undefined when the
+ * chain is malformed: an empty step, or an item step that is not an item id.
  */
 export function parseNestedId(nestedID: string): NestedStep[] | undefined {
   if (nestedID === '') return [];
   const parts = nestedID.split('.');
   if (parts.some((part) => part === '')) return undefined;
+  // An item step that breaks the id rule makes the chain malformed (a 400), not an unknown item.
+  if (parts.some((part, i) => i % 2 === 1 && !isItemId(part))) return undefined;
   return parts.map((part, i) => (i % 2 === 0 ? { kind: 'collection', slug: part } : { kind: 'item', id: part }));
 }
 

@@ -4,7 +4,7 @@
  * the row in one transaction, so items are never written against a half-changed schema.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { collectionIdProblem, contentLimits, metadataField, slugify } from '../../definitions/content.ts';
+import { collectionIdProblem, contentLimits, isItemId, metadataField, slugify } from '../../definitions/content.ts';
 import type { SchemaField, SettingProblem, SettingsContext } from '../../definitions/field-types/index.ts';
 import { unstorableText } from '../../definitions/field-types/support.ts';
 import type { Db } from '../db/index.ts';
@@ -65,19 +65,23 @@ export const levelOf = (row: SchemaRow): SchemaLevel => topLevel(row.id, row.sch
 /** Every table of a collection: its own and one per nested collection, top first. */
 export const storageTablesOf = (rowId: string, schema: SchemaField[]) => allLevels(topLevel(rowId, schema)).map((level) => level.table);
 
-const isItemId = (part: string) => /^[0-9a-f]{24}$/.test(part);
-
 /**
  * The schema level a nestedID or nestedSlug names. Schema calls accept the nested slugs alone
- * (`chapters.paragraphs`) or the item chain of the item calls (`chapters.<id>.paragraphs`).
+ * (`chapters.paragraphs`) or the item chain of the item calls (`chapters.<id>.paragraphs`): a part
+ * that names a nested collection of the level reached is taken as that collection, and one item id
+ * may follow each collection (item ids are chosen by callers too, docs/public-api.md "Item ids").
  */
 export function schemaLevel(row: CollectionRow, nested: string | undefined): SchemaLevel {
   let level = levelOf(row);
   if (!nested) return level;
+  let idMayFollow = false;
   for (const part of nested.split('.')) {
     const next = levelAt(level, [part]);
-    if (next) level = next;
-    else if (!isItemId(part)) throw notFound('nested_collection_not_found', `There is no nested collection "${part}" in ${level.path.join('.') || 'this collection'}.`);
+    if (next) {
+      level = next;
+      idMayFollow = true;
+    } else if (idMayFollow && isItemId(part)) idMayFollow = false;
+    else throw notFound('nested_collection_not_found', `There is no nested collection "${part}" in ${level.path.join('.') || 'this collection'}.`);
   }
   return level;
 }

@@ -218,7 +218,7 @@ export class ItemService {
           }
         }
       } else {
-        inserted.push(...(await insertItems(tx, level, accepted)));
+        inserted.push(...(await this.guardUnique(level, () => insertItems(tx, level, accepted))));
       }
       const created = inserted.filter((entry): entry is Item => !(entry instanceof AppError));
       if (created.length) {
@@ -464,7 +464,10 @@ export class ItemService {
       const constraint = uniqueViolation(error);
       if (constraint === undefined) throw error;
       const field = columnFields(level).find((f) => uniqueIndexName(level.table, f.id) === constraint);
-      throw invalid([{ path: field?.slug ?? '', message: 'must be unique: another item already has this value' }]);
+      if (field) throw invalid([{ path: field.slug, message: 'must be unique: another item already has this value' }]);
+      // Not a unique field's index: the primary key, an item id a caller chose is taken (in a nested
+      // collection, possibly under another item: docs/public-api.md "Item ids").
+      throw conflict('item_id_taken', 'Another item of this collection already has this id.');
     }
   }
 }

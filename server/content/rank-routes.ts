@@ -18,7 +18,7 @@ import { responses } from '../lib/schemas.ts';
 import { invalid } from './collections.ts';
 import { exportListCsv } from './csv.ts';
 import { parseOrder, rankLimits, RankService, type MoveTarget } from './ranks.ts';
-import { CollectionId, Id, ItemSchema, ListParams, NestedId } from './route-schemas.ts';
+import { CollectionId, Id, ItemId, ItemSchema, ListParams, NestedId } from './route-schemas.ts';
 import type { Item } from './storage.ts';
 
 
@@ -45,7 +45,7 @@ export async function rankRoutes(fastify: FastifyInstance) {
   }
 
   const inCollection = Type.Object({ org: Id, proj: Id, collection: CollectionId });
-  const inItem = Type.Object({ org: Id, proj: Id, collection: CollectionId, item: Id });
+  const inItem = Type.Object({ org: Id, proj: Id, collection: CollectionId, item: ItemId });
   const etag = (item: Item) => `"${item._lastUpdatedDate}"`;
 
   app.put(

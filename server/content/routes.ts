@@ -16,10 +16,9 @@ import { CollectionService, invalid, toCollectionView } from './collections.ts';
 import { ItemService, parseVersion, StaleItemError } from './items.ts';
 import { ItemQueryService, type ListResult } from './query/index.ts';
 import { exportListCsv } from './csv.ts';
-import { CollectionId, Id, ItemSchema, ListParams, NestedId, Page } from './route-schemas.ts';
+import { CollectionId, Id, ItemId, ItemSchema, ListParams, NestedId, Page } from './route-schemas.ts';
 import type { Item } from './storage.ts';
 
-const ItemId = Id;
 const FieldId = Type.String({ pattern: '^([0-9a-f]{24}|_metadata)$', description: 'a field id' });
 
 const SchemaField = Type.Object(

@@ -32,7 +32,7 @@ import { newId } from '../lib/ids.ts';
 import { responses } from '../lib/schemas.ts';
 import { CollectionService, invalid, levelOf } from '../content/collections.ts';
 import { ItemService, parseVersion, StaleItemError } from '../content/items.ts';
-import { CollectionId, Id, ItemSchema, NestedId } from '../content/route-schemas.ts';
+import { CollectionId, Id, ItemId, ItemSchema, NestedId } from '../content/route-schemas.ts';
 import { fieldColumn, followChain } from '../content/schema-tree.ts';
 import { readItem, type Item } from '../content/storage.ts';
 import { sql } from 'drizzle-orm';
@@ -389,7 +389,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
         return { texts, uploads, cleanup: () => Promise.all(uploads.map(({ upload }) => rm(upload.file, { force: true }))) };
       }
 
-      const inItem = Type.Object({ org: Id, proj: Id, collection: CollectionId, item: Id });
+      const inItem = Type.Object({ org: Id, proj: Id, collection: CollectionId, item: ItemId });
       const Problem = Type.Object({}, { additionalProperties: true });
 
       routes.put(

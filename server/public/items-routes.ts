@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { parseNestedId } from '../../definitions/content.ts';
+import { isItemId, parseNestedId } from '../../definitions/content.ts';
 import { fieldType, type SchemaField } from '../../definitions/field-types/index.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';
 import { CollectionService, invalid, levelOf } from '../content/collections.ts';
@@ -20,8 +20,6 @@ import { levelAt, type SchemaLevel } from '../content/schema-tree.ts';
 import { query, rowToItem, selectList, type Item } from '../content/storage.ts';
 import { associatedItems, can, requireAssociated, requireRight, type Principal } from './principal.ts';
 import { changeField, inField, inItem, inCollection, nestedQuery, objectBody, principalOf, refuseServerKeys, security, tags, valuesOnly, type PublicApp } from './support.ts';
-
-const itemIdPattern = /^[0-9a-f]{24}$/;
 
 /** The list parameters the client sends (contract §3), plus `everything`. */
 const listQuery = Type.Object({
@@ -56,7 +54,7 @@ export async function publicItemRoutes(fastify: PublicApp) {
     const linkFields = level.fields.filter((f) => fieldType(f.type)?.name === 'ItemRef' && typeof f.referenceCollectionID === 'string');
     for (const field of linkFields) {
       const links = entries.flatMap((entry) => (Array.isArray(entry[field.slug]) ? (entry[field.slug] as Record<string, unknown>[]) : []));
-      const ids = [...new Set(links.map((link) => link?.itemRefID).filter((id): id is string => typeof id === 'string' && itemIdPattern.test(id)))];
+      const ids = [...new Set(links.map((link) => link?.itemRefID).filter((id): id is string => isItemId(id)))];
       if (ids.length === 0) continue;
       const slug = field.referenceCollectionID as string;
       if (!(await can(app, principal, slug, 'read')).allowed) continue;
@@ -257,7 +255,6 @@ export async function publicItemRoutes(fastify: PublicApp) {
         },
       );
       if (exists) return update();
-      if (!itemIdPattern.test(addressedId)) throw invalid([{ path: 'id', message: 'must be 24 hexadecimal characters' }]);
       const grant = await requireRight(app, principal, collection, 'create');
       const nested = nestedID ? { itemId: item, nestedID: nestedID.split('.').slice(0, -1).join('.') } : undefined;
       if (nested) await requireAssociated(app, principal, grant, collection, item);
@@ -265,8 +262,9 @@ export async function publicItemRoutes(fastify: PublicApp) {
         const created = await items.create(principal.projectId, collection, valuesOnly(values), nested, addressedId);
         return reply.code(201).send({ id: created._id });
       } catch (error) {
-        // Another set of the same id created it meanwhile: this one updates it.
-        const raced = error instanceof AppError && error.status === 400 && (await items.get(principal.projectId, collection, item, nestedID, { pageNumber: 1, perPage: 0 }).then(() => true, () => false));
+        // Another set of the same id created it meanwhile: this one updates it. (The id taken by an
+        // item elsewhere, under another parent in a nested collection, stays a 409.)
+        const raced = error instanceof AppError && error.code === 'item_id_taken' && (await items.get(principal.projectId, collection, item, nestedID, { pageNumber: 1, perPage: 0 }).then(() => true, () => false));
         if (raced) return update();
         throw error;
       }
@@ -318,7 +316,7 @@ export async function publicItemRoutes(fastify: PublicApp) {
   const linkIds = (value: unknown, path: string): string[] => {
     const list = Array.isArray(value) ? value : [value];
     const ids = list.map((v) => (typeof v === 'object' && v !== null ? (v as { itemRefID?: unknown }).itemRefID : v));
-    if (ids.length === 0 || ids.some((id) => typeof id !== 'string' || !itemIdPattern.test(id))) throw invalid([{ path, message: 'must be the id of an item (or a list of them)' }]);
+    if (ids.length === 0 || ids.some((id) => !isItemId(id))) throw invalid([{ path, message: 'must be the id of an item (or a list of them)' }]);
     return ids as string[];
   };
   const linksOf = (current: unknown) => (Array.isArray(current) ? (current as { itemRefID: string }[]) : []);

@@ -8,7 +8,7 @@ import { systemKeys } from '../../definitions/content.ts';
 import { badRequest, unauthorized } from '../lib/errors.ts';
 import { invalid } from '../content/collections.ts';
 import { StaleItemError, type ItemService } from '../content/items.ts';
-import { CollectionId, Id, NestedId } from '../content/route-schemas.ts';
+import { CollectionId, ItemId, NestedId } from '../content/route-schemas.ts';
 import type { Item } from '../content/storage.ts';
 import type { Principal } from './principal.ts';
 
@@ -30,8 +30,8 @@ export const security = [{ bearer: [] as string[] }];
 export const tags = ['public'];
 
 export const inCollection = Type.Object({ collection: CollectionId });
-export const inItem = Type.Object({ collection: CollectionId, item: Id });
-export const inField = Type.Object({ collection: CollectionId, item: Id, field: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' }) });
+export const inItem = Type.Object({ collection: CollectionId, item: ItemId });
+export const inField = Type.Object({ collection: CollectionId, item: ItemId, field: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' }) });
 export const nestedQuery = { nestedID: Type.Optional(NestedId) };
 
 /** A JSON object body (the client sends some as strings with another Content-Type; the plugin's parser read them as JSON). */

@@ -6,11 +6,9 @@
  * checked to be an item of that nested collection of that very linked item, and stored with its
  * display text too.
  */
-import { contentLimits, fieldSlugProblem } from '../../content.ts';
+import { contentLimits, fieldSlugProblem, isItemId } from '../../content.ts';
 import { fail, isBlank, isPlainObject, ok } from '../support.ts';
 import type { Check, FieldType, NestedItemFound, SchemaField, SettingProblem } from '../types.ts';
-
-const itemId = /^[0-9a-f]{24}$/;
 
 const refSchema = (required: string[]) => ({
   type: 'object',
@@ -41,7 +39,7 @@ function checkNestedPicks(picks: unknown, slug: string, link: string): Check<{ i
   for (const pick of picks) {
     if (!isPlainObject(pick) || typeof pick.itemRefID !== 'string') return fail(`${where} must be a list of {"itemRefID": "…"}`);
     if (Object.keys(pick).some((key) => key !== 'itemRefID' && key !== 'value')) return fail(`${where} hold only itemRefID (and value)`);
-    if (!itemId.test(pick.itemRefID)) return fail(`${where}: "${pick.itemRefID}" is not an item id`);
+    if (!isItemId(pick.itemRefID)) return fail(`${where}: "${pick.itemRefID}" is not an item id`);
     if (seen.has(pick.itemRefID)) return fail(`${where} name item ${pick.itemRefID} twice`);
     seen.add(pick.itemRefID);
   }
@@ -79,7 +77,7 @@ export const itemRef: FieldType = {
     const links: CheckedLink[] = [];
     for (const entry of value) {
       if (!isPlainObject(entry) || typeof entry.itemRefID !== 'string') return fail(shape);
-      if (!itemId.test(entry.itemRefID)) return fail(`"${entry.itemRefID}" is not an item id`);
+      if (!isItemId(entry.itemRefID)) return fail(`"${entry.itemRefID}" is not an item id`);
       if (seen.has(entry.itemRefID)) return fail(`links item ${entry.itemRefID} twice`);
       seen.add(entry.itemRefID);
       const link: CheckedLink = { itemRefID: entry.itemRefID };
