@@ -25,6 +25,7 @@ import { CollectionId, Id, ItemId } from '../content/route-schemas.ts';
 import { contentCollections } from '../db/schema.ts';
 import { badRequest } from '../lib/errors.ts';
 import { Empty, Ok, responses } from '../lib/schemas.ts';
+import { addProjectUserRoute } from './project-user-create.ts';
 import { collectionVisibilityOf } from './projects.ts';
 
 const ProjectParams = Type.Object({ org: Id, proj: Id });
@@ -85,6 +86,12 @@ async function allowed(app: FastifyInstance, request: FastifyRequest, action: Ac
   return proj;
 }
 
+/** The caller's flags in the organization (cached; `allowed` has already checked membership). */
+async function flagsOf(app: FastifyInstance, request: FastifyRequest) {
+  const { org } = request.params as { org: string };
+  return (await app.ctx.access.organization(currentUser(request).userId, org)).permissions;
+}
+
 export async function projectUserRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { endUsers, userGroups, itemUsers, database } = app.ctx;
@@ -116,6 +123,8 @@ export async function projectUserRoutes(fastify: FastifyInstance) {
     },
   );
 
+  addProjectUserRoute(app);
+
   app.get(
     '/user/:id',
     { schema: { summary: 'One user of the project (read)', tags: ['project users'], security, params: UserParams, response: responses({ 200: ProjectUser }) } },
@@ -137,6 +146,12 @@ export async function projectUserRoutes(fastify: FastifyInstance) {
     async (request) => {
       const proj = await allowed(app, request, 'update');
       const groups = await userGroups.requireGroups(proj, request.body.userGroups);
+      // Giving a user a group hands out its rights: the groups added need the caller's flags for them.
+      const had = new Set((await endUsers.get(proj, request.params.id)).userGroups);
+      const flags = await flagsOf(app, request);
+      for (const group of await userGroups.some(proj, groups.filter((id) => !had.has(id)))) {
+        userGroups.requireGrantable(flags, group.permissions, [], `The user group "${group.name}"`);
+      }
       return endUsers.setGroups(proj, request.params.id, groups);
     },
   );
@@ -198,6 +213,7 @@ export async function projectUserRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const proj = await allowed(app, request, 'create');
       await requireCollections(proj, request.body.permissions);
+      userGroups.requireGrantable(await flagsOf(app, request), request.body.permissions);
       return reply.code(201).send(await userGroups.create(proj, { name: request.body.name, permissions: request.body.permissions }));
     },
   );
@@ -206,6 +222,10 @@ export async function projectUserRoutes(fastify: FastifyInstance) {
     const proj = await allowed(app, request, 'update');
     if (!groupID) throw badRequest('group_id_required', 'Name the user group to change (groupID).');
     await requireCollections(proj, body.permissions);
+    if (body.permissions !== undefined) {
+      // Rights the group already had may be sent back; only added or widened ones need the caller's flags.
+      userGroups.requireGrantable(await flagsOf(app, request), body.permissions, (await userGroups.get(proj, groupID)).permissions);
+    }
     return userGroups.update(proj, groupID, { name: body.name, permissions: body.permissions });
   };
 
