@@ -1,14 +1,16 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { formValidators } from './vite-plugin-form-validators.ts';
+import { precompress } from './vite-plugin-precompress.ts';
 
 export default defineConfig({
-  plugins: [formValidators(), react()],
+  // precompress: brotli and gzip copies beside each built file, sent by server/console.ts.
+  plugins: [formValidators(), react(), precompress()],
   build: {
     outDir: 'dist/console',
     emptyOutDir: true,
     sourcemap: false,
-    // bench/bundle.ts reads the manifest to know which files the sign-in screen loads.
+    // A record of which file each module went into (docs/console-delivery.md).
     manifest: true,
   },
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { consoleDir } from './console.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const inputs = ['index.html', 'vite.config.ts', 'vite-plugin-form-validators.ts', 'package.json', 'src', 'renderers', 'machines', 'definitions', 'public'];
+const inputs = ['index.html', 'vite.config.ts', 'vite-plugin-form-validators.ts', 'vite-plugin-precompress.ts', 'package.json', 'src', 'renderers', 'machines', 'definitions', 'public'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
