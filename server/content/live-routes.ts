@@ -2,7 +2,9 @@
  * `GET …/collection/{collectionID}/live?authorization&requestID&nestedID&itemID`: the console's
  * live stream of a collection (content spec §7). An EventSource cannot send headers, so the access
  * token comes in `authorization`; the stream stops at the token's expiry and the console resumes
- * with a fresh token and the request id.
+ * with a fresh token and the request id. The same checks run again whenever a row they read
+ * changes (sign-out, membership, restricted view, the collection): a refusal ends the stream with
+ * `stop` (server/live/stream.ts).
  */
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -41,11 +43,14 @@ export async function liveRoutes(fastify: FastifyInstance) {
       const raw = request.query.authorization ?? /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       const token = raw?.replace(/^Bearer\s+/i, '');
       if (!token) throw unauthorized('missing_token', 'Sign in first: this call needs a token in `authorization`.');
-      const claims = await tokens.verifyAccess(token);
       const { org, proj, collection } = request.params;
-      const viewer = await access.require(claims.userId, org, 'read');
-      collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
-      const row = await collections.row(proj, collection);
+      const allowed = async () => {
+        const claims = await tokens.verifyAccess(token);
+        const viewer = await access.require(claims.userId, org, 'read');
+        collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
+        return collections.row(proj, collection);
+      };
+      const row = await allowed();
       const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
       const lastEventID = Number(request.headers['last-event-id']);
       await serveLiveStream(request, reply, {
@@ -58,6 +63,9 @@ export async function liveRoutes(fastify: FastifyInstance) {
         lastEventID: Number.isSafeInteger(lastEventID) && lastEventID >= 0 ? lastEventID : undefined,
         maxSeconds: config.liveStreamMaxS,
         expiresAt: decodeJwt(token).exp,
+        recheck: async () => {
+          if ((await allowed()).id !== row.id) throw unauthorized('collection_replaced', 'The collection followed is gone.');
+        },
       });
     },
   );

@@ -9,6 +9,7 @@
  * A load that began before an invalidation is never stored: each key has a generation, bumped by
  * every invalidation, and a load stores its result only if the generation is unchanged.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/index.ts';
 import { contentEventChannel } from '../live/events.ts';
@@ -16,6 +17,10 @@ import { contentEventChannel } from '../live/events.ts';
 export const invalidationChannel = 'larder_invalidate';
 
 type Executor = { execute: Db['execute'] };
+
+/** The entries (`cache` NUL `key`) a tracked check reads, wherever in its async calls (CacheRegistry.track). */
+const reading = new AsyncLocalStorage<Set<string>>();
+const entryName = (cache: string, key: string) => `${cache}\u0000${key}`;
 
 interface Entry<V> {
   value: V;
@@ -37,6 +42,7 @@ export class SharedCache<V> {
 
   /** The cached value of `key`, or what `load` gives (stored unless invalidated meanwhile). */
   async get(key: string, load: () => Promise<V>): Promise<V> {
+    reading.getStore()?.add(entryName(this.name, key));
     const entry = this.entries.get(key);
     if (entry && entry.expires > Date.now()) {
       this.hits += 1;
@@ -86,6 +92,10 @@ export class CacheRegistry {
    */
   private readonly itemVersions = new Map<string, { n: number; at: number }>();
   private epoch = 0;
+  /** Who wants to hear that an entry changed (`watch`), by entry name; `*` entries by cache name. */
+  private readonly watchers = new Map<string, Set<() => void>>();
+  /** How many changes watchers were told of: a check that saw it move while it ran may have read a row just before it changed. */
+  changeCount = 0;
 
   constructor(private readonly database: Database) {}
 
@@ -122,7 +132,10 @@ export class CacheRegistry {
           this.syncs.get(message.sync)?.();
           return;
         }
-        if (typeof message.c === 'string' && typeof message.k === 'string') this.caches.get(message.c)?.drop(message.k);
+        if (typeof message.c === 'string' && typeof message.k === 'string') {
+          this.caches.get(message.c)?.drop(message.k);
+          this.changed(message.c, message.k);
+        }
         if (message.c === 'collection') this.epoch += 1;
       },
       () => this.clearAll(),
@@ -176,6 +189,58 @@ export class CacheRegistry {
   clearAll() {
     for (const cache of this.caches.values()) cache.clear();
     this.epoch += 1;
+    this.changed();
+  }
+
+  /**
+   * Runs a check and names the cache entries it read (through `SharedCache.get`, at any depth),
+   * so that whoever relies on its answer can `watch` them. A check that throws throws here.
+   */
+  async track<T>(check: () => Promise<T>): Promise<{ value: T; reads: Set<string> }> {
+    const reads = new Set<string>();
+    const value = await reading.run(reads, check);
+    return { value, reads };
+  }
+
+  /**
+   * Calls `onChange` when a committed change of one of these entries is heard (every process hears
+   * every change: the triggers of migrations 0006 and 0018), when a whole cache they are in is
+   * dropped, and when changes may have been missed (a lost LISTEN connection, a settle given up).
+   * The returned function stops it.
+   */
+  watch(entries: Iterable<string>, onChange: () => void): () => void {
+    const names = [...new Set(entries)];
+    for (const name of names) {
+      let set = this.watchers.get(name);
+      if (!set) this.watchers.set(name, (set = new Set()));
+      set.add(onChange);
+    }
+    return () => {
+      for (const name of names) {
+        const set = this.watchers.get(name);
+        set?.delete(onChange);
+        if (set?.size === 0) this.watchers.delete(name);
+      }
+    };
+  }
+
+  /** Tells the watchers of an entry (of a whole cache when the key is `*`; of everything without a cache). */
+  private changed(cache?: string, key?: string) {
+    this.changeCount += 1;
+    const called = new Set<() => void>();
+    if (cache !== undefined && key !== '*') {
+      for (const watcher of this.watchers.get(entryName(cache, key!)) ?? []) called.add(watcher);
+    } else {
+      const prefix = cache === undefined ? '' : entryName(cache, '');
+      for (const [name, set] of this.watchers) if (name.startsWith(prefix)) for (const watcher of set) called.add(watcher);
+    }
+    for (const watcher of called) {
+      try {
+        watcher();
+      } catch {
+        // A watcher's failure is its own (each catches what it does); the others still hear.
+      }
+    }
   }
 
   /** Whether this process hears item writes (it listens): only then may it cache what lists hold. */

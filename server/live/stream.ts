@@ -12,6 +12,16 @@
  * where the stream itself began) and the ids above it it already sent; the next stream subscribes
  * first, replays the events after the cursor it was not sent, then goes on live, skipping what
  * the replay gave.
+ *
+ * A resumed stream goes on under the request id it resumed from (its `start` names it again) and
+ * keeps that id's position as it delivers (at heartbeats, when the client goes, at stop): the
+ * official client keeps the first request id it was given and comes back with it after every
+ * later stop (docs/live.md), so a second resume from it must repeat nothing.
+ *
+ * Access is checked when a stream opens and again whenever something the check read changes
+ * (`recheck`, server/lib/shared-cache.ts `track`/`watch`): a stream whose caller may no longer
+ * read ends with `stop` at once, on whichever process holds it; the client's reconnect is then
+ * checked like any new stream.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -31,6 +41,8 @@ export interface LiveStreamOptions {
   /** Which writes: the top-level list (root null, path '') or one nested list under a top-level item. */
   rootItemId: string | null;
   nestedPath: string;
+  /** One item of that list only (server/live/target.ts); null or absent: the whole list. */
+  itemId?: string | null | undefined;
   /** The request id of a stream that was told to stop, to resume after. */
   requestID?: string | undefined;
   /** The `Last-Event-ID` an EventSource sends when it reconnects by itself. */
@@ -47,6 +59,12 @@ export interface LiveStreamOptions {
    * until it answers and go out in order; an event of any other item is dropped.
    */
   visible?: ((itemIds: string[]) => Promise<Set<string>>) | undefined;
+  /**
+   * The caller's access, checked again: it throws when the caller may no longer follow this
+   * stream. It runs once at open (to learn which cached rows it reads) and again whenever one of
+   * them changes in any process; a throw ends the stream with `stop`.
+   */
+  recheck?: (() => Promise<unknown>) | undefined;
 }
 
 /** Events a slow reader may have queued before the stream is closed (it resumes with Last-Event-ID). */
@@ -89,18 +107,23 @@ function message(event: ContentEvent, slug: string): Message {
 export async function serveLiveStream(request: FastifyRequest, reply: FastifyReply, options: LiveStreamOptions): Promise<void> {
   const { hub, db } = options;
   const settleSeconds = options.settleSeconds ?? 60;
-  const requestID = newRequestId();
+  let requestID = newRequestId();
   const raw = reply.raw;
   /** Ids sent (or replayed) recently, for de-duplication and for the position kept at stop. */
   const sent = new Map<number, number>();
   /** Where this stream began: the newest event when it subscribed, or the resumed stream's cursor. */
   let begin = 0;
   let ended = false;
+  /** Saying stop: events from now on are neither sent nor counted, so the resume gives them. */
+  let stopping = false;
+  /** Whether something went out since the position was last kept. */
+  let unsaved = false;
   let replaying = true;
   const held: ContentEvent[] = [];
   let queued = 0;
 
-  const matches = (event: ContentEvent) => event.rootItemId === options.rootItemId && event.nestedPath === options.nestedPath;
+  const matches = (event: ContentEvent) =>
+    event.rootItemId === options.rootItemId && event.nestedPath === options.nestedPath && (options.itemId == null || event.itemId === options.itemId);
 
   // An app's stream (README "Usage metering") counts towards its organization's SimultaneousLive and BandWidth (bytes summed here, reported at each heartbeat and at the end).
   const usage = request.server.ctx.usage;
@@ -175,8 +198,9 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   };
 
   const send = (event: ContentEvent) => {
-    if (!matches(event) || sent.has(event.id)) return;
+    if (stopping || !matches(event) || sent.has(event.id)) return;
     sent.set(event.id, Date.now());
+    unsaved = true;
     const visible = options.visible;
     if (!visible) return writeMessage(event);
     gated.push(event);
@@ -189,11 +213,16 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   let heartbeatTimer: NodeJS.Timeout | undefined;
   let lifetimeTimer: NodeJS.Timeout | undefined;
   let unsubscribe: () => void = () => {};
+  let unwatch: () => void = () => {};
 
-  /** Ends the stream; with `stop`, says so to the client and keeps the position for its reconnect. */
+  /**
+   * Ends the stream; with `stop`, says so to the client and keeps the position for its reconnect.
+   * Without (the client went, or it reads too slowly), the position is kept as well, unawaited.
+   */
   const end = async (stop: boolean) => {
-    if (ended) return;
+    if (ended || stopping) return;
     if (stop) {
+      stopping = true;
       // Events waiting for their check go out first, so the position kept counts them truly.
       await drained;
       if (ended) return;
@@ -203,9 +232,12 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
         request.log.warn({ err: error }, 'could not keep a live stream’s position');
       }
       write(`event: stop\ndata: ${requestID}\n\n`);
+    } else if (unsaved && !replaying) {
+      keepPosition().catch((error: unknown) => request.log.warn({ err: error }, 'could not keep a live stream’s position'));
     }
     ended = true;
     unsubscribe();
+    unwatch();
     releaseLive?.();
     reportBytes();
     clearTimeout(heartbeatTimer);
@@ -221,6 +253,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
           where collection_id = ${options.collectionId} and created_at < now() - make_interval(secs => ${2 * settleSeconds})`,
     );
     const cursor = Math.max(begin, Number(row?.cursor ?? 0));
+    unsaved = false;
     const seen = [...sent.keys()].filter((id) => id > cursor);
     const seenList = seen.length ? sql`array[${sql.join(seen.map((id) => sql`${id}`), sql`, `)}]::bigint[]` : sql`'{}'::bigint[]`;
     await db.execute(sql`
@@ -245,7 +278,12 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   // Subscribe before reading the past, so nothing falls between the replay and the live events.
   unsubscribe = hub.subscribe(subscriber);
   if (organizationId) releaseLive = usage.openLive(organizationId);
-  write(`retry: 2000\nevent: start\ndata: ${requestID}\n\n`);
+  let started = false;
+  const sayStart = () => {
+    if (started) return;
+    started = true;
+    write(`retry: 2000\nevent: start\ndata: ${requestID}\n\n`);
+  };
 
   try {
     let cursor: number | undefined;
@@ -255,8 +293,11 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
       if (previous) {
         cursor = Number(previous.cursor);
         seen = new Set(((previous.seen as (string | number)[] | null) ?? []).map(Number));
+        // The stream goes on under the id it resumes, and moves that id's position forward.
+        requestID = options.requestID;
       }
     }
+    sayStart();
     if (cursor === undefined && options.lastEventID !== undefined) cursor = options.lastEventID;
     if (cursor === undefined) {
       const [row] = await query(db, sql`select coalesce(max(id), 0) as id from item_events where collection_id = ${options.collectionId}`);
@@ -275,6 +316,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
     }
   } catch (error) {
     request.log.error({ err: error }, 'replaying live events failed');
+    sayStart();
   } finally {
     replaying = false;
     for (const event of held.splice(0)) send(event);
@@ -285,6 +327,8 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   const beat = () => {
     write(': ping\n\n');
     reportBytes();
+    // What went out since the last beat is kept, so a client that comes back with this id without a stop repeats little.
+    if (unsaved && !stopping) keepPosition().catch((error: unknown) => request.log.warn({ err: error }, 'could not keep a live stream’s position'));
     // Ids above the cursor kept at stop were all sent within 3·settle; older ones can go.
     const horizon = Date.now() - settleSeconds * 4000;
     for (const [id, at] of sent) if (at < horizon) sent.delete(id);
@@ -293,4 +337,41 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   heartbeatTimer = setTimeout(beat, heartbeat).unref();
   const lifetime = Math.max(1, Math.min(options.maxSeconds * 1000, options.expiresAt ? options.expiresAt * 1000 - Date.now() : Infinity));
   lifetimeTimer = setTimeout(() => void end(true), lifetime).unref();
+  if (options.recheck) watchAccess(options.recheck);
+
+  /**
+   * Asks `recheck` again whenever a cached row it read changes (in any process: the invalidations
+   * reach every one), one check at a time; a refusal (or a failure to tell) ends the stream with
+   * stop. The first run only learns what to watch: the route has just checked the same.
+   */
+  function watchAccess(recheck: () => Promise<unknown>) {
+    const caches = request.server.ctx.caches;
+    let running = false;
+    let again = false;
+    const check = async (): Promise<void> => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          const changes = caches.changeCount;
+          const { reads } = await caches.track(recheck);
+          if (ended || stopping) return;
+          unwatch();
+          unwatch = caches.watch(reads, () => void check());
+          // A change heard while the check ran may have come after it read that row: check again.
+          if (caches.changeCount !== changes) again = true;
+        } while (again && !ended);
+      } catch (error) {
+        request.log.info({ err: error }, 'a live stream’s access was withdrawn; it stops');
+        void end(true);
+      } finally {
+        running = false;
+      }
+    };
+    void check();
+  }
 }

@@ -1,18 +1,31 @@
 /**
- * Which writes a live stream follows: the top-level list of a collection, or one nested list
- * (contract §7: `itemID` the top-level item, `nestedID` the chain to the list).
+ * Which writes a live stream follows: the top-level list of a collection, one nested list, or
+ * one item (contract §7: `itemID` the top-level item, `nestedID` the chain after it). The client's
+ * `item(id).listen()` sends `itemID=<id>&nestedID=` (one top-level item); a chain that ends in an
+ * item id (`chapters.2`) follows that nested item. docs/live.md says why an item that does not
+ * exist (yet) may be followed.
  */
 import { notFound } from '../lib/errors.ts';
 import type { Db } from '../db/index.ts';
 import { parseNestedId } from '../../definitions/content.ts';
 import { invalid, levelOf, type CollectionRow } from '../content/collections.ts';
 import { levelAt } from '../content/schema-tree.ts';
+import { listPathOfItem } from './events.ts';
 import { readItem } from '../content/storage.ts';
+import { Id } from '../content/route-schemas.ts';
 
 export interface LiveTarget {
+  /** The top-level item of a nested list or nested item followed; null at the top. */
   rootItemId: string | null;
+  /** The list the writes are in ('' at the top). */
   nestedPath: string;
+  /** One item of that list, or null for the whole list. */
+  itemId: string | null;
 }
+
+/** An item id as the item routes accept it (their shared schema). */
+const itemIdPattern = new RegExp(Id.pattern ?? '^[0-9a-f]{24}$');
+const badItemId = (path: string) => invalid([{ path, message: 'must be an item id' }]);
 
 /** The BagelDB client sends the literal `undefined` for a collection-level listen. */
 const absent = (value: string | undefined) => value === undefined || value === '' || value === 'undefined' || value === 'null';
@@ -20,16 +33,24 @@ const absent = (value: string | undefined) => value === undefined || value === '
 export async function liveTarget(db: Db, row: CollectionRow, itemID: string | undefined, nestedID: string | undefined): Promise<LiveTarget> {
   if (absent(itemID)) {
     if (!absent(nestedID)) throw invalid([{ path: 'itemID', message: 'is needed with nestedID: the top-level item whose nested list to follow' }]);
-    return { rootItemId: null, nestedPath: '' };
+    return { rootItemId: null, nestedPath: '', itemId: null };
   }
-  const steps = absent(nestedID) ? undefined : parseNestedId(nestedID!);
-  if (!steps || steps[steps.length - 1]?.kind !== 'collection') {
-    throw invalid([{ path: 'nestedID', message: 'must name a nested list: nested collection slugs and item ids joined by dots, ending in a slug' }]);
+  if (!itemIdPattern.test(itemID!)) throw badItemId('itemID');
+  // An empty nestedID names no nested list: the top-level item itself is followed.
+  if (absent(nestedID)) return { rootItemId: null, nestedPath: '', itemId: itemID! };
+  const steps = parseNestedId(nestedID!);
+  if (!steps?.length) {
+    throw invalid([{ path: 'nestedID', message: 'must name a nested list or item: nested collection slugs and item ids joined by dots' }]);
   }
   const top = levelOf(row);
   if (!levelAt(top, steps.flatMap((step) => (step.kind === 'collection' ? [step.slug] : [])))) {
     throw notFound('nested_collection_not_found', 'There is no such nested collection here.');
   }
   if (!(await readItem(db, top, itemID!))) throw notFound('item_not_found', 'Could not find item');
-  return { rootItemId: itemID!, nestedPath: nestedID! };
+  const last = steps[steps.length - 1]!;
+  if (last.kind === 'item') {
+    if (!itemIdPattern.test(last.id)) throw badItemId('nestedID');
+    return { rootItemId: itemID!, nestedPath: listPathOfItem(nestedID!), itemId: last.id };
+  }
+  return { rootItemId: itemID!, nestedPath: nestedID!, itemId: null };
 }

@@ -5,7 +5,10 @@
  * authentication hook reads it there); the caller needs the read right on the collection. An end
  * user whose groups grant read on associated items only gets the events of the items that list
  * them (asked per batch of events as they come, so a link added or removed counts at once); a
- * nested list needs its top-level item to list them.
+ * nested list needs its top-level item to list them. The caller's access is checked again
+ * whenever a row it rests on changes (a deleted or changed API token, an app user's ended
+ * session, deletion or new groups, a group's rights): a refusal, or a grant that changed kind,
+ * ends the stream with `stop` (server/live/stream.ts).
  */
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,7 +17,9 @@ import { responses } from '../lib/schemas.ts';
 import { serveLiveStream } from '../live/stream.ts';
 import { liveTarget } from '../live/target.ts';
 import { CollectionService } from '../content/collections.ts';
-import { requireAssociated, requireRight } from './principal.ts';
+import { forbidden } from '../lib/errors.ts';
+import { bearerToken } from '../auth/authenticate.ts';
+import { requireAssociated, requireRight, resolvePrincipal } from './principal.ts';
 import { inCollection, principalOf, tags, type PublicApp } from './support.ts';
 
 const LiveQuery = Type.Object({
@@ -54,6 +59,17 @@ export async function publicLiveRoutes(fastify: PublicApp) {
       const visible =
         limitedTo === undefined ? undefined : (itemIds: string[]) => itemUsers.associatedAmong(principal.projectId, row.slug, limitedTo, itemIds);
       const lastEventID = Number(request.headers['last-event-id']);
+      // The token the authentication hook resolved: the bearer header first, else `authorization`.
+      const presented = bearerToken(request) ?? (request.query.authorization?.replace(/^Bearer\s+/i, '') || undefined);
+      const recheck = async () => {
+        const now = await resolvePrincipal(app, presented);
+        const same = now.kind === principal.kind && now.projectId === principal.projectId && (now.kind === 'token' || (principal.kind === 'user' && now.userId === principal.userId));
+        if (!same) throw forbidden('not_permitted', 'The token no longer names the same caller.');
+        const again = await requireRight(app, now, collection, 'read');
+        // A grant narrowed to associated items (or widened) changes what the stream shows: the client resumes under the new one.
+        if (again.associatedOnly !== grant.associatedOnly) throw forbidden('not_permitted', 'The read right on this collection changed.');
+        if ((await collections.row(principal.projectId, collection)).id !== row.id) throw forbidden('not_permitted', 'The collection followed is gone.');
+      };
       const token = request.query.authorization?.replace(/^Bearer\s+/i, '') ?? '';
       let expiresAt: number | undefined;
       try {
@@ -72,6 +88,7 @@ export async function publicLiveRoutes(fastify: PublicApp) {
         maxSeconds: config.liveStreamMaxS,
         expiresAt,
         visible,
+        recheck,
       });
     },
   );
