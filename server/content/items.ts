@@ -15,6 +15,7 @@ import { contentCollections } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { sanitizeRichText } from './sanitize.ts';
+import { attachClaimed, claimFiles, mayNameFiles, release as releaseClaimed } from '../files/claims.ts';
 import { CollectionService, invalid, levelOf, type CollectionRow, type Tx } from './collections.ts';
 import { childLevel, columnFields, fieldColumn, followChain, nestedFieldBySlug, type SchemaLevel } from './schema-tree.ts';
 import {
@@ -135,6 +136,42 @@ export class ItemService {
    * one transaction (README "Items": batched creates). Alone, a create is a batch of one.
    */
   async create(projectId: string, slug: string, body: Record<string, unknown>, nested?: { itemId: string; nestedID: string }, id?: string): Promise<Item> {
+    // Values naming files another item holds get copies of their own (server/files/claims.ts).
+    if (mayNameFiles(this.db, body)) {
+      const itemId = id ?? newId();
+      const row = await this.collections.row(projectId, slug);
+      const target = nested ? await this.address(this.db, row, nested.itemId, nested.nestedID) : ({ kind: 'list', level: levelOf(row) } as Address);
+      if (target.kind === 'list') {
+        return this.claiming(projectId, row, target.level, nested?.itemId ?? itemId, itemId, body, (claimed) => this.createUnclaimed(projectId, slug, claimed, nested, itemId));
+      }
+    }
+    return this.createUnclaimed(projectId, slug, body, nested, id);
+  }
+
+  /** Copies the files a write names that other items hold, writes, then attaches the copies (or lets them go if the write fails). */
+  private async claiming<T>(
+    projectId: string,
+    row: CollectionRow,
+    level: SchemaLevel,
+    rootItemId: string,
+    itemId: string,
+    body: Record<string, unknown>,
+    write: (body: Record<string, unknown>) => Promise<T>,
+  ): Promise<T> {
+    const target = { projectId, collectionId: row.id, rootItemId, itemTable: level.table, itemId };
+    const claimed = await claimFiles(this.db, target, level.fields, (field) => fieldColumn(field.id), body);
+    let result: T;
+    try {
+      result = await write(claimed.body);
+    } catch (error) {
+      await releaseClaimed(this.db, claimed.keys);
+      throw error;
+    }
+    await attachClaimed(this.db, claimed.keys);
+    return result;
+  }
+
+  private async createUnclaimed(projectId: string, slug: string, body: Record<string, unknown>, nested?: { itemId: string; nestedID: string }, id?: string): Promise<Item> {
     if (nested) return this.createOne(projectId, slug, body, nested, id);
     let queues = createQueues.get(this.db);
     if (!queues) createQueues.set(this.db, (queues = new Map()));
@@ -259,6 +296,17 @@ export class ItemService {
 
   /** Changes the given fields of an item (partial update). */
   async update(projectId: string, slug: string, itemId: string, body: Record<string, unknown>, options: { nestedID?: string | undefined; version?: string | undefined }): Promise<Item> {
+    if (mayNameFiles(this.db, body)) {
+      const row = await this.collections.row(projectId, slug);
+      const target = await this.address(this.db, row, itemId, options.nestedID);
+      if (target.kind === 'item') {
+        return this.claiming(projectId, row, target.level, itemId, target.itemId, body, (claimed) => this.updateUnclaimed(projectId, slug, itemId, claimed, options));
+      }
+    }
+    return this.updateUnclaimed(projectId, slug, itemId, body, options);
+  }
+
+  private async updateUnclaimed(projectId: string, slug: string, itemId: string, body: Record<string, unknown>, options: { nestedID?: string | undefined; version?: string | undefined }): Promise<Item> {
     return this.db.transaction(async (tx) => {
       const row = await this.collections.row(projectId, slug, tx, 'share');
       const target = await this.address(tx, row, itemId, options.nestedID);

@@ -98,6 +98,28 @@ export class FileService {
     await this.db.execute(sql`update stored_files set state = 'attached' where key = ${key} and state = 'pending'`);
   }
 
+  /**
+   * Copies a stored file to a new key owned by `owner` (pending until its item write commits),
+   * keeping its type and uploaded name. False when the source is gone (nothing is left behind).
+   */
+  async copy(source: string, target: string, owner: ItemOwner): Promise<boolean> {
+    const row = await this.find(source);
+    if (!row) return false;
+    await this.register(target, owner, { contentType: row.contentType, name: row.name, size: row.size });
+    try {
+      const found = await this.storage.get(source);
+      if (!found) {
+        await this.remove(target);
+        return false;
+      }
+      await this.storage.put(target, found.body, { size: found.stat.size, contentType: row.contentType });
+      return true;
+    } catch (error) {
+      await this.remove(target);
+      throw error;
+    }
+  }
+
   async find(key: string): Promise<FileRow | undefined> {
     const [row] = await rows(this.db, sql`select * from stored_files where key = ${key}`);
     return row ? toRow(row) : undefined;

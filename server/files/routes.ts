@@ -37,6 +37,7 @@ import { fieldColumn, followChain } from '../content/schema-tree.ts';
 import { readItem, type Item } from '../content/storage.ts';
 import { sql } from 'drizzle-orm';
 import { FileService, thumbnailKey, type ItemOwner } from './files.ts';
+import { registerFileClaimer } from './claims.ts';
 import { isInline, isRasterImage, sniffFile, type Sniffed } from './sniff.ts';
 import { createStorage, isSafeKey } from './storage.ts';
 import { meterBandwidth } from '../usage/routes.ts';
@@ -122,6 +123,8 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
   const items = new ItemService(database.db);
   const urlOf = (key: string) => `${config.publicUrl}/files/${key}`;
 
+  // Item writes naming files other items hold copy them (README "Files": who owns a file).
+  registerFileClaimer(database.db, files, config.publicUrl);
   files.start();
   app.addHook('onClose', async () => {
     await files.close();
@@ -428,7 +431,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
             if (upload) {
               const { key, type } = await store(upload, found.field.accept || defaultAccept, found.owner, `p/${proj}/c/${found.row.id}/i/${request.params.item}`);
               stored = key;
-              image = { imageURL: urlOf(key), imageName: key.split('/').pop()!, altText, extension: type.ext };
+              image = { imageURL: urlOf(key), imageName: key.split('/').pop()!, altText, extension: type.ext, fileName: upload.name.slice(0, 255) };
             } else {
               // A link is kept as the address it is; the server does not fetch it.
               let url: URL | undefined;
@@ -441,7 +444,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
                 throw invalid([{ path: 'imageLink', message: `must be an http or https address of at most ${contentLimits.urlMax} characters` }]);
               }
               const name = decodeURIComponent(url.pathname.split('/').pop() ?? '') || url.hostname;
-              image = { imageURL: url.toString(), imageName: name.slice(0, 255), altText, extension: extensionOf(name) };
+              image = { imageURL: url.toString(), imageName: name.slice(0, 255), altText, extension: extensionOf(name), fileName: name.slice(0, 255) };
             }
             const entry = found.isSet ? { _id: newId(), ...image } : image;
             const at = { collection: request.params.collection, item: request.params.item, nestedID };

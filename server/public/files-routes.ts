@@ -214,7 +214,7 @@ export async function publicFileRoutes(fastify: PublicApp) {
         if (!upload || form.parts.filter((p) => p.field !== 'altText').length !== 1) throw invalid([{ path: 'imageFile', message: 'send either imageFile or imageLink' }]);
         const { key, type } = await store(upload, field.accept || defaultAccept, owner, `p/${principal.projectId}/c/${row.id}/i/${item}`);
         stored = key;
-        const image = { imageURL: urlOf(key), imageName: key.split('/').pop()!, altText, extension: type.ext };
+        const image = { imageURL: urlOf(key), imageName: key.split('/').pop()!, altText, extension: type.ext, fileName: upload.name.slice(0, 255) };
         const entry = isSet ? { _id: newId(), ...image } : image;
         await changeField(items, principal.projectId, { collection, item, nestedID }, field.slug, found.item, (value) => (isSet ? [...(Array.isArray(value) ? value : []), entry] : entry));
         await files().markAttached(key);

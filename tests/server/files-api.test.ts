@@ -128,7 +128,7 @@ describe.each(setups)('files on %s with %s storage', (kind, storageKind) => {
     ]);
     expect(response.statusCode, response.body).toBe(200);
     const item = json(response);
-    expect(item.photo).toEqual({ imageURL: expect.stringMatching(/^http:\/\/larder\.test\/files\/p\/[0-9a-f]{24}\/c\/[0-9a-f]{24}\/i\/[0-9a-f]{24}\/[0-9a-f]{32}\.jpg$/), imageName: expect.stringMatching(/^[0-9a-f]{32}\.jpg$/), altText: 'A red square', extension: 'jpg' });
+    expect(item.photo).toEqual({ imageURL: expect.stringMatching(/^http:\/\/larder\.test\/files\/p\/[0-9a-f]{24}\/c\/[0-9a-f]{24}\/i\/[0-9a-f]{24}\/[0-9a-f]{32}\.jpg$/), imageName: expect.stringMatching(/^[0-9a-f]{32}\.jpg$/), altText: 'A red square', extension: 'jpg', fileName: 'red.jpg' });
     expect(item.photo.imageURL.endsWith(item.photo.imageName)).toBe(true);
     expect(item._lastUpdatedDate > c.version).toBe(true);
     expect(response.headers.etag).toBe(`"${item._lastUpdatedDate}"`);
@@ -267,7 +267,7 @@ describe.each(setups)('files on %s with %s storage', (kind, storageKind) => {
       ['imageLink', 'https://images.example.com/path/sun%20set.png?size=large'],
     ]);
     expect(response.statusCode, response.body).toBe(200);
-    expect(json(response).photo).toEqual({ imageURL: 'https://images.example.com/path/sun%20set.png?size=large', imageName: 'sun set.png', altText: 'elsewhere', extension: 'png' });
+    expect(json(response).photo).toEqual({ imageURL: 'https://images.example.com/path/sun%20set.png?size=large', imageName: 'sun set.png', altText: 'elsewhere', extension: 'png', fileName: 'sun set.png' });
     expect(await registered()).toEqual(before);
   });
 

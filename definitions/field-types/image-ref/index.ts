@@ -4,11 +4,38 @@ import { extraKeys, fail, isPlainObject, jsonCsv, ok, unstorableText } from '../
 import type { Check, FieldType, SettingProblem } from '../types.ts';
 
 /** What an image value may hold (content spec §3; `file` and `selectedImage` live only in the browser). */
-export const imageKeys = ['imageURL', 'imageName', 'altText', 'extension', 'fileURL'] as const;
+/** `fileName` is the name the file was uploaded with (`imageName` is the stored file's unique name). */
+export const imageKeys = ['imageURL', 'imageName', 'altText', 'extension', 'fileURL', 'fileName'] as const;
+
+/** The keys of an image value that hold an address the console puts in `src` and `href`. */
+const addressKeys: readonly string[] = ['imageURL', 'fileURL'];
+
+/** This server's own file paths, as the file service forms them (`/files/{key}`, keys of letters, digits, `._-/`). */
+const ownFilePath = /^\/files\/(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._\-/]+$/;
+
+/**
+ * Why an image address cannot be kept, or undefined. An address is read as a browser reads it
+ * (the WHATWG URL parser drops leading spaces and control characters and tabs and newlines
+ * anywhere, and lowercases the scheme), so ` JaVaScRiPt:` and `java\tscript:` are what they
+ * look like to it; control characters are refused outright. What remains must be an http(s)
+ * address or one of this server's `/files/…` paths: never `javascript:`, `data:` or `vbscript:`.
+ */
+export function unsafeAddress(address: string): string | undefined {
+  if (address === '') return undefined;
+  if (/[\u0000-\u001f\u007f]/.test(address)) return 'must not contain control characters';
+  let absolute: URL | undefined;
+  try {
+    absolute = new URL(address);
+  } catch {
+    absolute = undefined;
+  }
+  if (absolute) return absolute.protocol === 'http:' || absolute.protocol === 'https:' ? undefined : 'must be an http or https address';
+  return ownFilePath.test(address) ? undefined : 'must be an http or https address or a /files/ path of this server';
+}
 
 /** Checks one image object; `extra` names further keys it may carry (an image set's `_id`). */
 export function checkImage(value: unknown, extra: readonly string[] = []): Check<Record<string, string>> {
-  if (!isPlainObject(value)) return fail('must be an object with imageURL, imageName, altText, extension or fileURL');
+  if (!isPlainObject(value)) return fail('must be an object with imageURL, imageName, altText, extension, fileURL or fileName');
   const unknown = extraKeys(value, [...imageKeys, ...extra]);
   if (unknown.length) return fail(`has unknown keys: ${unknown.join(', ')}`);
   const out: Record<string, string> = {};
@@ -18,6 +45,8 @@ export function checkImage(value: unknown, extra: readonly string[] = []): Check
     const problem = unstorableText(entry);
     if (problem) return fail(`${key} ${problem}`);
     if (entry.length > contentLimits.urlMax) return fail(`${key} must be at most ${contentLimits.urlMax} characters`);
+    const unsafe = addressKeys.includes(key) ? unsafeAddress(entry) : undefined;
+    if (unsafe) return fail(`${key} ${unsafe}`);
     out[key] = entry;
   }
   return ok(out);
