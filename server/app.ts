@@ -45,6 +45,7 @@ import { UserGroupService } from './main/user-groups.ts';
 import { ItemUserService } from './main/item-users.ts';
 import { projectUserAuthRoutes, projectUserRoutes } from './main/project-user-routes.ts';
 import { UsageMeter } from './usage/usage.ts';
+import { BackgroundWork } from './lib/background.ts';
 import { registerWebhooks } from './webhooks/index.ts';
 import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
 
@@ -75,6 +76,8 @@ export interface AppContext {
   itemUsers: ItemUserService;
   /** Usage per organization and month: `add` counts in memory, flushed in batches (server/usage). */
   usage: UsageMeter;
+  /** Work answered before it is done (reset mail), awaited at close (server/lib/background.ts). */
+  background: BackgroundWork;
 }
 
 declare module 'fastify' {
@@ -151,6 +154,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ),
     userGroups: new UserGroupService(database.db, authCaches.userGroup),
     itemUsers: new ItemUserService(database.db),
+    background: new BackgroundWork(app.log),
     outbound: new UrlGuard({
       allowPrivate: config.outboundAllowPrivate,
       timeoutMs: linkPreview.timeoutMs,
@@ -158,6 +162,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       ...(options.resolve ? { resolve: options.resolve } : {}),
     }),
   });
+  // Answered work still running (reset mail) ends before the mailer and the database close.
+  app.addHook('onClose', () => app.ctx.background.settled());
   app.addHook('onClose', () => mailer.close());
   app.addHook('onClose', () => caches.close());
   app.addHook('onClose', () => app.ctx.outbound.close());

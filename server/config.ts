@@ -34,7 +34,10 @@ export interface Config {
   consoleClient: { id: string; secret: string };
   google: { clientId: string; jwksUrl: string; issuer: string } | undefined;
   rateLimits: {
+    /** Failed sign-ins per account from addresses it has not signed in from (server/auth/login-limits.ts). */
     loginAccount: RateLimitRule;
+    /** Failed sign-ins per (account, client address) pair. */
+    loginAccountAddress: RateLimitRule;
     loginAddress: RateLimitRule;
     resetAccount: RateLimitRule;
     resetAddress: RateLimitRule;
@@ -191,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
       : undefined,
     rateLimits: {
       loginAccount: rule('RATE_LIMIT_LOGIN_ACCOUNT', '10/15m'),
+      loginAccountAddress: rule('RATE_LIMIT_LOGIN_ACCOUNT_ADDRESS', '5/15m'),
       loginAddress: rule('RATE_LIMIT_LOGIN_ADDRESS', '50/15m'),
       resetAccount: rule('RATE_LIMIT_RESET_ACCOUNT', '5/1h'),
       resetAddress: rule('RATE_LIMIT_RESET_ADDRESS', '20/1h'),

@@ -231,6 +231,28 @@ export class EndUserService {
   }
 
   /**
+   * A user a project member adds by hand (the console's Users screen, docs/console.md "Project
+   * users"): e-mail and password, verified when the member says so; no session is started. A
+   * taken e-mail is 409. Counted like a sign-up.
+   */
+  async add(projectId: string, email: string, password: string, verified: boolean): Promise<ProjectUserView> {
+    const identity = identityFrom({ email });
+    if (!('email' in identity)) throw badRequest('invalid_email', 'This is not a valid e-mail address.');
+    const passwordHash = await hashPassword(password);
+    try {
+      const [row] = await this.db
+        .insert(projectUsers)
+        .values({ id: newId(), projectId, email: identity.email, phone: null, passwordHash, verified, userGroups: [] })
+        .returning();
+      await this.count(projectId, 'BagelAuthUsers');
+      return toView(row!);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('user_exists', 'A user with this e-mail address already exists in this project.');
+      throw error;
+    }
+  }
+
+  /**
    * Mails a reset link to the console's public page `/bagel-auth-reset-password/{resetID}` when
    * the address belongs to a user of the project; answers the same either way.
    */
@@ -398,7 +420,20 @@ export class EndUserService {
       const identity: Identity = row.channel === 'email' ? { email: row.target } : { phone: row.target };
       const [existing] = await tx.select().from(projectUsers).where(identityWhere(projectId, identity));
       if (existing) {
-        if (!existing.verified) await tx.update(projectUsers).set({ verified: true }).where(eq(projectUsers.id, existing.id));
+        if (!existing.verified) {
+          // The code proves the address (or phone) for the first time. Whoever chose this user's
+          // password may not own it (pre-hijacking; docs/security.md): the password, every
+          // session and every open reset link go, in this transaction, before the owner is let in.
+          const [locked] = await tx.select({ verified: projectUsers.verified }).from(projectUsers).where(eq(projectUsers.id, existing.id)).for('update');
+          if (locked && !locked.verified) {
+            await tx.update(projectUsers).set({ verified: true, passwordHash: null, passwordChangedAt: now }).where(eq(projectUsers.id, existing.id));
+            await tx
+              .update(projectUserResets)
+              .set({ usedAt: now })
+              .where(and(eq(projectUserResets.userId, existing.id), isNull(projectUserResets.usedAt)));
+            await this.tokens.revokeAllForUser(existing.id, 'address_proved_by_owner', tx as unknown as Db);
+          }
+        }
         return { userId: existing.id, created: false };
       }
       const [inserted] = await tx

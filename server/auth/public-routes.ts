@@ -28,6 +28,7 @@ import type { VerifiedToken } from '../main/api-tokens.ts';
 import { bearerToken } from './authenticate.ts';
 import type { EndUserClaims } from './end-user-tokens.ts';
 import { identityFrom, identityOf, normaliseEmail } from './end-users.ts';
+import { LoginLimits } from './login-limits.ts';
 
 /** Who is calling: the project, and the API token or the project user whose token it is. */
 export interface AuthCaller {
@@ -108,10 +109,18 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
   const limits = {
     signupAddress: routeRateLimit(fastify, config.rateLimits.signupAddress, (r) => `pu-signup-ip:${address(r)}`, 'Too many sign-ups from this address.'),
     loginAddress: routeRateLimit(fastify, config.rateLimits.loginAddress, (r) => `pu-login-ip:${address(r)}`, 'Too many sign-in attempts from this address.'),
-    loginAccount: accountLimit(config.rateLimits.loginAccount, 'pu-login-account', account, 'Too many sign-in attempts for this account.'),
+    /** Code requests per address or phone (password sign-ins have their own limits below). */
+    otpAccount: accountLimit(config.rateLimits.loginAccount, 'pu-login-account', account, 'Too many code requests for this account.'),
     resetAddress: routeRateLimit(fastify, config.rateLimits.resetAddress, (r) => `pu-reset-ip:${address(r)}`, 'Too many reset requests from this address.'),
     resetAccount: accountLimit(config.rateLimits.resetAccount, 'pu-reset-account', account, 'Too many reset requests for this address.'),
   };
+  // Failed password sign-ins per (user, address) and per user from unknown addresses: a stranger
+  // cannot lock a user out of their known addresses (server/auth/login-limits.ts).
+  const loginLimits = new LoginLimits(
+    fastify.ctx.database.db,
+    { pair: config.rateLimits.loginAccountAddress, account: config.rateLimits.loginAccount },
+    'pu-login',
+  );
 
   // CORS for apps in browsers: any origin, the client's headers; no cookies are used.
   fastify.addHook('onRequest', async (request, reply) => {
@@ -239,7 +248,6 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
       {
         bodyLimit: 16 * 1024,
         onRequest: [limits.loginAddress],
-        preHandler: [limits.loginAccount],
         schema: {
           summary: 'Sign in a project user with e-mail or phone and password (bad credentials: 400)',
           tags,
@@ -250,9 +258,13 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
       },
       async (request, reply) => {
         const caller = callerOf(request);
+        const identity = identityFrom(request.body);
+        const attempt = await loginLimits.begin(`${caller.projectId}:${'email' in identity ? identity.email : identity.phone}`, address(request));
         const token = await tokenBehind(caller);
         reply.header('cache-control', 'no-store');
-        return endUsers.signIn(caller.projectId, identityFrom(request.body), request.body.password, token?.tokenId ?? null);
+        const pair = await endUsers.signIn(caller.projectId, identity, request.body.password, token?.tokenId ?? null);
+        await attempt.succeeded();
+        return pair;
       },
     );
 
@@ -298,7 +310,11 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
         },
       },
       async (request, reply) => {
-        await endUsers.requestPasswordReset(callerOf(request).projectId, normaliseEmail(request.body.email));
+        const { projectId } = callerOf(request);
+        const email = normaliseEmail(request.body.email);
+        // Answered before the address is even looked up: known and unknown addresses cannot be
+        // told apart by the time the answer takes (docs/security.md, "Reset mail").
+        fastify.ctx.background.run('project-user-reset-mail', () => endUsers.requestPasswordReset(projectId, email), request.log);
         return reply.code(200).send({ ok: true as const });
       },
     );
@@ -328,7 +344,7 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
       {
         bodyLimit: 16 * 1024,
         onRequest: [limits.loginAddress],
-        preHandler: [limits.loginAccount],
+        preHandler: [limits.otpAccount],
         schema: {
           summary: 'Send a one-time sign-in code by e-mail or SMS; answers its nonce',
           tags,

@@ -11,6 +11,7 @@ import type { RateLimitRule } from '../config.ts';
 import { AppError, badRequest } from '../lib/errors.ts';
 import { Empty, Ok, responses } from '../lib/schemas.ts';
 import { bearerToken } from './authenticate.ts';
+import { LoginLimits } from './login-limits.ts';
 import { createThirdPartyVerifier } from './third-party.ts';
 
 const TokenResponse = Type.Object({
@@ -68,10 +69,9 @@ export async function authRoutes(fastify: FastifyInstance) {
   // IPv6 clients own whole /64 networks: count the network, not each of its addresses.
   const address = (request: FastifyRequest) => normalizeIP(request.ip);
   const loginByAddress = limiter(config.rateLimits.loginAddress, 'login-ip', address);
-  // The account a sign-in names, resolved to the user when there is one, so that trying a
-  // username and then its e-mail counts against one limit, not two.
-  const accountKeys = new WeakMap<FastifyRequest, string>();
-  const loginByAccount = limiter(config.rateLimits.loginAccount, 'login-account', (r) => accountKeys.get(r) ?? field(r, 'username'));
+  // Failed attempts per (account, address) and per account from unknown addresses: a stranger
+  // cannot lock the owner out of their known addresses (server/auth/login-limits.ts).
+  const loginLimits = new LoginLimits(app.ctx.database.db, { pair: config.rateLimits.loginAccountAddress, account: config.rateLimits.loginAccount }, 'login');
   const resetByAddress = limiter(config.rateLimits.resetAddress, 'reset-ip', address);
   const resetByAccount = limiter(config.rateLimits.resetAccount, 'reset-account', (r) => field(r, 'email'));
   const verifyThirdParty = createThirdPartyVerifier(config.google);
@@ -109,9 +109,12 @@ export async function authRoutes(fastify: FastifyInstance) {
             throw badRequest('invalid_request', 'Send the password in the request body, never in the URL.');
           }
           await enforce(loginByAddress, request);
-          accountKeys.set(request, await users.accountKey(params.username));
-          await enforce(loginByAccount, request);
-          return users.signIn(params.username, params.password, clientId);
+          // The account a sign-in names, resolved to the user when there is one, so that trying a
+          // username and then its e-mail counts against one limit, not two.
+          const attempt = await loginLimits.begin(await users.accountKey(params.username), address(request));
+          const pair = await users.signIn(params.username, params.password, clientId);
+          await attempt.succeeded();
+          return pair;
         }
         case 'refresh_token': {
           if (!params.refresh_token) throw badRequest('invalid_request', 'The refresh_token parameter is required.');
@@ -166,7 +169,10 @@ export async function authRoutes(fastify: FastifyInstance) {
     async (request) => {
       await enforce(resetByAddress, request);
       await enforce(resetByAccount, request);
-      await users.requestPasswordReset(request.body.email);
+      // Answered before the address is even looked up: known and unknown addresses cannot be
+      // told apart by the time the answer takes (docs/security.md, "Reset mail").
+      const { email } = request.body;
+      app.ctx.background.run('reset-mail', () => users.requestPasswordReset(email), request.log);
       return { ok: true as const };
     },
   );

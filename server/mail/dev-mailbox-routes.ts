@@ -62,6 +62,8 @@ export async function devMailboxRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
+      // Mails this process is still preparing after answering (reset mail) are shown once written.
+      await app.ctx.background.settled(10_000);
       const limit = request.query.limit ?? 100;
       const where = request.query.to ? eq(outbox.to, request.query.to.trim().toLowerCase()) : undefined;
       const rows = await db.select().from(outbox).where(where).orderBy(desc(outbox.createdAt), desc(outbox.id)).limit(limit);

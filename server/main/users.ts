@@ -255,7 +255,11 @@ export class UserService {
     if (!user) {
       const byEmail = await this.findByEmail(email);
       if (byEmail) {
-        await this.db.update(users).set({ googleSubject: identity.subject, verified: true }).where(eq(users.id, byEmail.id));
+        await this.db.transaction(async (tx) => {
+          const [row] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, byEmail.id)).for('update');
+          if (row && !row.verified) await this.takeOverUnproved(byEmail.id, tx);
+          await tx.update(users).set({ googleSubject: identity.subject, verified: true }).where(eq(users.id, byEmail.id));
+        });
         user = byEmail;
       }
     }
@@ -274,6 +278,20 @@ export class UserService {
     }
     await this.db.update(users).set({ lastLoggedIn: new Date() }).where(eq(users.id, user!.id));
     return this.tokens.startSession(user!.id, clientId);
+  }
+
+  /**
+   * An account nobody had proved the e-mail of is now proved by its owner: whoever registered it
+   * may have been someone else (pre-hijacking; docs/security.md), so nothing they hold stays —
+   * the password goes, every session ends (refresh tokens refused; access tokens too, as session
+   * revocation is checked on every request) and every open reset link dies. Run in the caller's
+   * transaction with the user's row locked.
+   */
+  private async takeOverUnproved(userId: string, tx: Db) {
+    const now = new Date();
+    await tx.update(users).set({ passwordHash: null, passwordChangedAt: now }).where(eq(users.id, userId));
+    await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+    await this.tokens.revokeAllForUser(userId, 'email_proved_by_owner', tx);
   }
 
   private async freeUsername(seed: string): Promise<string> {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
-import { bearer, newAccount, passwordGrant, signUp, type Tokens } from './support/flows.ts';
+import { bearer, lastMailTo, newAccount, passwordGrant, refreshGrant, signIn, signUp, verifiedUser, type Tokens } from './support/flows.ts';
 import { expectProblem } from './support/assertions.ts';
 import { accountSnapshot, userByEmail } from './support/db.ts';
 import { AUDIENCE, ISSUER, startIssuer, type Issuer } from './support/issuer.ts';
@@ -45,8 +45,42 @@ describe.each(databaseKinds)('third-party sign-in on %s', (kind) => {
     expect(tokens).toMatchObject({ token_type: 'Bearer', refresh_token: expect.any(String), expires_in: expect.any(Number) });
     expect(decodeJwt(tokens.access_token).sub).toBe(user!.id);
     expect(json(await me(tokens.access_token))).toMatchObject({ _id: user!.id, verified: true });
-    // The password still works too.
+    // Nobody had proved the address: whoever chose the password may not be its owner, so it is gone.
+    expectProblem(await passwordGrant(t.app, account.username, account.password), 400, 'invalid_grant');
+  });
+
+  it('linking to an account nobody proved the e-mail of removes its password, sessions and reset links (pre-hijack)', async () => {
+    // Someone registers the victim's address with their own password and never confirms it.
+    const attacker = newAccount('prehijack');
+    expect((await signUp(t.app, attacker)).statusCode).toBe(201);
+    const attackerTokens = await signIn(t.app, attacker.username, attacker.password);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/resetPasswordEmail', payload: { email: attacker.email } })).statusCode).toBe(200);
+    const resetLink = (await lastMailTo(t.app, attacker.email, 'reset')).link!;
+    expect((await me(attackerTokens.access_token)).statusCode).toBe(200);
+
+    // The owner of the address signs in with the provider.
+    const response = await googleToken(await issuer.sign(issuer.claims(attacker.email, { sub: 'prehijack-victim' })));
+    expect(response.statusCode, response.body).toBe(200);
+    const victim = json<Tokens>(response);
+    expect(json(await me(victim.access_token))).toMatchObject({ verified: true, email: attacker.email });
+
+    // Nothing the first registrant holds works any more.
+    expect((await userByEmail(t.database.db, attacker.email))!.passwordHash).toBeNull();
+    expectProblem(await passwordGrant(t.app, attacker.username, attacker.password), 400, 'invalid_grant');
+    expectProblem(await refreshGrant(t.app, attackerTokens.refresh_token), 401, 'invalid_refresh_token');
+    expectProblem(await me(attackerTokens.access_token), 401, 'session_revoked');
+    const token = resetLink.split('/resetPassword/')[1]!;
+    expectProblem(await t.app.inject({ method: 'POST', url: '/auth/resetPassword', payload: { token, password: 'attacker again 123' } }), 400, 'invalid_reset_token');
+    // The new owner's own session is alive.
+    expect((await me(victim.access_token)).statusCode).toBe(200);
+  });
+
+  it('linking to an account whose e-mail was already proved keeps its password and sessions', async () => {
+    const { account, tokens } = await verifiedUser(t.app, 'provedlink');
+    const response = await googleToken(await issuer.sign(issuer.claims(account.email, { sub: 'proved-link-1' })));
+    expect(response.statusCode, response.body).toBe(200);
     expect((await passwordGrant(t.app, account.username, account.password)).statusCode).toBe(200);
+    expect((await me(tokens.access_token)).statusCode).toBe(200);
   });
 
   it('accepts ES256 tokens from the same JWKS', async () => {

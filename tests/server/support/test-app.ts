@@ -22,6 +22,7 @@ export const testEnv: Record<string, string> = {
   PUBLIC_URL: 'http://larder.test',
   LOG_LEVEL: 'silent',
   RATE_LIMIT_LOGIN_ACCOUNT: '1000/1m',
+  RATE_LIMIT_LOGIN_ACCOUNT_ADDRESS: '1000/1m',
   RATE_LIMIT_LOGIN_ADDRESS: '1000/1m',
   RATE_LIMIT_RESET_ACCOUNT: '1000/1m',
   RATE_LIMIT_RESET_ADDRESS: '1000/1m',
