@@ -12,6 +12,7 @@ import { rankRoutes } from '../content/rank-routes.ts';
 import { layoutRoutes } from '../content/layout-routes.ts';
 import { linkPreviewRoutes } from './link-preview-routes.ts';
 import { mapsRoutes } from '../maps/routes.ts';
+import { isLoopback } from '../mail/dev-mailbox-routes.ts';
 
 export async function mainRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -52,11 +53,14 @@ export async function mainRoutes(fastify: FastifyInstance) {
         }),
       },
     },
-    async () => ({
+    async (request) => ({
       // The console is a public client: its "secret" identifies it, it protects nothing.
       consoleClient: config.consoleClient,
       googleClientId: config.google?.clientId ?? null,
-      devMailbox: config.devMailbox && mailer.transport === 'outbox',
+      // True only where the Dev mailbox API answers this client (server/mail/dev-mailbox-routes.ts:
+      // registered with the outbox transport unless DEV_MAILBOX=0, loopback sockets only), so the
+      // console links to it only where it works.
+      devMailbox: config.devMailbox && mailer.transport === 'outbox' && isLoopback(request.socket.remoteAddress),
       // Without a tile URL the console draws its offline world layer (README "Places and maps").
       mapTiles: config.maps.tileUrl ? { url: config.maps.tileUrl, attribution: config.maps.tileAttribution ?? null } : null,
     }),

@@ -61,6 +61,17 @@ describe.each(databaseKinds)('Dev mailbox on %s', (kind) => {
     expect(await mailsTo(t.app, account.email)).toHaveLength(1);
   });
 
+  it('tells only the clients it serves that there is a Dev mailbox (the console links to it only then)', async () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      expect(json(await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: address })), address).toMatchObject({ devMailbox: true });
+    }
+    const spoof = { 'x-forwarded-for': '127.0.0.1', forwarded: 'for=127.0.0.1', host: 'localhost' };
+    for (const address of ['10.1.2.3', '203.0.113.9', '2001:db8::1']) {
+      const config = json(await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: address, headers: spoof }));
+      expect(config, address).toMatchObject({ devMailbox: false });
+    }
+  });
+
   it('reads one mail, and empties the outbox for loopback clients', async () => {
     const [mail] = await mailsTo(t.app, account.email);
     const one = await mailbox('127.0.0.1', `/api/dev/mailbox/${mail!.id}`);
