@@ -415,19 +415,24 @@ export const userGroups = pgTable(
   (t) => [uniqueIndex('user_groups_project_name').on(t.projectId, sql`lower(${t.name})`)],
 );
 
-/** Project users linked to an item (its Users panel, the public `bagelUsers`); gone with the collection or the user. */
+/**
+ * Project users linked to an item (its Users panel, the public `bagelUsers`); gone with the
+ * collection or the user. `itemId` is the top-level item; `nestedPath` the nestedID chain of a
+ * nested item under it ('' for the item itself; migration 0023).
+ */
 export const itemUsers = pgTable(
   'item_users',
   {
     projectId: text('project_id').notNull(),
     collectionSlug: text('collection_slug').notNull(),
     itemId: text('item_id').notNull(),
+    nestedPath: text('nested_path').notNull().default(''),
     userId: text('user_id').notNull().references(() => projectUsers.id, { onDelete: 'cascade' }),
     createdAt: created(),
   },
   (t) => [
-    primaryKey({ columns: [t.projectId, t.collectionSlug, t.itemId, t.userId] }),
-    index('item_users_user').on(t.projectId, t.collectionSlug, t.userId, t.itemId),
+    primaryKey({ columns: [t.projectId, t.collectionSlug, t.itemId, t.nestedPath, t.userId] }),
+    index('item_users_user').on(t.projectId, t.collectionSlug, t.userId, t.itemId).where(sql`${t.nestedPath} = ''`),
   ],
 );
 

@@ -3,14 +3,18 @@
  * …/collection/{c}/items/{id}/bagelUsers`, PUT and DELETE with `{"userID"}`. Every call needs an
  * API token with User Admin (others: 403). The links are those of the item page's Users panel
  * (server/main/item-users.ts); groups granting "associated items only" reach exactly these items.
+ * With `nestedID` ending in a nested item's id (contract §5) the calls act on that nested item's
+ * own users; an unknown item, nested collection, nested item or user is 404 (docs/end-users.md).
  */
 import { Type } from '@sinclair/typebox';
+import { parseNestedId } from '../../definitions/content.ts';
+import { invalid } from '../content/collections.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ItemService } from '../content/items.ts';
 import { badRequest, forbidden } from '../lib/errors.ts';
 import { responses } from '../lib/schemas.ts';
 import type { Principal } from './principal.ts';
-import { inItem, principalOf, security, tags, type PublicApp } from './support.ts';
+import { inItem, nestedQuery, principalOf, security, tags, type PublicApp } from './support.ts';
 
 const ItemUsers = Type.Array(Type.Object({ userID: Type.String() }));
 
@@ -30,39 +34,81 @@ export async function publicBagelUserRoutes(fastify: PublicApp) {
   const { itemUsers, database } = app.ctx;
   const items = new ItemService(database.db);
 
-  /** The caller's project, after the User Admin check and with the item known (404 otherwise). */
-  async function itemOf(principal: Principal, collection: string, item: string): Promise<string> {
+  /**
+   * The caller's project and the item's place (`nestedPath`: the nestedID of a nested item, '' for
+   * the top-level item), after the User Admin check and with every item on the way known (404).
+   */
+  async function itemOf(principal: Principal, collection: string, item: string, nestedID: string | undefined): Promise<{ project: string; nestedPath: string }> {
     requireUserAdmin(principal);
-    await items.get(principal.projectId, collection, item, undefined, { pageNumber: 1, perPage: 1 });
-    return principal.projectId;
+    const nestedPath = nestedID ?? '';
+    const steps = parseNestedId(nestedPath);
+    if (!steps || (steps.length && steps[steps.length - 1]!.kind !== 'item')) {
+      throw invalid([{ path: 'nestedID', message: 'must end with the id of the nested item whose users these are' }]);
+    }
+    await items.get(principal.projectId, collection, item, nestedPath || undefined, { pageNumber: 1, perPage: 1 });
+    return { project: principal.projectId, nestedPath };
   }
+
+  const querystring = Type.Object(nestedQuery);
 
   app.get(
     '/collection/:collection/items/:item/bagelUsers',
-    { schema: { summary: 'The users linked to an item (User Admin)', tags, security, params: inItem, response: responses({ 200: ItemUsers }) } },
+    {
+      schema: {
+        summary: 'The users linked to an item, or (nestedID) to a nested item (User Admin)',
+        tags,
+        security,
+        params: inItem,
+        querystring,
+        response: responses({ 200: ItemUsers }),
+      },
+    },
     async (request) => {
       const { collection, item } = request.params;
-      return itemUsers.list(await itemOf(principalOf(request), collection, item), collection, item);
+      const { project, nestedPath } = await itemOf(principalOf(request), collection, item, request.query.nestedID);
+      return itemUsers.list(project, collection, item, nestedPath);
     },
   );
 
   app.put(
     '/collection/:collection/items/:item/bagelUsers',
-    { schema: { summary: 'Link a project user to an item: {"userID"} (User Admin)', tags, security, params: inItem, response: responses({ 200: ItemUsers }) } },
+    {
+      schema: {
+        summary: 'Link a project user to an item or (nestedID) a nested item: {"userID"}; an unknown user is 404 (User Admin)',
+        tags,
+        security,
+        params: inItem,
+        querystring,
+        response: responses({ 200: ItemUsers }),
+      },
+    },
     async (request) => {
       const { collection, item } = request.params;
-      const project = await itemOf(principalOf(request), collection, item);
-      return itemUsers.add(project, collection, item, [userIdOf(request.body)]);
+      const { project, nestedPath } = await itemOf(principalOf(request), collection, item, request.query.nestedID);
+      const userId = userIdOf(request.body);
+      await itemUsers.requireUsers(project, [userId]);
+      return itemUsers.add(project, collection, item, [userId], nestedPath);
     },
   );
 
   app.delete(
     '/collection/:collection/items/:item/bagelUsers',
-    { schema: { summary: 'Unlink a project user from an item: {"userID"} (User Admin)', tags, security, params: inItem, response: responses({ 200: ItemUsers }) } },
+    {
+      schema: {
+        summary: 'Unlink a project user from an item or (nestedID) a nested item: {"userID"}; an unknown user is 404 (User Admin)',
+        tags,
+        security,
+        params: inItem,
+        querystring,
+        response: responses({ 200: ItemUsers }),
+      },
+    },
     async (request) => {
       const { collection, item } = request.params;
-      const project = await itemOf(principalOf(request), collection, item);
-      return itemUsers.remove(project, collection, item, [userIdOf(request.body)]);
+      const { project, nestedPath } = await itemOf(principalOf(request), collection, item, request.query.nestedID);
+      const userId = userIdOf(request.body);
+      await itemUsers.requireUsers(project, [userId]);
+      return itemUsers.remove(project, collection, item, [userId], nestedPath);
     },
   );
 }
