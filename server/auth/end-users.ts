@@ -236,8 +236,9 @@ export class EndUserService {
    * taken e-mail is 409. Counted like a sign-up.
    */
   async add(projectId: string, email: string, password: string, verified: boolean): Promise<ProjectUserView> {
-    const identity = identityFrom({ email });
-    if (!('email' in identity)) throw badRequest('invalid_email', 'This is not a valid e-mail address.');
+    // Only an address: without an '@' identityOf would read a phone number.
+    const identity = email.includes('@') ? identityOf(email) : undefined;
+    if (!identity || !('email' in identity)) throw badRequest('invalid_email', 'This is not a valid e-mail address.');
     const passwordHash = await hashPassword(password);
     try {
       const [row] = await this.db
