@@ -7,12 +7,11 @@
  */
 import { notFound } from '../lib/errors.ts';
 import type { Db } from '../db/index.ts';
-import { parseNestedId } from '../../definitions/content.ts';
+import { isItemId, parseNestedId } from '../../definitions/content.ts';
 import { invalid, levelOf, type CollectionRow } from '../content/collections.ts';
 import { levelAt } from '../content/schema-tree.ts';
 import { listPathOfItem } from './events.ts';
 import { readItem } from '../content/storage.ts';
-import { Id } from '../content/route-schemas.ts';
 
 export interface LiveTarget {
   /** The top-level item of a nested list or nested item followed; null at the top. */
@@ -23,8 +22,6 @@ export interface LiveTarget {
   itemId: string | null;
 }
 
-/** An item id as the item routes accept it (their shared schema). */
-const itemIdPattern = new RegExp(Id.pattern ?? '^[0-9a-f]{24}$');
 const badItemId = (path: string) => invalid([{ path, message: 'must be an item id' }]);
 
 /** The BagelDB client sends the literal `undefined` for a collection-level listen. */
@@ -35,7 +32,7 @@ export async function liveTarget(db: Db, row: CollectionRow, itemID: string | un
     if (!absent(nestedID)) throw invalid([{ path: 'itemID', message: 'is needed with nestedID: the top-level item whose nested list to follow' }]);
     return { rootItemId: null, nestedPath: '', itemId: null };
   }
-  if (!itemIdPattern.test(itemID!)) throw badItemId('itemID');
+  if (!isItemId(itemID)) throw badItemId('itemID');
   // An empty nestedID names no nested list: the top-level item itself is followed.
   if (absent(nestedID)) return { rootItemId: null, nestedPath: '', itemId: itemID! };
   const steps = parseNestedId(nestedID!);
@@ -49,7 +46,7 @@ export async function liveTarget(db: Db, row: CollectionRow, itemID: string | un
   if (!(await readItem(db, top, itemID!))) throw notFound('item_not_found', 'Could not find item');
   const last = steps[steps.length - 1]!;
   if (last.kind === 'item') {
-    if (!itemIdPattern.test(last.id)) throw badItemId('nestedID');
+    if (!isItemId(last.id)) throw badItemId('nestedID');
     return { rootItemId: itemID!, nestedPath: listPathOfItem(nestedID!), itemId: last.id };
   }
   return { rootItemId: itemID!, nestedPath: nestedID!, itemId: null };
