@@ -200,9 +200,15 @@ export function ImageRefSetEditor({ field, value, onChange, error, disabled, id,
                       </div>
                       {files ? (
                         <div className="file-actions">
-                          <button type="button" className="button button-small button-danger" disabled={!canChange || busy} onClick={() => void remove(entry, key)}>
+                          <button
+                            type="button"
+                            className="button button-small button-danger"
+                            disabled={!canChange || busy}
+                            aria-label={format('editor.image.delete', { name })}
+                            onClick={() => void remove(entry, key)}
+                          >
                             <Trash2 aria-hidden="true" size={14} />
-                            {format('editor.image.delete', { name })}
+                            {format('editor.image.deleteShort')}
                           </button>
                         </div>
                       ) : null}

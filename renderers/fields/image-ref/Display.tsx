@@ -31,5 +31,5 @@ export function ImageDisplay({ value }: DisplayProps) {
       </a>
     );
   }
-  return <img className="cell-image" src={listImageUrl(url, extension)} alt={(typeof image.altText === 'string' && image.altText) || name} loading="lazy" height={32} />;
+  return <img className="cell-image" src={listImageUrl(url, extension)} alt={typeof image.altText === 'string' ? image.altText : ''} loading="lazy" height={32} />;
 }

@@ -28,7 +28,7 @@ export function PendingPreview({ image }: { image: ImageValue }) {
   const picture = fileKindOf(text(image.extension) || extensionOf(name)) === 'image' && image.selectedImage;
   return (
     <div className="file-pending">
-      {picture ? <img className="file-pending-image" src={image.selectedImage} alt={text(image.altText) || name} /> : null}
+      {picture ? <img className="file-pending-image" src={image.selectedImage} alt={text(image.altText)} /> : null}
       <span className="file-pending-text">{format('editor.image.pending', { name })}</span>
     </div>
   );
@@ -135,9 +135,15 @@ export function ImageRefEditor({ field, value, onChange, error, disabled, id, la
             <span className="editor-muted">{format('editor.image.readOnly')}</span>
           )}
           {image && files ? (
-            <button type="button" className="button button-small button-danger" disabled={!canChange} onClick={() => void remove()}>
+            <button
+              type="button"
+              className="button button-small button-danger"
+              disabled={!canChange}
+              aria-label={format('editor.image.delete', { name })}
+              onClick={() => void remove()}
+            >
               <Trash2 aria-hidden="true" size={14} />
-              {format('editor.image.delete', { name })}
+              {format('editor.image.deleteShort')}
             </button>
           ) : null}
         </div>

@@ -1,6 +1,7 @@
 /**
  * Image values as the ImageRef and ImageRefSet editors and displays read them (content §3):
- * `imageURL`, `imageName`, `altText`, `extension`, `fileURL`, an image set entry's `_id`, and,
+ * `imageURL`, `imageName` (the stored file's unique name), `fileName` (the name it was uploaded
+ * with), `altText`, `extension`, `fileURL`, an image set entry's `_id`, and,
  * only in the browser before an upload, the chosen `file` and its preview address `selectedImage`.
  */
 import { extensionOf } from '../../../definitions/files.ts';
@@ -10,6 +11,8 @@ import { isPendingImage } from '../../../machines/item-form-rules.ts';
 export interface ImageValue {
   imageURL?: string;
   imageName?: string;
+  /** The name the file was uploaded with (README "Files"). */
+  fileName?: string;
   altText?: string;
   extension?: string;
   fileURL?: string;
@@ -38,9 +41,12 @@ export function extensionOfImage(image: ImageValue): string | undefined {
   return undefined;
 }
 
-/** The name to show for an image: its own name, else its address's last part (none for a `data:` address). */
+/**
+ * The name to show for an image: the name it was uploaded with, else its stored name (values
+ * stored before uploaded names were kept), else its address's last part (none for a `data:` address).
+ */
 export function nameOf(image: ImageValue): string {
-  const name = text(image.imageName);
+  const name = text(image.fileName) || text(image.imageName);
   if (name) return name;
   const url = urlOf(image);
   if (url.startsWith('data:')) return '';
@@ -52,6 +58,7 @@ export const pendingImage = (file: File, altText = ''): ImageValue => ({
   file,
   selectedImage: URL.createObjectURL(file),
   imageName: file.name,
+  fileName: file.name,
   extension: extensionOf(file.name),
   altText,
 });

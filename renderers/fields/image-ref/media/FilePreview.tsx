@@ -31,10 +31,12 @@ interface PreviewProps {
   altText?: string;
 }
 
+/** The picture's alt is the alt text typed, or empty: the file's name is written beside it, so it is not lost. */
 function ImagePreview({ url, name, altText }: PreviewProps) {
   return (
     <div className="media-image">
-      <img className="media-image-element" src={url} alt={altText || name} loading="lazy" decoding="async" />
+      <img className="media-image-element" src={url} alt={altText ?? ''} loading="lazy" decoding="async" />
+      {name ? <span className="media-image-name">{name}</span> : null}
       <DownloadLink url={url} name={name} />
     </div>
   );
