@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import {
   getProjectUsersApi,
   type ItemPlace,
+  type NewProjectUser,
   type ProjectScopeIds,
   type ProjectUserQuery,
   type ProjectUsersApi,
@@ -59,6 +60,19 @@ export function useDeleteProjectUser(scope: ProjectScopeIds) {
     mutationFn: (userID: string) => api.deleteUser(scope, userID),
     onSuccess: (_answer, userID) => {
       queryClient.removeQueries({ queryKey: projectUserKeys.user(scope, userID) });
+      void queryClient.invalidateQueries({ queryKey: projectUserKeys.all(scope) });
+    },
+  });
+}
+
+/** Adds a user by hand; the lists are read again. */
+export function useAddProjectUser(scope: ProjectScopeIds) {
+  const api = useProjectUsersApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (draft: NewProjectUser) => api.addUser(scope, draft),
+    onSuccess: (user) => {
+      queryClient.setQueryData(projectUserKeys.user(scope, user.userID), user);
       void queryClient.invalidateQueries({ queryKey: projectUserKeys.all(scope) });
     },
   });

@@ -15,6 +15,8 @@ export interface ProjectUser {
   userID: string;
   email?: string | null;
   phone?: string | null;
+  /** The address (or phone) is proven; unknown when the server did not say. */
+  verified?: boolean | null;
   createdDate?: string | null;
   lastLoggedIn?: string | null;
   /** Ids of the user's groups. */
@@ -39,6 +41,13 @@ export interface UserGroup {
   permissions: GroupPermission[];
 }
 
+/** A user added by hand: e-mail, password, and whether the address counts as verified. */
+export interface NewProjectUser {
+  email: string;
+  password: string;
+  verified: boolean;
+}
+
 /** POST a group: its name and, optionally, its first rights. */
 export interface UserGroupDraft {
   name: string;
@@ -60,6 +69,8 @@ export interface ProjectUsersApi {
   users(scope: ProjectScopeIds, query?: ProjectUserQuery): Promise<ProjectUserPage>;
   user(scope: ProjectScopeIds, userID: string): Promise<ProjectUser>;
   deleteUser(scope: ProjectScopeIds, userID: string): Promise<void>;
+  /** POST a user made by hand (409 when the e-mail is taken); answers the user. */
+  addUser(scope: ProjectScopeIds, draft: NewProjectUser): Promise<ProjectUser>;
   /** PUT the user's whole list of group ids (each a group of this project, else 400); answers the user as now. */
   setUserGroups(scope: ProjectScopeIds, userID: string, groupIDs: string[]): Promise<ProjectUser>;
   /** Mails the user a link to the console's public `bagel-auth-reset-password/{resetID}` page. */
@@ -99,6 +110,7 @@ export function toProjectUser(wire: Record<string, unknown>): ProjectUser {
     userID: text('userID') ?? text('_id') ?? text('id') ?? '',
     email: text('email'),
     phone: text('phone'),
+    verified: typeof wire.verified === 'boolean' ? wire.verified : null,
     createdDate: text('createdDate'),
     lastLoggedIn: text('lastLoggedIn'),
     userGroups: Array.isArray(wire.userGroups) ? wire.userGroups.map((group) => (isRecord(group) ? String(group.groupID ?? group.id ?? '') : String(group))) : [],
@@ -146,6 +158,7 @@ export function createProjectUsersApi(client: ApiClient): ProjectUsersApi {
     },
     user: async (scope, userID) => toProjectUser(await json<Record<string, unknown>>(projectUserPaths.user(scope, userID))),
     deleteUser: (scope, userID) => json<void>(projectUserPaths.user(scope, userID), { method: 'delete' }),
+    addUser: async (scope, draft) => toProjectUser(await json<Record<string, unknown>>(projectUserPaths.users(scope), { method: 'post', json: draft })),
     setUserGroups: async (scope, userID, groupIDs) =>
       toProjectUser(await json<Record<string, unknown>>(projectUserPaths.user(scope, userID), { method: 'put', json: { userGroups: groupIDs } })),
     sendPasswordReset: (scope, email) => json<void>(projectUserPaths.resetPassword(scope), { method: 'post', json: { email } }),

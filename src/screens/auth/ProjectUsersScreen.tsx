@@ -6,16 +6,20 @@
  * [reason]"), and deleting the user ("User has been deleted" / "Could not delete user [reason]").
  */
 import { useId, useState } from 'react';
-import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Search, UserPlus } from 'lucide-react';
+import newProjectUserForm from '../../../definitions/forms/new-project-user.ts';
+import validateNewProjectUser from '../../../definitions/forms/new-project-user.ts?validator';
 import { formatDateTime } from '../../../definitions/format-date-time.ts';
 import { PROJECT_USERS_PER_PAGE } from '../../../definitions/user-groups.ts';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
+import { FormRenderer } from '../../../renderers/forms/FormRenderer.tsx';
 import { useDebouncedValue } from '../../../renderers/fields/use-debounced-value.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { ProjectUser, UserGroup } from '../../api/project-users.ts';
-import { useDeleteProjectUser, useProjectUser, useProjectUsers, useSendPasswordReset, useSetUserGroups, useUserGroups } from '../../api/project-users-queries.ts';
+import { useAddProjectUser, useDeleteProjectUser, useProjectUser, useProjectUsers, useSendPasswordReset, useSetUserGroups, useUserGroups } from '../../api/project-users-queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
+import { problemFieldErrors } from '../../shell/problem-field-errors.ts';
 import { useProjectActions, useProjectIds } from '../project/project-context.ts';
 import { AuthHeading, userName } from './AuthHeading.tsx';
 import './auth.css';
@@ -23,7 +27,7 @@ import './auth.css';
 /** A pause this long in the search box makes one request (content §7's list search waits 500 ms; pickers 300). */
 const SEARCH_DEBOUNCE_MS = 300;
 
-type Open = { kind: 'view'; user: ProjectUser } | { kind: 'delete'; user: ProjectUser } | null;
+type Open = { kind: 'view'; user: ProjectUser } | { kind: 'delete'; user: ProjectUser } | { kind: 'add' } | null;
 
 export default function ProjectUsersScreen() {
   const format = useFormat();
@@ -45,7 +49,14 @@ export default function ProjectUsersScreen() {
 
   return (
     <section className="panel auth-screen" aria-labelledby={`${id}-title`}>
-      <AuthHeading id={`${id}-title`} title={format('projectUsers.title')} />
+      <AuthHeading id={`${id}-title`} title={format('projectUsers.title')}>
+        {actions.create ? (
+          <button type="button" className="button button-primary" onClick={() => setOpen({ kind: 'add' })}>
+            <UserPlus aria-hidden="true" size={16} />
+            {format('projectUsers.add.open')}
+          </button>
+        ) : null}
+      </AuthHeading>
       <p className="muted">{format('projectUsers.intro')}</p>
       <div className="auth-search">
         <label className="visually-hidden" htmlFor={`${id}-search`}>
@@ -134,6 +145,7 @@ export default function ProjectUsersScreen() {
         </>
       )}
 
+      <AddUserDialog open={open?.kind === 'add'} onClose={() => setOpen(null)} />
       <UserDialog
         user={open?.kind === 'view' ? open.user : null}
         canDelete={actions.delete}
@@ -205,6 +217,12 @@ function UserDialog({
               <>
                 <dt>{format('projectUsers.phone')}</dt>
                 <dd>{shown.phone}</dd>
+              </>
+            ) : null}
+            {typeof shown.verified === 'boolean' ? (
+              <>
+                <dt>{format('projectUsers.verified')}</dt>
+                <dd>{format(shown.verified ? 'projectUsers.verifiedYes' : 'projectUsers.verifiedNo')}</dd>
               </>
             ) : null}
             <dt>{format('projectUsers.created')}</dt>
@@ -328,6 +346,54 @@ function UserGroupsEditor({ user, groups, loadFailed }: { user: ProjectUser; gro
         </div>
       ) : null}
     </fieldset>
+  );
+}
+
+/** Adds a user by hand (create flag): e-mail, password, verified or not; the server's refusal stays in the dialog. */
+function AddUserDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const format = useFormat();
+  const scope = useProjectIds();
+  const add = useAddProjectUser(scope);
+  const problemMessage = useProblemMessage();
+  const close = () => {
+    add.reset();
+    onClose();
+  };
+  return (
+    <ModalDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) close();
+      }}
+      name="addProjectUser"
+      title={format('projectUsers.add.title')}
+    >
+      {({ titleId }) => (
+        <FormRenderer
+          definition={newProjectUserForm}
+          validate={validateNewProjectUser}
+          labelledBy={titleId}
+          busy={add.isPending}
+          error={add.error ? problemMessage(add.error) : null}
+          fieldErrors={problemFieldErrors(add.error, newProjectUserForm)}
+          defaultValues={{ email: '', password: '', verified: false }}
+          intro={<p className="form-intro">{format('projectUsers.add.intro')}</p>}
+          onCancel={close}
+          onSubmit={(values) => {
+            if (add.isPending) return;
+            add.mutate(
+              { email: String(values.email ?? ''), password: String(values.password ?? ''), verified: values.verified === true },
+              {
+                onSuccess: () => {
+                  void notify({ kind: 'success', title: format('projectUser.added') });
+                  close();
+                },
+              },
+            );
+          }}
+        />
+      )}
+    </ModalDialog>
   );
 }
 

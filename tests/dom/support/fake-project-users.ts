@@ -17,6 +17,7 @@ export function fakeProjectUsersApi(overrides: Partial<ProjectUsersApi> = {}): F
     users: vi.fn(async () => ({ users: [], total: 0 })),
     user: unexpected('user'),
     deleteUser: unexpected('deleteUser'),
+    addUser: unexpected('addUser'),
     setUserGroups: unexpected('setUserGroups'),
     sendPasswordReset: unexpected('sendPasswordReset'),
     groups: vi.fn(async () => []),
