@@ -1,13 +1,14 @@
 /** Sign-up, drawn from definitions/forms/signup.ts; the server validates the same schema. */
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import signupForm from '../../definitions/forms/signup.ts';
 import validateSignup from '../../definitions/forms/signup.ts?validator';
 import { routePath } from '../../definitions/route-path.ts';
 import type { SignupPayload } from '../../definitions/schemas/account.ts';
 import { FormRenderer } from '../../renderers/forms/FormRenderer.tsx';
 import { useFormat } from '../../renderers/messages/use-format.ts';
+import { usePlatformApi } from '../api/platform-queries.ts';
 import { queryKeys, useAuthApi, useConfig, useSignUp } from '../api/queries.ts';
 import { problemFieldErrors } from '../shell/problem-field-errors.ts';
 import { useProblemMessage } from '../hooks/use-problem-message.ts';
@@ -24,6 +25,17 @@ export default function SignupScreen() {
   const [joinFailed, setJoinFailed] = useState(false);
   const problemMessage = useProblemMessage();
   const { data: config } = useConfig();
+  const platform = usePlatformApi();
+  // The invited address fills the e-mail field (editable: docs/console.md "Sign-up by invitation").
+  // An invitation that cannot be read leaves it empty; the form waits for the answer, since it
+  // takes its values once.
+  const invite = useQuery({
+    queryKey: ['invite', inviteID ?? ''],
+    queryFn: () => platform.readInvite(inviteID ?? ''),
+    enabled: inviteID !== undefined,
+    retry: false,
+    staleTime: Infinity,
+  });
 
   /**
    * Signed up through an invitation to this very e-mail address, the account is verified at once
@@ -71,9 +83,18 @@ export default function SignupScreen() {
     );
   }
 
+  if (inviteID !== undefined && invite.isPending) {
+    return (
+      <p className="muted" role="status">
+        {format('signup.readingInvite')}
+      </p>
+    );
+  }
+
   return (
     <FormRenderer
       definition={signupForm}
+      defaultValues={invite.data?.email ? { email: invite.data.email } : undefined}
       validate={validateSignup}
       busy={signUp.isPending}
       error={signUp.error ? problemMessage(signUp.error) : null}

@@ -9,13 +9,19 @@ import SignupScreen from '../../src/screens/SignupScreen.tsx';
 import type { AuthApi } from '../../src/api/auth.ts';
 import { ApiError } from '../../src/api/errors.ts';
 import { AuthApiProvider } from '../../src/api/queries.ts';
+import type { Invite, PlatformApi } from '../../src/api/platform.ts';
+import { PlatformApiProvider } from '../../src/api/platform-queries.ts';
 import { me } from './support/platform.tsx';
 
 vi.mock('../../definitions/forms/signup.ts?validator', async () => (await import('./support/validators.ts')).validatorOf('signup'));
 
 const INVITE = 'Zx9-invite-secret-0123456789';
 
-function open(auth: Partial<AuthApi>, path = `/signup?inviteID=${INVITE}`) {
+const unreadable = async (): Promise<Invite> => {
+  throw new ApiError({ status: 404, code: 'invite_not_found', detail: 'Invitation can not be found' });
+};
+
+function open(auth: Partial<AuthApi>, path = `/signup?inviteID=${INVITE}`, readInvite: (id: string) => Promise<Invite> = unreadable) {
   const api = { config: async () => ({ consoleClient: { id: 'c', secret: 's' }, googleClientId: null, devMailbox: true }), ...auth } as AuthApi;
   const router = createMemoryRouter(
     [
@@ -29,7 +35,9 @@ function open(auth: Partial<AuthApi>, path = `/signup?inviteID=${INVITE}`) {
   render(
     <QueryClientProvider client={client}>
       <AuthApiProvider value={api}>
-        <RouterProvider router={router} />
+        <PlatformApiProvider value={{ readInvite } as unknown as PlatformApi}>
+          <RouterProvider router={router} />
+        </PlatformApiProvider>
       </AuthApiProvider>
     </QueryClientProvider>,
   );
@@ -37,7 +45,7 @@ function open(auth: Partial<AuthApi>, path = `/signup?inviteID=${INVITE}`) {
 }
 
 async function fill() {
-  await userEvent.type(screen.getByLabelText('Username'), 'bob');
+  await userEvent.type(await screen.findByLabelText('Username'), 'bob');
   await userEvent.type(screen.getByLabelText('E-mail address'), 'bob@example.com');
   await userEvent.type(screen.getByLabelText('Password'), 'a long password');
   await userEvent.click(screen.getByRole('button', { name: 'Create account' }));
@@ -79,5 +87,32 @@ describe('sign-up with an invitation', () => {
     });
     await fill();
     expect(await screen.findByRole('status')).toHaveTextContent('User has been created.');
+  });
+});
+
+describe('the invited address', () => {
+  it('is filled in from the invitation, and may be changed', async () => {
+    const readInvite = vi.fn(async () => ({ email: 'invited@example.com', verified: false, organizationID: 'o', organizationName: 'Acme' }));
+    const signUp = vi.fn(async () => ({ status: 'accepted' as const }));
+    open({ signUp, passwordGrant: async () => ({ accessToken: 'a', refreshToken: 'r' }), me: async () => ({ ...me, verified: true, organizations: [] }) }, undefined, readInvite);
+    const email = await screen.findByLabelText('E-mail address');
+    await waitFor(() => expect(email).toHaveValue('invited@example.com'));
+    expect(email).not.toHaveAttribute('readonly');
+    expect(readInvite).toHaveBeenCalledWith(INVITE);
+    await userEvent.type(screen.getByLabelText('Username'), 'bob');
+    await userEvent.type(screen.getByLabelText('Password'), 'a long password');
+    await userEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    await waitFor(() => expect(signUp).toHaveBeenCalledWith({ username: 'bob', email: 'invited@example.com', password: 'a long password' }, INVITE));
+  });
+
+  it('is left empty when the invitation cannot be read, and without an invitation nothing is read', async () => {
+    open({});
+    const email = await screen.findByLabelText('E-mail address');
+    expect(email).toHaveValue('');
+    cleanup();
+    const readInvite = vi.fn(unreadable);
+    open({}, '/signup', readInvite);
+    expect(await screen.findByLabelText('E-mail address')).toHaveValue('');
+    expect(readInvite).not.toHaveBeenCalled();
   });
 });
