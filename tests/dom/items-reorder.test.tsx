@@ -13,6 +13,7 @@ import ItemListScreen, { NestedItemList } from '../../src/screens/items/ItemList
 import type { Collection, ContentApi, Item } from '../../src/api/content.ts';
 import { ContentApiProvider } from '../../src/api/content-queries.ts';
 import { fakePlatformApi, ORG, PROJECT, renderPlatform, collectionRoutes } from './support/platform.tsx';
+import { notify } from '../../renderers/toasts/notify.ts';
 
 vi.mock('../../renderers/toasts/notify.ts', () => ({ notify: vi.fn(async () => undefined) }));
 
@@ -231,5 +232,22 @@ describe('nested lists', { timeout: 60_000 }, () => {
     await waitFor(() => expect(fake.initRank).toHaveBeenCalledTimes(1));
     expect(fake.initRank.mock.calls[0]?.slice(1)).toEqual(['posts', {}]);
     expect(within(document.body).queryByText('item page')).toBeNull();
+  });
+
+  it('"Make collection sortable" says so when every item already had a rank, and does not claim it made it sortable', async () => {
+    const user = userEvent.setup();
+    vi.mocked(notify).mockClear();
+    const fake = open('posts', () => [item(1), item(2)]);
+    fake.initRank.mockImplementation(async () => ({ ranked: 0, remaining: 0 }));
+    await waitFor(() => expect(shown('title')).toEqual(['Post 1', 'Post 2']));
+    await user.click(screen.getByRole('button', { name: 'Collection menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Make collection sortable' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ kind: 'info', title: 'This collection is already sortable' }));
+    expect(notify).not.toHaveBeenCalledWith(expect.objectContaining({ title: 'The collection is now sortable' }));
+    vi.mocked(notify).mockClear();
+    fake.initRank.mockImplementation(async () => ({ ranked: 2, remaining: 0 }));
+    await user.click(screen.getByRole('button', { name: 'Collection menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Make collection sortable' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ kind: 'success', title: 'The collection is now sortable' }));
   });
 });

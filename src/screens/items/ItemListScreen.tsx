@@ -408,8 +408,10 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
 
   const makeSortable = () =>
     initRank.mutate(undefined, {
-      onSuccess: () => {
-        void notify({ kind: 'success', title: format('itemList.madeSortable') });
+      onSuccess: (ranked) => {
+        // Nothing ranked: every item already had its place, so nothing was made sortable.
+        if (ranked === 0) void notify({ kind: 'info', title: format('itemList.alreadySortable') });
+        else void notify({ kind: 'success', title: format('itemList.madeSortable') });
         reloadList();
       },
       onError: orderFailed,
