@@ -153,7 +153,7 @@ describe.each(databaseKinds)('content collections on %s', (kind) => {
       expectInvalid(await f.call('PUT', `collection/${id}/field/${body.id}`, { richTextCustomCSS: 'p{}\u0000' }), ['richTextCustomCSS']);
       expectInvalid(await f.call('POST', `collection/${id}/item`, { body: 'a\u0000b' }), ['body']);
       expectInvalid(await f.call('GET', `collection/a%00b`), ['params.collection']);
-      expectInvalid(await f.call('GET', `collection/${id}/item/not-an-id`), ['params.item']);
+      expectInvalid(await f.call('GET', `collection/${id}/item/not.an.id`), ['params.item']);
       expectInvalid(await f.call('GET', `collection/${id}/item/${'a'.repeat(24)}?nestedID=x%00y`), ['querystring.nestedID']);
       expectInvalid(await f.call('DELETE', `collection/${id}/field/nope`), ['params.field']);
       expect(await state(id)).toEqual(before);

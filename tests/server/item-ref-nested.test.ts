@@ -103,7 +103,7 @@ describe.each(databaseKinds)('ItemRef nested picks on %s', (kind) => {
       ['a nested id that does not exist', () => [{ itemRefID: ada._id, chapters: [{ itemRefID: 'e'.repeat(24) }] }], /is not in nested collection "chapters" of collection "authors"/],
       ['an item of another nested collection of the same item', () => [{ itemRefID: ada._id, chapters: [{ itemRefID: adaNote._id }] }], /is not in nested collection "chapters"/],
       ['picks that are not a list', () => [{ itemRefID: ada._id, chapters: { itemRefID: engines._id } }], /"chapters" items picked in item [0-9a-f]{24} must be a list/],
-      ['a pick that is not an item id', () => [{ itemRefID: ada._id, chapters: [{ itemRefID: 'nope' }] }], /"nope" is not an item id/],
+      ['a pick that is not an item id', () => [{ itemRefID: ada._id, chapters: [{ itemRefID: 'no.pe' }] }], /"no.pe" is not an item id/],
       ['a pick named twice', () => [{ itemRefID: ada._id, chapters: [{ itemRefID: engines._id }, { itemRefID: engines._id }] }], /name item [0-9a-f]{24} twice/],
       ['a pick with extra keys', () => [{ itemRefID: ada._id, chapters: [{ itemRefID: engines._id, heading: 'x' }] }], /hold only itemRefID \(and value\)/],
     ];

@@ -280,7 +280,7 @@ describe.each(databaseKinds)('ranks on %s', (kind) => {
     expectInvalid(await move(someone, ''), ['order']);
     expectProblem(await move('0123456789abcdef01234567', 'order=1'), 404, 'item_not_found');
     expectProblem(await f.call('PUT', `collection/nope/item/${someone}/sort?order=1`), 404);
-    expectProblem(await f.call('PUT', `collection/tasks/item/not-an-id/sort?order=1`), 400);
+    expectProblem(await f.call('PUT', `collection/tasks/item/not.an.id/sort?order=1`), 400);
     // Neighbours from another list: a nested item, another collection's item, the item itself, an unknown id.
     const stranger = (await createItem(f, 'other', { title: 'x' }))._id as string;
     expectInvalid(await move(someone, `beforeID=${stepIds[0]}`), ['beforeID']);
