@@ -234,12 +234,18 @@ export class CacheRegistry {
       const prefix = cache === undefined ? '' : entryName(cache, '');
       for (const [name, set] of this.watchers) if (name.startsWith(prefix)) for (const watcher of set) called.add(watcher);
     }
+    // Everything at once (a lost connection): spread over a second, so that every watcher's check does not reach the database in one burst.
+    const spread = cache === undefined ? 1000 : 0;
     for (const watcher of called) {
-      try {
-        watcher();
-      } catch {
-        // A watcher's failure is its own (each catches what it does); the others still hear.
-      }
+      const call = () => {
+        try {
+          watcher();
+        } catch {
+          // A watcher's failure is its own (each catches what it does); the others still hear.
+        }
+      };
+      if (spread) setTimeout(call, Math.random() * spread).unref();
+      else call();
     }
   }
 

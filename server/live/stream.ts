@@ -355,16 +355,22 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
       }
       running = true;
       try {
-        do {
+        for (let round = 0; ; round++) {
           again = false;
           const changes = caches.changeCount;
           const { reads } = await caches.track(recheck);
           if (ended || stopping) return;
           unwatch();
           unwatch = caches.watch(reads, () => void check());
-          // A change heard while the check ran may have come after it read that row: check again.
+          // A change heard while the check ran may have come after it read that row: check again
+          // (a few times at once; under a constant stream of changes, again a moment later).
           if (caches.changeCount !== changes) again = true;
-        } while (again && !ended);
+          if (!again) break;
+          if (round >= 2) {
+            setTimeout(() => void check(), 200).unref();
+            break;
+          }
+        }
       } catch (error) {
         request.log.info({ err: error }, 'a live stream’s access was withdrawn; it stops');
         void end(true);
