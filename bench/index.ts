@@ -6,6 +6,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<nu
   layouts: () => import('./layouts.ts'),
   list: () => import('./list.ts'),
   public: () => import('./public.ts'),
+  'reset-timing': () => import('./reset-timing.ts'),
   webhooks: () => import('./webhooks.ts'),
 };
 

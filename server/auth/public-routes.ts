@@ -21,6 +21,7 @@ import multipart from '@fastify/multipart';
 import { normalizeIP } from '@fastify/rate-limit';
 import { accountLimits } from '../../definitions/schemas/account.ts';
 import type { RateLimitRule } from '../config.ts';
+import { answered } from '../lib/background.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../lib/errors.ts';
 import { routeRateLimit } from '../lib/rate-limit.ts';
 import { responses } from '../lib/schemas.ts';
@@ -314,7 +315,7 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
         const email = normaliseEmail(request.body.email);
         // Answered before the address is even looked up: known and unknown addresses cannot be
         // told apart by the time the answer takes (docs/security.md, "Reset mail").
-        fastify.ctx.background.run('project-user-reset-mail', () => endUsers.requestPasswordReset(projectId, email), request.log);
+        fastify.ctx.background.run('project-user-reset-mail', () => endUsers.requestPasswordReset(projectId, email), request.log, answered(reply));
         return reply.code(200).send({ ok: true as const });
       },
     );

@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { normalizeIP } from '@fastify/rate-limit';
 import { resetPasswordEmailSchema, resetPasswordSchema } from '../../definitions/schemas/account.ts';
 import type { RateLimitRule } from '../config.ts';
+import { answered } from '../lib/background.ts';
 import { AppError, badRequest } from '../lib/errors.ts';
 import { Empty, Ok, responses } from '../lib/schemas.ts';
 import { bearerToken } from './authenticate.ts';
@@ -166,13 +167,13 @@ export async function authRoutes(fastify: FastifyInstance) {
         response: responses({ 200: Ok }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await enforce(resetByAddress, request);
       await enforce(resetByAccount, request);
       // Answered before the address is even looked up: known and unknown addresses cannot be
       // told apart by the time the answer takes (docs/security.md, "Reset mail").
       const { email } = request.body;
-      app.ctx.background.run('reset-mail', () => users.requestPasswordReset(email), request.log);
+      app.ctx.background.run('reset-mail', () => users.requestPasswordReset(email), request.log, answered(reply));
       return { ok: true as const };
     },
   );

@@ -5,16 +5,30 @@
  * the process waits for what is still running before it closes. `settled()` lets a reader that
  * must see the work's result (the Dev mailbox) wait for it.
  */
+import type { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * Resolves once a reply has gone out (or its connection closed). Work started only then cannot
+ * hold the answer up, not even through the database (one connection on PGlite) or the write
+ * hooks' settle marker (server/lib/shared-cache.ts).
+ */
+export function answered(reply: { raw: EventEmitter }): Promise<void> {
+  return new Promise((resolve) => {
+    reply.raw.once('finish', resolve);
+    reply.raw.once('close', resolve);
+  });
+}
 
 export class BackgroundWork {
   private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
-  /** Starts `task` once the current request has had its turn to answer. */
-  run(name: string, task: () => Promise<unknown>, log: FastifyBaseLogger = this.log): void {
-    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+  /** Starts `task` after `after` (by default: once the current turn of the event loop is over). */
+  run(name: string, task: () => Promise<unknown>, log: FastifyBaseLogger = this.log, after: Promise<void> = Promise.resolve()): void {
+    const done: Promise<void> = after
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(task)
       .then(
         () => undefined,
