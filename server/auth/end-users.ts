@@ -219,15 +219,21 @@ export class EndUserService {
     if (!gone.length) throw notFound('project_user_not_found', 'There is no such user in this project.');
   }
 
-  /** Replaces a user's groups (ids already checked to be groups of the project). */
-  async setGroups(projectId: string, userId: string, groupIds: string[]): Promise<ProjectUserView> {
-    const [row] = await this.db
-      .update(projectUsers)
-      .set({ userGroups: groupIds })
-      .where(and(eq(projectUsers.projectId, projectId), eq(projectUsers.id, userId)))
-      .returning();
-    if (!row) throw notFound('project_user_not_found', 'There is no such user in this project.');
-    return toView(row);
+  /**
+   * Replaces a user's groups (ids already checked to be groups of the project). `check` sees the
+   * groups the user has now, read under a row lock in the same transaction, and may refuse by
+   * throwing (the caller's rights over the groups added: docs/end-users.md), so a concurrent change
+   * of the user's groups cannot slip between the check and the write.
+   */
+  async setGroups(projectId: string, userId: string, groupIds: string[], check?: (current: string[]) => void): Promise<ProjectUserView> {
+    return this.db.transaction(async (tx) => {
+      const where = and(eq(projectUsers.projectId, projectId), eq(projectUsers.id, userId));
+      const [current] = await tx.select({ userGroups: projectUsers.userGroups }).from(projectUsers).where(where).for('update');
+      if (!current) throw notFound('project_user_not_found', 'There is no such user in this project.');
+      check?.(current.userGroups);
+      const [row] = await tx.update(projectUsers).set({ userGroups: groupIds }).where(where).returning();
+      return toView(row!);
+    });
   }
 
   /**

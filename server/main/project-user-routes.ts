@@ -147,12 +147,13 @@ export async function projectUserRoutes(fastify: FastifyInstance) {
       const proj = await allowed(app, request, 'update');
       const groups = await userGroups.requireGroups(proj, request.body.userGroups);
       // Giving a user a group hands out its rights: the groups added need the caller's flags for them.
-      const had = new Set((await endUsers.get(proj, request.params.id)).userGroups);
       const flags = await flagsOf(app, request);
-      for (const group of await userGroups.some(proj, groups.filter((id) => !had.has(id)))) {
-        userGroups.requireGrantable(flags, group.permissions, [], `The user group "${group.name}"`);
-      }
-      return endUsers.setGroups(proj, request.params.id, groups);
+      const wanted = await userGroups.some(proj, groups);
+      return endUsers.setGroups(proj, request.params.id, groups, (current) => {
+        for (const group of wanted.filter((g) => !current.includes(g.groupID))) {
+          userGroups.requireGrantable(flags, group.permissions, [], `The user group "${group.name}"`);
+        }
+      });
     },
   );
 
@@ -222,11 +223,8 @@ export async function projectUserRoutes(fastify: FastifyInstance) {
     const proj = await allowed(app, request, 'update');
     if (!groupID) throw badRequest('group_id_required', 'Name the user group to change (groupID).');
     await requireCollections(proj, body.permissions);
-    if (body.permissions !== undefined) {
-      // Rights the group already had may be sent back; only added or widened ones need the caller's flags.
-      userGroups.requireGrantable(await flagsOf(app, request), body.permissions, (await userGroups.get(proj, groupID)).permissions);
-    }
-    return userGroups.update(proj, groupID, { name: body.name, permissions: body.permissions });
+    // Rights the group already had may be sent back; only added or widened ones need the caller's flags.
+    return userGroups.update(proj, groupID, { name: body.name, permissions: body.permissions }, await flagsOf(app, request));
   };
 
   app.put(

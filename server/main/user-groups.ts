@@ -134,19 +134,24 @@ export class UserGroupService {
     }
   }
 
-  /** Renames a group and/or replaces its roles (fields left out stay as they are). */
-  async update(projectId: string, groupId: string, input: GroupInput): Promise<GroupView> {
+  /**
+   * Renames a group and/or replaces its roles (fields left out stay as they are). With `editor`
+   * (the member's flags), roles it adds or widens beyond them are refused (403), judged against
+   * the group as it is under a row lock, so a concurrent change cannot slip in between.
+   */
+  async update(projectId: string, groupId: string, input: GroupInput, editor?: Partial<MemberPermissions>): Promise<GroupView> {
     const set: Partial<GroupRow> = { updatedAt: new Date() };
     if (input.name !== undefined) set.name = cleanName(input.name);
     if (input.permissions !== undefined) set.roles = normaliseRoles(input.permissions);
+    const where = and(eq(userGroups.projectId, projectId), eq(userGroups.id, groupId));
     try {
-      const [row] = await this.db
-        .update(userGroups)
-        .set(set)
-        .where(and(eq(userGroups.projectId, projectId), eq(userGroups.id, groupId)))
-        .returning();
-      if (!row) throw notFound('user_group_not_found', 'There is no such user group in this project.');
-      return toView(row);
+      return await this.db.transaction(async (tx) => {
+        const [current] = await tx.select({ roles: userGroups.roles }).from(userGroups).where(where).for('update');
+        if (!current) throw notFound('user_group_not_found', 'There is no such user group in this project.');
+        if (editor && input.permissions !== undefined) this.requireGrantable(editor, input.permissions, current.roles as GroupRole[]);
+        const [row] = await tx.update(userGroups).set(set).where(where).returning();
+        return toView(row!);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('user_group_exists', `A user group named "${set.name}" already exists in this project.`);
       throw error;
