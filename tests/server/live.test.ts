@@ -225,6 +225,26 @@ describe.each(databaseKinds)('live data on %s', (kind) => {
     expect(second.messages().map((m) => m.itemID)).toEqual([...missed.map((m) => m._id), after._id]);
   });
 
+  it('a stream resumed from a request id goes on under it and moves its position: a second resume from it repeats nothing', async () => {
+    const first = await open(liveUrl('news'));
+    const requestID = await started(first);
+    await first.until((events) => events.some((e) => e.event === 'stop'), 6000);
+    const seen = await createItem(f, 'news', { title: 'Seen by the resumed stream' });
+    const second = await open(liveUrl('news', { requestID }));
+    expect(await started(second)).toBe(requestID);
+    await second.until(() => second.messages().length >= 1);
+    // Gone without a stop (a dropped connection), before its age limit.
+    second.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await createItem(f, 'news', { title: 'After the drop' });
+    const third = await open(liveUrl('news', { requestID }));
+    await started(third);
+    await third.until(() => third.messages().length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(second.messages().map((m) => m.itemID)).toEqual([seen._id]);
+    expect(third.messages().map((m) => m.itemID)).toEqual([after._id]);
+  });
+
   it('refuses without a token, with a bad token, outside the organization, and for unknown collections', async () => {
     const path = `${base}/api/organization/${f.org}/project/${f.project}/collection/news/live`;
     expect((await open(path)).status).toBe(401);
