@@ -1,5 +1,10 @@
-/** The signed-in console's frame: top bar with navigation, theme and account menu. */
-import { NavLink, Outlet } from 'react-router';
+/**
+ * The signed-in console's frame: top bar with navigation, theme and account menu. On narrow
+ * screens the navigation folds into one menu button; inside a project the project's own menu
+ * button (its drawer carries this navigation too) is that one button (docs/console-delivery.md).
+ */
+import { NavLink, Outlet, useMatches } from 'react-router';
+import type { RouteHandle } from '../../renderers/router/types.ts';
 import { useFormat } from '../../renderers/messages/use-format.ts';
 import { useConfig } from '../api/queries.ts';
 import { AccountMenu } from '../shell/AccountMenu.tsx';
@@ -14,11 +19,12 @@ export default function ConsoleLayout() {
   const format = useFormat();
   const { data: config } = useConfig();
   const entries = navEntries(config?.devMailbox ?? false);
+  const inProject = useMatches().some((match) => (match.handle as RouteHandle | undefined)?.name === 'viewProject');
   return (
     <div className="app-shell">
       <SkipLink />
       <header className="topbar">
-        <NarrowMenu entries={entries} />
+        {inProject ? null : <NarrowMenu entries={entries} />}
         <Brand />
         <OrganizationMenu />
         <nav className="topbar-nav wide-only" aria-label={format('nav.main')}>

@@ -13,7 +13,7 @@
  * both columns are read again after the answer, a refused or stale save putting it back with a
  * notice. "+ New Item" in a column opens a new item with that option set.
  */
-import { useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import {
   DndContext,
@@ -102,12 +102,42 @@ interface DragData {
   column: string;
 }
 
+/**
+ * Whether the board hides columns to its left or right: the board draws a fading edge on that side
+ * (kanban.css), so a board wider than the window shows it goes on; keyboard focus moving to a
+ * hidden column scrolls it into view.
+ */
+function useScrollCue() {
+  const board = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState({ left: false, right: false });
+  const measureMore = useCallback(() => {
+    const element = board.current;
+    if (!element) return;
+    // Right-to-left pages scroll to negative offsets: compare magnitudes.
+    const scrolled = Math.abs(element.scrollLeft);
+    const hidden = element.scrollWidth - element.clientWidth;
+    const next = { left: scrolled > 1, right: hidden - scrolled > 1 };
+    setMore((before) => (before.left === next.left && before.right === next.right ? before : next));
+  }, []);
+  useEffect(() => {
+    const element = board.current;
+    if (!element) return;
+    measureMore();
+    const observer = new ResizeObserver(measureMore);
+    observer.observe(element);
+    for (const child of element.children) observer.observe(child);
+    return () => observer.disconnect();
+  }, [measureMore]);
+  return { board, more, measureMore };
+}
+
 function Board({ scope, collection, nested, baseParams, reloadKey, canCreate, canUpdate, onOpenItem, onNewItem, field, titleKeys }: LayoutProps & { field: SchemaField; titleKeys: string[] | undefined }) {
   const format = useFormat();
   const api = useContentApi();
   const queryClient = useQueryClient();
   const instructionsId = useId();
   const columns = useMemo(() => columnsOf(field), [field]);
+  const { board, more, measureMore } = useScrollCue();
   const titleFields = useMemo(() => titleFieldsOf(collection.schema, titleKeys), [collection.schema, titleKeys]);
   const projectOn = projectionOf(field, titleFields);
   const [dragging, setDragging] = useState<DragData | null>(null);
@@ -198,7 +228,17 @@ function Board({ scope, collection, nested, baseParams, reloadKey, canCreate, ca
       <p id={instructionsId} className="visually-hidden">
         {format('layout.kanban.help', { field: field.name })}
       </p>
-      <div className="kanban-board" role="region" aria-label={format('layout.kanban.label', { collection: collection.name, field: field.name })} aria-describedby={instructionsId}>
+      <div className="kanban-scroll">
+      <div
+        ref={board}
+        className="kanban-board"
+        role="region"
+        aria-label={format('layout.kanban.label', { collection: collection.name, field: field.name })}
+        aria-describedby={instructionsId}
+        data-more-left={more.left}
+        data-more-right={more.right}
+        onScroll={measureMore}
+      >
         {columns.map((column) => (
           <Column
             key={column.id}
@@ -215,6 +255,7 @@ function Board({ scope, collection, nested, baseParams, reloadKey, canCreate, ca
             onNewItem={() => onNewItem(column.option ? { [field.slug]: storedValue(column) } : {})}
           />
         ))}
+      </div>
       </div>
       <DragOverlay dropAnimation={null}>{dragging ? <div className="kanban-card kanban-card-overlay" data-overlay-of={dragging.item._id}>
             {titleOf(dragging.item)}

@@ -34,6 +34,7 @@ import { loadCloseAfterSaving, saveCloseAfterSaving } from './close-after-saving
 import { LeaveGuardHost, useLeaveGuard } from './leave-guard.tsx';
 import { useFormFiles } from '../../../renderers/fields/image-ref/use-form-files.ts';
 import './item.css';
+import { fullWidthRules } from './field-width.ts';
 import { saveCsv } from '../items/save-csv.ts';
 import { ItemUsersPanel } from '../auth/ItemUsersPanel.tsx';
 
@@ -117,6 +118,7 @@ function ItemForm({
   const api = useContentApi();
   const calls = useItemCalls(scope, collection.id);
   const id = useId();
+  const widthRules = useMemo(() => fullWidthRules(id, schema), [id, schema]);
   const collectionID = collection.id;
 
   // Set just before the page itself navigates, so the blocker lets its own navigations through.
@@ -407,20 +409,24 @@ function ItemForm({
               onSave={save}
             />
           ) : null}
-          <ImageFilesProvider value={files}>
-            <ItemFields
-              idPrefix={id}
-              className="item-fields"
-              schema={schema}
-              values={context.values}
-              fieldErrors={context.fieldErrors}
-              disabled={!editable}
-              onChange={(slug, value) => send({ type: 'CHANGE', slug, value })}
-              reporters={problemReporters}
-              environment={environment}
-              nestedPlace={nestedPlace}
-            />
-          </ImageFilesProvider>
+          {/* Two columns when the form is wide enough (item.css): half-width fields pair up, the rest span both. */}
+          <div className="item-form-fields" data-item-form={id}>
+            {widthRules ? <style>{widthRules}</style> : null}
+            <ImageFilesProvider value={files}>
+              <ItemFields
+                idPrefix={id}
+                className="item-fields"
+                schema={schema}
+                values={context.values}
+                fieldErrors={context.fieldErrors}
+                disabled={!editable}
+                onChange={(slug, value) => send({ type: 'CHANGE', slug, value })}
+                reporters={problemReporters}
+                environment={environment}
+                nestedPlace={nestedPlace}
+              />
+            </ImageFilesProvider>
+          </div>
           {/* The Users panel (content §2): app users of a saved top-level item. */}
           {context.itemID && !isNested ? (
             <ItemUsersPanel place={{ ...scope, collectionID, itemID: context.itemID }} editable={actions.update} />

@@ -3,7 +3,7 @@
  * per block, row height 42, an optional checkbox column, sort toggling asc/desc per column.
  * ag-grid loads with this screen's chunk only.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import {
   CellStyleModule,
   ColumnApiModule,
@@ -103,8 +103,53 @@ export interface ItemGridProps {
   /** The list position of the page's first row minus one, and the list's size: positions announced while moving. */
   positionOffset?: number;
   listSize?: number;
-  /** Rows on the current page: sets the grid's height (up to 12 rows, then it scrolls). */
+  /** Rows on the current page: the grid is no taller than they need (it fills the window's height at most, then scrolls). */
   visibleRows: number;
+}
+
+/** The header row and the grid's border. */
+const gridChrome = 46;
+const fewestRows = 3;
+
+/**
+ * The grid's height: down to the window's bottom edge, less what follows it (the paging footer)
+ * and the room the page keeps free there (the grid's `scroll-margin-bottom`: the narrow screens'
+ * bottom navigation), in whole rows so none is cut; no taller than the page's rows need, and at
+ * least three rows. Measured again when the window or the page above the grid changes size.
+ */
+function useFillHeight(wrapper: RefObject<HTMLDivElement | null>, rows: number): { height: number; measure: () => void } {
+  const [fit, setFit] = useState<{ rows: number; scrollbar: number } | null>(null);
+  const measure = useCallback(() => {
+    const element = wrapper.current;
+    if (!element) return;
+    const top = element.getBoundingClientRect().top + window.scrollY;
+    let after = 0;
+    for (let sibling = element.nextElementSibling; sibling; sibling = sibling.nextElementSibling) {
+      const style = getComputedStyle(sibling);
+      if (style.position === 'absolute' || style.position === 'fixed' || style.display === 'none') continue;
+      after += sibling.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+    }
+    const reserve = parseFloat(getComputedStyle(element).scrollMarginBottom) || 0;
+    // A horizontal scroll bar takes its height from the rows' room.
+    const scrollbar = element.querySelector<HTMLElement>('.ag-body-horizontal-scroll')?.offsetHeight ?? 0;
+    const room = window.innerHeight - top - after - reserve - gridChrome - scrollbar;
+    const next = { rows: Math.floor(room / gridRowHeight), scrollbar };
+    setFit((before) => (before && before.rows === next.rows && before.scrollbar === next.scrollbar ? before : next));
+  }, [wrapper]);
+  useEffect(() => {
+    const element = wrapper.current;
+    if (!element) return;
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element.closest('main') ?? document.body);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, [wrapper, measure]);
+  const shown = Math.max(fewestRows, Math.min(rows, fit?.rows ?? 12));
+  return { height: shown * gridRowHeight + gridChrome + (fit?.scrollbar ?? 0), measure };
 }
 
 export function ItemGrid(props: ItemGridProps) {
@@ -439,7 +484,7 @@ export function ItemGrid(props: ItemGridProps) {
 
   const rowClassRules = useMemo(() => ({ 'item-row-picked': (params: { data?: Item }) => params.data !== undefined && params.data._id === pickedRef.current }), []);
 
-  const height = Math.max(3, Math.min(visibleRows, 12)) * gridRowHeight + 46;
+  const { height, measure } = useFillHeight(wrapper, visibleRows);
 
   return (
     <RowMoveContext.Provider value={props.onMoveItem ? moveControl : null}>
@@ -484,8 +529,15 @@ export function ItemGrid(props: ItemGridProps) {
             const down = (over.rowIndex ?? 0) > (moved.rowIndex ?? 0);
             props.onMoveItem(moved.data._id, down ? { afterID: over.data._id } : { beforeID: over.data._id });
           }}
-          onFirstDataRendered={labelGrid}
+          onFirstDataRendered={() => {
+            labelGrid();
+            measure();
+          }}
           onModelUpdated={labelGrid}
+          // Columns shown, hidden or resized may bring or take away the horizontal scroll bar.
+          onDisplayedColumnsChanged={measure}
+          onColumnResized={measure}
+          onGridSizeChanged={measure}
         />
       </div>
       {props.onMoveItem ? (

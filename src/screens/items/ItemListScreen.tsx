@@ -38,6 +38,7 @@ import { ColumnSettingsDialog, type ColumnChoice } from './ColumnSettingsDialog.
 import { loadColumnSettings, saveColumnSettings, type ColumnScope, type ColumnSettings } from './column-settings.ts';
 import { FilterControl } from './FilterControl.tsx';
 import { ItemGrid, type SortState } from './ItemGrid.tsx';
+import { columnWidth, idColumnWidth } from './column-widths.ts';
 import { ListFooter } from './ListFooter.tsx';
 import { RowHandleCell } from './RowHandle.tsx';
 import { nestedFields, slugPath } from './nested-path.ts';
@@ -318,10 +319,20 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
         valueGetter: (p: { data: Item | undefined }) => p.data?.[field.slug],
         cellRenderer: cellOf(displayFor(field), field, collection.rtlDirection ? 'rtl' : 'ltr'),
         sortable: fieldType(field.type)?.capabilities.sortable ?? false,
+        width: columnWidth(fieldType(field.type)?.name, field.name),
       })),
-      { colId: '_id', headerName: format('itemList.col.id'), valueGetter: (p) => p.data?._id, cellRenderer: cellOf(TextDisplay, metaField('_id', 'ID', 1)), sortable: true, cellClass: 'cell-mono' },
+      {
+        colId: '_id',
+        headerName: format('itemList.col.id'),
+        valueGetter: (p) => p.data?._id,
+        cellRenderer: cellOf(TextDisplay, metaField('_id', 'ID', 1)),
+        sortable: true,
+        cellClass: 'cell-mono',
+        width: idColumnWidth,
+      },
       {
         colId: '_lastUpdatedDate',
+        width: columnWidth('Date', format('itemList.col.lastUpdated')),
         headerName: format('itemList.col.lastUpdated'),
         valueGetter: (p) => p.data?._lastUpdatedDate,
         cellRenderer: cellOf(DateDisplay, metaField('_lastUpdatedDate', 'Last Updated', dateType)),
@@ -329,6 +340,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
       },
       {
         colId: '_createdDate',
+        width: columnWidth('Date', format('itemList.col.created')),
         headerName: format('itemList.col.created'),
         valueGetter: (p) => p.data?._createdDate,
         cellRenderer: cellOf(DateDisplay, metaField('_createdDate', 'Created Date', dateType)),

@@ -6,11 +6,13 @@
 import { useState } from 'react';
 import { ArrowLeft, BookOpen, KeyRound, Menu, MoreVertical, Settings } from 'lucide-react';
 import { Dialog, DropdownMenu } from 'radix-ui';
-import { Link, Outlet, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { bottomNavigation } from '../../../definitions/project-sections.ts';
 import { routePath } from '../../../definitions/route-path.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { useApiTokens, useOrganization, useProject } from '../../api/platform-queries.ts';
+import { useConfig } from '../../api/queries.ts';
+import { navEntries } from '../../shell/nav-entries.ts';
 import { setTheme } from '../../theme/theme-store.ts';
 import { useTheme } from '../../theme/use-theme.ts';
 import { ProjectMenu } from './ProjectMenu.tsx';
@@ -39,6 +41,8 @@ export default function ProjectShellScreen() {
                 <ArrowLeft aria-hidden="true" size={18} />
               </Dialog.Close>
             </div>
+            {/* The console's navigation, folded here so narrow screens have one menu button in a project. */}
+            <DrawerNavigation onNavigate={() => setDrawer(false)} />
             <ProjectMenu project={project} onNavigate={() => setDrawer(false)} />
           </Dialog.Content>
         </Dialog.Portal>
@@ -70,6 +74,21 @@ export default function ProjectShellScreen() {
       <FloatingMenu />
       <BottomNavigation />
     </div>
+  );
+}
+
+/** The console's top navigation (Home, Docs, Dev mailbox where it works) at the head of the project drawer. */
+function DrawerNavigation({ onNavigate }: { onNavigate: () => void }) {
+  const format = useFormat();
+  const { data: config } = useConfig();
+  return (
+    <nav className="drawer-nav" aria-label={format('nav.main')}>
+      {navEntries(config?.devMailbox ?? false).map((entry) => (
+        <NavLink key={entry.to} to={entry.to} end className="menu-link" onClick={onNavigate}>
+          {format(entry.label)}
+        </NavLink>
+      ))}
+    </nav>
   );
 }
 
