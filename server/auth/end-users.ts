@@ -291,7 +291,7 @@ export class EndUserService {
   }
 
   /** Sets a new password with a reset link's id: once; ends the user's sessions and other links; proves the e-mail. */
-  async resetPassword(resetId: string, password: string): Promise<void> {
+  async resetPassword(resetId: string, password: string): Promise<{ projectId: string; identity: string }> {
     const passwordHash = await hashPassword(password);
     const done = await this.db.transaction(async (tx) => {
       const [row] = await tx
@@ -299,17 +299,22 @@ export class EndUserService {
         .from(projectUserResets)
         .where(and(eq(projectUserResets.tokenHash, hashSecret(resetId)), isNull(projectUserResets.usedAt), gt(projectUserResets.expiresAt, new Date())))
         .for('update');
-      if (!row) return false;
+      if (!row) return null;
       const now = new Date();
-      await tx.update(projectUsers).set({ passwordHash, verified: true, passwordChangedAt: now }).where(eq(projectUsers.id, row.userId));
+      const [user] = await tx
+        .update(projectUsers)
+        .set({ passwordHash, verified: true, passwordChangedAt: now })
+        .where(eq(projectUsers.id, row.userId))
+        .returning({ email: projectUsers.email, phone: projectUsers.phone });
       await tx
         .update(projectUserResets)
         .set({ usedAt: now })
         .where(and(eq(projectUserResets.userId, row.userId), isNull(projectUserResets.usedAt)));
       await this.tokens.revokeAllForUser(row.userId, 'password_reset', tx as unknown as Db);
-      return true;
+      return { projectId: row.projectId, identity: user?.email ?? user?.phone ?? '' };
     });
     if (!done) throw badRequest('invalid_reset_token', 'This reset link is invalid, expired or already used. Ask for a new one.');
+    return done;
   }
 
   /** The User Admin sets a user's password (by e-mail or phone); the user's sessions end. */

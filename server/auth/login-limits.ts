@@ -10,7 +10,7 @@
  *   the window, while the owner's known addresses are neither counted nor refused by it.
  * An attempt is counted before its password is checked (so parallel guesses cannot overshoot the
  * limit), and taken back when it succeeds. A success also clears its pair and makes its address
- * known to the account.
+ * known to the account, and so does a password reset through the mailed link (`trust`).
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { RateLimitRule } from '../config.ts';
@@ -75,6 +75,14 @@ export class LoginLimits {
         await this.remember(keys.known);
       },
     };
+  }
+
+  /**
+   * Makes `address` known to `account` without a password sign-in: a password reset through the
+   * mailed link proves the owner is at that address (so a locked-out owner gets back in from it).
+   */
+  async trust(account: string, address: string) {
+    await this.remember(this.keys(account, address).known);
   }
 
   private async takeBack(key: string) {

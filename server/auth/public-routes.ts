@@ -147,7 +147,10 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
         },
       },
       async (request) => {
-        await endUsers.resetPassword(request.params.resetID, request.body.password);
+        const { projectId, identity } = await endUsers.resetPassword(request.params.resetID, request.body.password);
+        // The user proved the mailbox from here: this address may sign in even while the account's
+        // limit for unknown addresses is reached (docs/security.md, "Sign-in limits").
+        await loginLimits.trust(`${projectId}:${identity}`, address(request));
         return { ok: true as const };
       },
     );

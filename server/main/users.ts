@@ -224,7 +224,7 @@ export class UserService {
    * Sets a new password with a single-use reset token. Every session of the user ends, and every
    * other outstanding reset link stops working. Owning the mailbox also proves the e-mail address.
    */
-  async resetPassword(token: string, password: string) {
+  async resetPassword(token: string, password: string): Promise<{ userId: string }> {
     const passwordHash = await hashPassword(password);
     const done = await this.db.transaction(async (tx) => {
       const [row] = await tx
@@ -232,7 +232,7 @@ export class UserService {
         .from(passwordResets)
         .where(and(eq(passwordResets.tokenHash, hashSecret(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
         .for('update');
-      if (!row) return false;
+      if (!row) return null;
       const now = new Date();
       await tx.update(users).set({ passwordHash, verified: true, passwordChangedAt: now }).where(eq(users.id, row.userId));
       await tx
@@ -240,9 +240,10 @@ export class UserService {
         .set({ usedAt: now })
         .where(and(eq(passwordResets.userId, row.userId), isNull(passwordResets.usedAt)));
       await this.tokens.revokeAllForUser(row.userId, 'password_reset', tx);
-      return true;
+      return row.userId;
     });
     if (!done) throw badRequest('invalid_reset_token', 'This reset link is invalid, expired or already used. Ask for a new one.');
+    return { userId: done };
   }
 
   /**

@@ -162,8 +162,16 @@ describe.each(databaseKinds)('sign-in limits that a stranger cannot use to lock 
     // A typo there counts against that address only, and a success clears it.
     expectProblem(await login(owner.username, 'typo', OWNER), 400, 'invalid_grant');
     expect((await login(owner.email, owner.password, OWNER)).statusCode).toBe(200);
-    // An address the owner never signed in from is held by the account-wide limit like any other.
-    expectProblem(await login(owner.username, owner.password, '192.0.2.250'), 429, 'rate_limited');
+    // An address the owner never signed in from is held by the account-wide limit like any other…
+    const TRAVEL = '192.0.2.250';
+    expectProblem(await login(owner.username, owner.password, TRAVEL), 429, 'rate_limited');
+    // …until the owner resets the password from there with the mailed link: that address is theirs.
+    expect((await t.app.inject({ method: 'POST', url: '/auth/resetPasswordEmail', remoteAddress: TRAVEL, payload: { email: owner.email } })).statusCode).toBe(200);
+    const token = (await lastMailTo(t.app, owner.email, 'reset')).link!.split('/resetPassword/')[1]!;
+    const reset = await t.app.inject({ method: 'POST', url: '/auth/resetPassword', remoteAddress: TRAVEL, payload: { token, password: 'new owner password 1' } });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect((await login(owner.username, 'new owner password 1', TRAVEL)).statusCode).toBe(200);
+    expectProblem(await login(owner.username, 'new owner password 1', '192.0.2.251'), 429, 'rate_limited');
   });
 
   it('project users: the owner still signs in from their address; the attacker is refused', async () => {
@@ -185,5 +193,13 @@ describe.each(databaseKinds)('sign-in limits that a stranger cannot use to lock 
     for (let i = 0; i < 3; i++) expectProblem(await verify(`spread ${i}`, `192.0.2.${110 + i}`), 400, 'invalid_grant');
     expectProblem(await verify('spread next', '192.0.2.210'), 429, 'rate_limited');
     expect((await verify('correct horse 1', OWNER)).statusCode).toBe(200);
+    // A reset through the mailed link makes the address it was done from the user's.
+    const TRAVEL = '192.0.2.211';
+    expectProblem(await verify('correct horse 1', TRAVEL), 429, 'rate_limited');
+    expect((await authCall(t, 'POST', '/user/resetpassword', token, { email })).statusCode).toBe(200);
+    const resetID = (await lastMailTo(t.app, email, 'project-user-reset')).link!.split('/').pop()!;
+    const reset = await t.app.inject({ method: 'POST', url: `/auth/public/bagel-auth-reset-password/${resetID}`, remoteAddress: TRAVEL, payload: { password: 'new user pass 2' } });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect((await verify('new user pass 2', TRAVEL)).statusCode).toBe(200);
   });
 });
