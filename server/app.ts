@@ -24,7 +24,7 @@ import { publicRoutes } from './public/routes.ts';
 import { TokenService } from './auth/tokens.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerAuthentication } from './auth/authenticate.ts';
-import { registerErrorHandling } from './lib/errors.ts';
+import { frameworkOptions, registerErrorHandling } from './lib/errors.ts';
 import { ProblemSchema } from './lib/schemas.ts';
 import { registerValidation } from './lib/validation.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
@@ -106,6 +106,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // The router's and the HTTP parser's own refusals are problem details too (docs/errors.md).
+    ...frameworkOptions(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const keys = await loadServerKeys(database.db);

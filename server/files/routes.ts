@@ -38,7 +38,7 @@ import { readItem, type Item } from '../content/storage.ts';
 import { sql } from 'drizzle-orm';
 import { FileService, thumbnailKey, type ItemOwner } from './files.ts';
 import { registerFileClaimer } from './claims.ts';
-import { isInline, isRasterImage, sniffFile, type Sniffed } from './sniff.ts';
+import { isInline, isRasterImage, linkedFileName, sniffFile, type Sniffed } from './sniff.ts';
 import { createStorage, isSafeKey } from './storage.ts';
 import { meterBandwidth } from '../usage/routes.ts';
 
@@ -443,7 +443,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
               if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || link!.length > contentLimits.urlMax) {
                 throw invalid([{ path: 'imageLink', message: `must be an http or https address of at most ${contentLimits.urlMax} characters` }]);
               }
-              const name = decodeURIComponent(url.pathname.split('/').pop() ?? '') || url.hostname;
+              const name = linkedFileName(url);
               image = { imageURL: url.toString(), imageName: name.slice(0, 255), altText, extension: extensionOf(name), fileName: name.slice(0, 255) };
             }
             const entry = found.isSet ? { _id: newId(), ...image } : image;

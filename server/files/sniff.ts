@@ -141,3 +141,20 @@ export async function sniffFile(file: string, name: string, size: number): Promi
   if (format) return { ok: true, type: { mime: format, ext: claimed } };
   return { ok: true, type: { mime: 'application/octet-stream', ext: claimed && /^[a-z0-9]{1,10}$/.test(claimed) ? claimed : 'bin' } };
 }
+
+/**
+ * The file name a link's address ends in (the host name when its path names none), decoded where
+ * its percent-encoding is UTF-8 and kept as written where it is not (`%E0`) or where decoding
+ * gives a control character (`%00`): an address never fails an upload or puts a NUL in a name.
+ */
+export function linkedFileName(url: URL): string {
+  const written = url.pathname.split('/').pop() ?? '';
+  let name = written;
+  try {
+    name = decodeURIComponent(written);
+  } catch {
+    name = written;
+  }
+  if (/[\u0000-\u001f\u007f]/.test(name)) name = written;
+  return (name || url.hostname).slice(0, 255);
+}

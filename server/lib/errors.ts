@@ -3,7 +3,9 @@
  * Status discipline: 401 only for a missing, invalid or expired bearer token; 400 bad input and bad
  * credentials; 403 permission denial; 404 unknown; 409 conflict; 429 throttling.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 
 export const PROBLEM_TYPE_BASE = 'https://larder.dev/problems/';
 
@@ -13,12 +15,15 @@ const titles: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   410: 'Gone',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
@@ -71,7 +76,92 @@ const frameworkErrors: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request'],
 };
 
+/** Problems for requests the router refuses before any route or hook (fastify's `frameworkErrors`). */
+const routerErrors: Record<string, [number, string, string]> = {
+  FST_ERR_BAD_URL: [400, 'bad_url', 'The address is not valid: its path holds malformed percent-encoding or text that is not UTF-8.'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'uri_too_long', 'A part of the address is longer than any this server accepts.'],
+  FST_ERR_ASYNC_CONSTRAINT: [500, 'internal', 'Something went wrong on our side.'],
+};
+
+/** Bytes of the request line past which an over-long head is the address's fault (414), not the headers' (431). */
+const longRequestLine = 8 * 1024;
+
+/** The HTTP/1.1 problem answer written straight to a socket the parser gave up on. */
+function rawProblem(status: number, code: string, detail: string): string {
+  const body = JSON.stringify(problem(status, code, detail));
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+    'Content-Type: application/problem+json\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}
+
+/**
+ * A request Node's HTTP parser refused (headers over the limit, a request line it cannot read,
+ * a timeout): fastify never sees it, so the answer is written here, as problem+json, and the
+ * connection closed (what follows on it cannot be trusted to start a request).
+ */
+function clientErrorHandler(this: FastifyInstance, failure: Error, socket: Socket) {
+  const error = failure as NodeJS.ErrnoException & { rawPacket?: Buffer };
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let answer: [number, string, string];
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    answer = [408, 'request_timeout', 'The request did not arrive in time.'];
+  } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const lineEnd = error.rawPacket?.indexOf('\r\n') ?? -1;
+    answer =
+      lineEnd === -1 || lineEnd > longRequestLine
+        ? [414, 'uri_too_long', 'The address is longer than this server accepts.']
+        : [431, 'headers_too_large', 'The request headers are larger than this server accepts.'];
+  } else {
+    answer = [400, 'bad_request', 'The request is not well-formed HTTP (an unreadable request line, header or address).'];
+  }
+  this.log.debug({ err: error }, 'client error');
+  if (socket.writable) socket.end(rawProblem(...answer));
+  else socket.destroy(error);
+}
+
+/** Options of the fastify constructor that make its own answers problem details too. */
+export function frameworkOptions(): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
+  return {
+    frameworkErrors: (error, _request, reply) => {
+      const [status, code, detail] = routerErrors[error.code] ?? [400, 'bad_request', error.message];
+      return sendProblem(reply, problem(status, code, detail));
+    },
+    clientErrorHandler: clientErrorHandler as NonNullable<FastifyServerOptions['clientErrorHandler']>,
+  };
+}
+
+/** A route pattern's regular expression: a parameter stands for one segment, `*` for the rest. */
+function patternOf(url: string): RegExp {
+  const segments = url.split('/').map((segment) => {
+    if (segment === '*') return '.*';
+    if (segment.includes(':') || segment.includes('*')) return '[^/]+';
+    return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  });
+  return new RegExp(`^${segments.join('/')}/?$`);
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
+  // Every route's pattern and methods, so an address that exists answers a wrong method with 405.
+  // Catch-alls (the console's `/*`, CORS preflights) say nothing about an address.
+  const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/*' || route.url === '*') return;
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'OPTIONS');
+    if (!methods.length) return;
+    const entry = routes.get(route.url) ?? { pattern: patternOf(route.url), methods: new Set<string>() };
+    for (const method of methods) entry.methods.add(method);
+    routes.set(route.url, entry);
+  });
+  const allowedMethods = (path: string) => {
+    const allowed = new Set<string>();
+    for (const { pattern, methods } of routes.values()) if (pattern.test(path)) for (const method of methods) allowed.add(method);
+    return allowed;
+  };
+
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       return sendProblem(reply, problem(error.status, error.code, error.message, error.extra.errors), error.extra.headers);
@@ -95,7 +185,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendProblem(reply, problem(500, 'internal', 'Something went wrong on our side.'));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, problem(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedMethods(path);
+    if (allowed.size && !allowed.has(request.method)) {
+      const methods = [...allowed].sort().join(', ');
+      return sendProblem(reply, problem(405, 'method_not_allowed', `${path} answers ${methods}, not ${request.method}.`), { allow: methods });
+    }
+    return sendProblem(reply, problem(404, 'not_found', `No route for ${request.method} ${path}.`));
+  });
 }

@@ -31,7 +31,7 @@ import { ItemService } from '../content/items.ts';
 import { NestedId } from '../content/route-schemas.ts';
 import { fieldColumn, levelAt } from '../content/schema-tree.ts';
 import type { ItemOwner } from '../files/files.ts';
-import { sniffFile, type Sniffed } from '../files/sniff.ts';
+import { linkedFileName, sniffFile, type Sniffed } from '../files/sniff.ts';
 import { mayStoreAssets, requireAssociated, requireRight } from './principal.ts';
 import { changeField, inCollection, inItem, principalOf, security, tags, type PublicApp } from './support.ts';
 
@@ -116,7 +116,7 @@ export async function publicFileRoutes(fastify: PublicApp) {
     }
     const file = await tempFile();
     await writeFile(file, body, { flag: 'wx' });
-    const name = decodeURIComponent(url.pathname.split('/').pop() ?? '') || url.hostname;
+    const name = linkedFileName(url);
     return { file, name: name.slice(0, 255), size: body.length };
   }
 

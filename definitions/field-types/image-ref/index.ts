@@ -11,7 +11,7 @@ export const imageKeys = ['imageURL', 'imageName', 'altText', 'extension', 'file
 const addressKeys: readonly string[] = ['imageURL', 'fileURL'];
 
 /** This server's own file paths, as the file service forms them (`/files/{key}`, keys of letters, digits, `._-/`). */
-const ownFilePath = /^\/files\/(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._\-/]+$/;
+const ownFilePath = /^\/files\/(?!(?:.*\/)?\.\.?(?:\/|$))[A-Za-z0-9._\-/]+$/;
 
 /**
  * Why an image address cannot be kept, or undefined. An address is read as a browser reads it

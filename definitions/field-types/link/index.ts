@@ -26,6 +26,8 @@ export const link: FieldType = {
     if (text === '') return ok(null);
     if (characterCount(text) > contentLimits.linkMax) return fail(`must be at most ${contentLimits.linkMax} characters`);
     if (/\s/.test(text)) return fail('must not contain spaces');
+    // A browser drops control characters before reading the scheme (`\u0001javascript:` runs).
+    if (/[\u0000-\u001f\u007f]/.test(text)) return fail('must not contain control characters');
     const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(text)?.[1]?.toLowerCase();
     // Anything before a first colon counts as a scheme (so `localhost:3000` needs `http://`): that
     // keeps `javascript:` and its look-alikes out of links the console will render.
