@@ -19,8 +19,8 @@ let apiToken: string;
 const listPath = () => `/organization/${made.organizationID}/project/${made.projectID}/collection/articles`;
 
 /** The official client's set: PUT …/items/{id}?set=true with the body as a JSON string. */
-async function setItem(request: APIRequestContext, collection: string, id: string, values: Record<string, unknown>) {
-  const response = await request.put(`/api/public/collection/${collection}/items/${id}?set=true`, {
+async function setItem(request: APIRequestContext, collection: string, id: string, values: Record<string, unknown>, nestedID = '') {
+  const response = await request.put(`/api/public/collection/${collection}/items/${id}?set=true${nestedID ? `&nestedID=${nestedID}` : ''}`, {
     headers: { ...bearer(apiToken), 'accept-version': 'v1', 'content-type': 'application/x-www-form-urlencoded' },
     data: JSON.stringify(values),
   });
@@ -44,6 +44,14 @@ test.beforeAll(async ({ request }) => {
         { name: 'Author', slug: 'author', type: 6, referenceCollectionID: 'authors' },
       ],
     },
+    {
+      id: 'books',
+      name: 'Books',
+      schema: [
+        { name: 'Title', slug: 'title', type: 1, required: true, primaryField: true },
+        { name: 'Chapters', slug: 'chapters', type: 12, nestedCollectionSchema: [{ name: 'Heading', slug: 'heading', type: 1, primaryField: true }] },
+      ],
+    },
   ]) {
     const created = await request.post(content(made, 'collection'), { headers: bearer(made.token), data });
     expect(created.status(), await created.text()).toBe(201);
@@ -57,6 +65,8 @@ test.beforeAll(async ({ request }) => {
   await setItem(request, 'authors', 'ada-l', { name: 'Ada Lovelace' });
   await setItem(request, 'authors', 'grace_h', { name: 'Grace Hopper' });
   await setItem(request, 'articles', 'art-42', { title: 'The answer', body: 'Forty-two', author: [{ itemRefID: 'ada-l' }] });
+  await setItem(request, 'books', 'dune', { title: 'Dune' });
+  await setItem(request, 'books', 'dune', { heading: 'Arrakis' }, 'chapters.ch-1');
 });
 
 test('an item made at a caller-chosen id is opened, edited, saved and deleted in the console', async ({ page, request }) => {
@@ -111,4 +121,25 @@ test('an item made at a caller-chosen id is opened, edited, saved and deleted in
   await expect(page.getByText('0 items', { exact: true })).toBeVisible();
   await page.screenshot({ path: `${shots}/deleted.png` });
   expect((await publicGet(request, 'collection/articles/items/art-42')).status()).toBe(404);
+});
+
+test('a nested item at a caller-chosen id opens at its address beside its parent, and saves', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  await signIn(page, account);
+  await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+  const bookPath = `/organization/${made.organizationID}/project/${made.projectID}/collection/books/item/dune`;
+  await page.goto(`${bookPath}/nestedID/chapters/item/ch-1`);
+  await expect(page.getByRole('heading', { name: 'Dune', level: 2 })).toBeVisible();
+  const chapter = page.getByRole('region', { name: 'Arrakis' });
+  await expect(chapter.getByRole('heading', { name: 'Arrakis', level: 2 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('listitem')).toHaveText(['Books', 'Dune', 'Chapters', 'Arrakis']);
+  await expectAccessible(page, 'nested item at a caller id');
+  await chapter.getByRole('textbox', { name: /^Heading/ }).fill('Arrakis, the desert planet');
+  await page.screenshot({ path: `${shots}/nested-edited.png` });
+  await chapter.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Item was updated!')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${bookPath}/nestedID/chapters$`));
+  await expect
+    .poll(async () => (await (await publicGet(request, 'collection/books/items/dune?nestedID=chapters.ch-1')).json()).heading)
+    .toBe('Arrakis, the desert planet');
 });
