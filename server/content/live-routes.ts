@@ -44,13 +44,10 @@ export async function liveRoutes(fastify: FastifyInstance) {
       const token = raw?.replace(/^Bearer\s+/i, '');
       if (!token) throw unauthorized('missing_token', 'Sign in first: this call needs a token in `authorization`.');
       const { org, proj, collection } = request.params;
-      const allowed = async () => {
-        const claims = await tokens.verifyAccess(token);
-        const viewer = await access.require(claims.userId, org, 'read');
-        collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
-        return collections.row(proj, collection);
-      };
-      const row = await allowed();
+      const claims = await tokens.verifyAccess(token);
+      const viewer = await access.require(claims.userId, org, 'read');
+      collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
+      const row = await collections.row(proj, collection);
       const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
       const lastEventID = Number(request.headers['last-event-id']);
       await serveLiveStream(request, reply, {
@@ -63,8 +60,13 @@ export async function liveRoutes(fastify: FastifyInstance) {
         lastEventID: Number.isSafeInteger(lastEventID) && lastEventID >= 0 ? lastEventID : undefined,
         maxSeconds: config.liveStreamMaxS,
         expiresAt: decodeJwt(token).exp,
+        // The same checks again, whenever a cached row they read changes.
         recheck: async () => {
-          if ((await allowed()).id !== row.id) throw unauthorized('collection_replaced', 'The collection followed is gone.');
+          const again = await tokens.verifyAccess(token);
+          const standing = await access.require(again.userId, org, 'read');
+          collectionVisibilityOf(await projects.row(org, proj), standing).require(collection);
+          // The cached schema row (a deleted or replaced collection changes it everywhere).
+          if ((await collections.schemaRow(proj, collection)).id !== row.id) throw unauthorized('collection_replaced', 'The collection followed is gone.');
         },
       });
     },

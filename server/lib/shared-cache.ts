@@ -30,6 +30,7 @@ interface Entry<V> {
 export class SharedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly generations = new Map<string, number>();
+  private readonly loading = new Map<string, { generation: number; clears: number; value: Promise<V> }>();
   private clearCount = 0;
   hits = 0;
   misses = 0;
@@ -51,12 +52,25 @@ export class SharedCache<V> {
     this.misses += 1;
     const generation = this.generations.get(key) ?? 0;
     const clears = this.clearCount;
-    const value = await load();
-    if ((this.generations.get(key) ?? 0) === generation && this.clearCount === clears) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+    // Callers missing the same key at once share one load, begun after the same invalidations
+    // (every load of a key reads the same row): many live streams rechecked after one change
+    // read it once.
+    const pending = this.loading.get(key);
+    if (pending && pending.generation === generation && pending.clears === clears) return pending.value;
+    const value = (async () => {
+      const loaded = await load();
+      if ((this.generations.get(key) ?? 0) === generation && this.clearCount === clears) {
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+        this.entries.set(key, { value: loaded, expires: Date.now() + this.ttlMs });
+      }
+      return loaded;
+    })();
+    this.loading.set(key, { generation, clears, value });
+    try {
+      return await value;
+    } finally {
+      if (this.loading.get(key)?.value === value) this.loading.delete(key);
     }
-    return value;
   }
 
   /** Drops one entry (`*`: all) in this process. */

@@ -104,6 +104,27 @@ function message(event: ContentEvent, slug: string): Message {
   return made;
 }
 
+/**
+ * The newest event of a collection that began more than 2·settle ago: every event still to commit
+ * has a higher id. Streams of the collection that stop together (a withdrawn token, shutdown, the
+ * same age limit) share one read for up to a second; an older answer is only lower, so still true.
+ */
+const settledCursors = new Map<string, { at: number; cursor: Promise<number> }>();
+function settledCursor(db: Db, collectionId: string, settleSeconds: number): Promise<number> {
+  const key = `${collectionId}:${settleSeconds}`;
+  const known = settledCursors.get(key);
+  if (known && Date.now() - known.at < 1000) return known.cursor;
+  const cursor = query(
+    db,
+    sql`select coalesce(max(id), 0) as cursor from item_events
+        where collection_id = ${collectionId} and created_at < now() - make_interval(secs => ${2 * settleSeconds})`,
+  ).then(([row]) => Number(row?.cursor ?? 0));
+  if (settledCursors.size >= 10_000) settledCursors.clear();
+  settledCursors.set(key, { at: Date.now(), cursor });
+  cursor.catch(() => settledCursors.get(key)?.cursor === cursor && settledCursors.delete(key));
+  return cursor;
+}
+
 export async function serveLiveStream(request: FastifyRequest, reply: FastifyReply, options: LiveStreamOptions): Promise<void> {
   const { hub, db } = options;
   const settleSeconds = options.settleSeconds ?? 60;
@@ -247,12 +268,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
 
   /** Below the cursor everything has settled; above it, `seen` lists what this stream sent. */
   const keepPosition = async () => {
-    const [row] = await query(
-      db,
-      sql`select coalesce(max(id), 0) as cursor from item_events
-          where collection_id = ${options.collectionId} and created_at < now() - make_interval(secs => ${2 * settleSeconds})`,
-    );
-    const cursor = Math.max(begin, Number(row?.cursor ?? 0));
+    const cursor = Math.max(begin, await settledCursor(db, options.collectionId, settleSeconds));
     unsaved = false;
     const seen = [...sent.keys()].filter((id) => id > cursor);
     const seenList = seen.length ? sql`array[${sql.join(seen.map((id) => sql`${id}`), sql`, `)}]::bigint[]` : sql`'{}'::bigint[]`;

@@ -68,7 +68,7 @@ export async function publicLiveRoutes(fastify: PublicApp) {
         const again = await requireRight(app, now, collection, 'read');
         // A grant narrowed to associated items (or widened) changes what the stream shows: the client resumes under the new one.
         if (again.associatedOnly !== grant.associatedOnly) throw forbidden('not_permitted', 'The read right on this collection changed.');
-        if ((await collections.row(principal.projectId, collection)).id !== row.id) throw forbidden('not_permitted', 'The collection followed is gone.');
+        if ((await collections.schemaRow(principal.projectId, collection)).id !== row.id) throw forbidden('not_permitted', 'The collection followed is gone.');
       };
       const token = request.query.authorization?.replace(/^Bearer\s+/i, '') ?? '';
       let expiresAt: number | undefined;
