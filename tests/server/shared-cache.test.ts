@@ -38,6 +38,23 @@ describe('SharedCache', () => {
     expect(await cache.get('k', async () => 'new')).toBe('new');
   });
 
+  it('callers missing one key at once share a load; one that comes after an invalidation loads again', async () => {
+    const cache = new SharedCache<number>('c', 60_000);
+    let loads = 0;
+    const releases: (() => void)[] = [];
+    const load = () => new Promise<number>((resolve) => releases.push(() => resolve(++loads)));
+    const first = cache.get('k', load);
+    const second = cache.get('k', load);
+    await Promise.resolve();
+    expect(releases).toHaveLength(1);
+    cache.drop('k');
+    const third = cache.get('k', load);
+    await Promise.resolve();
+    expect(releases).toHaveLength(2);
+    for (const release of releases) release();
+    expect(await Promise.all([first, second, third])).toEqual([1, 1, 2]);
+  });
+
   it('does not keep a value whose load raced a clear', async () => {
     const cache = new SharedCache<string>('c', 60_000);
     let release!: () => void;
