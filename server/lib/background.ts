@@ -13,10 +13,12 @@ import type { FastifyBaseLogger } from 'fastify';
  * hold the answer up, not even through the database (one connection on PGlite) or the write
  * hooks' settle marker (server/lib/shared-cache.ts).
  */
-export function answered(reply: { raw: EventEmitter }): Promise<void> {
+export function answered(reply: { raw: EventEmitter }, timeoutMs = 5000): Promise<void> {
   return new Promise((resolve) => {
     reply.raw.once('finish', resolve);
     reply.raw.once('close', resolve);
+    // Never later than this, so the work is done (and a close waiting for it ends) whatever the socket did.
+    setTimeout(resolve, timeoutMs).unref();
   });
 }
 
