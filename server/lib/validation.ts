@@ -24,29 +24,47 @@ function make(options: Options) {
 export const invalidTextDetail = 'Text may not contain a NUL character or an unpaired surrogate.';
 
 const unstorable = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Text without NUL and without any surrogate at all (nearly all text) passes this one quick scan. */
+const suspect = /[\u0000\ud800-\udfff]/;
 
 /** Whether a string holds a NUL character or an unpaired surrogate. */
-export const isUnstorableText = (text: string) => unstorable.test(text);
+export const isUnstorableText = (text: string) => suspect.test(text) && unstorable.test(text);
+
+const isContainer = (value: unknown): value is object =>
+  value !== null && typeof value === 'object' && !Buffer.isBuffer(value) && !ArrayBuffer.isView(value);
 
 /**
- * The path of the first string (an object key or a value) in a parsed value that is unstorable,
- * as segments, or undefined. Walks without recursion, so any nesting JSON.parse accepted is
- * walked; buffers (file contents) are bytes, not text, and are skipped.
+ * Whether any string (an object key or a value) in a parsed value is unstorable. Walks without
+ * recursion, so any nesting JSON.parse accepted is walked; buffers (file contents) are bytes, not
+ * text, and are skipped.
  */
-export function findUnstorableText(value: unknown): string[] | undefined {
-  const stack: [unknown, string[]][] = [[value, []]];
+export function holdsUnstorableText(value: unknown): boolean {
+  const stack: unknown[] = [value];
   while (stack.length) {
-    const [current, path] = stack.pop()!;
+    const current = stack.pop();
     if (typeof current === 'string') {
-      if (isUnstorableText(current)) return path;
+      if (isUnstorableText(current)) return true;
     } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push([current[i], [...path, String(i)]]);
-    } else if (current !== null && typeof current === 'object' && !Buffer.isBuffer(current) && !ArrayBuffer.isView(current)) {
+      for (const entry of current) stack.push(entry);
+    } else if (isContainer(current)) {
       for (const key of Object.keys(current)) {
-        if (isUnstorableText(key)) return [...path, JSON.stringify(key).slice(1, -1)];
-        stack.push([(current as Record<string, unknown>)[key], [...path, key]]);
+        if (isUnstorableText(key)) return true;
+        stack.push((current as Record<string, unknown>)[key]);
       }
     }
+  }
+  return false;
+}
+
+/**
+ * Where the first unstorable text of a value is, as the top-level key (or index) it is under, `''`
+ * for the value itself; undefined when there is none.
+ */
+export function findUnstorableText(value: unknown): string | undefined {
+  if (!isContainer(value)) return holdsUnstorableText(value) ? '' : undefined;
+  for (const key of Object.keys(value)) {
+    if (isUnstorableText(key)) return JSON.stringify(key).slice(1, -1);
+    if (holdsUnstorableText((value as Record<string, unknown>)[key])) return key;
   }
   return undefined;
 }
@@ -55,15 +73,15 @@ export function findUnstorableText(value: unknown): string[] | undefined {
  * The problem, its path named as content errors name theirs (server/content/routes.ts): a body's
  * property (an item's field) by its name, other parts after their own (`querystring.search`).
  */
-const invalidText = (where: string, path: string[]) =>
+const invalidText = (where: string, key: string) =>
   new AppError(400, 'invalid_text', invalidTextDetail, {
-    errors: [{ path: (where === 'body' ? path.slice(0, 1) : [where, ...path.slice(0, 1)]).join('.'), message: 'contains a NUL character or an unpaired surrogate' }],
+    errors: [{ path: where === 'body' ? key : [where, key].filter(Boolean).join('.'), message: 'contains a NUL character or an unpaired surrogate' }],
   });
 
 /** Throws the invalid-text problem when the value holds unstorable text; `where` names the request part. */
 export function refuseUnstorableText(value: unknown, where: string): void {
-  const path = findUnstorableText(value);
-  if (path !== undefined) throw invalidText(where, path);
+  const key = findUnstorableText(value);
+  if (key !== undefined) throw invalidText(where, key);
 }
 
 type Part = { fieldname?: string; filename?: string; value?: unknown; file?: { resume(): unknown } };
@@ -72,9 +90,9 @@ type Part = { fieldname?: string; filename?: string; value?: unknown; file?: { r
 function checkPart(part: Part | undefined) {
   if (!part) return;
   const name = part.fieldname ?? '';
-  if (!isUnstorableText(name) && findUnstorableText([part.filename, part.value]) === undefined) return;
+  if (!isUnstorableText(name) && !holdsUnstorableText([part.filename, part.value])) return;
   part.file?.resume();
-  throw invalidText('body', [isUnstorableText(name) ? JSON.stringify(name).slice(1, -1) : name]);
+  throw invalidText('body', isUnstorableText(name) ? JSON.stringify(name).slice(1, -1) : name);
 }
 
 /** The multipart readers @fastify/multipart gives a request (absent outside its scopes). */
