@@ -54,7 +54,9 @@ export async function publicLiveRoutes(fastify: PublicApp) {
       const grant = await requireRight(app, principal, collection, 'read');
       const row = await collections.row(principal.projectId, collection);
       const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
-      if (target.rootItemId) await requireAssociated(app, principal, grant, collection, target.rootItemId);
+      // A nested list or item, or one top-level item: its top-level item must list a user limited to associated items.
+      const topItem = target.rootItemId ?? target.itemId;
+      if (topItem) await requireAssociated(app, principal, grant, collection, topItem);
       const limitedTo = grant.associatedOnly && principal.kind === 'user' ? principal.userId : undefined;
       const visible =
         limitedTo === undefined ? undefined : (itemIds: string[]) => itemUsers.associatedAmong(principal.projectId, row.slug, limitedTo, itemIds);

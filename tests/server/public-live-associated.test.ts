@@ -191,6 +191,12 @@ describe.each(databaseKinds)('live events of associated items only on %s', (kind
     const refused = await open(liveUrl(carol.access_token, { itemID: theirs, nestedID: 'comments' }));
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'not_associated' });
+    // One top-level item (itemID with an empty nestedID) likewise.
+    const oneRefused = await open(liveUrl(carol.access_token, { itemID: theirs, nestedID: '' }));
+    expect(oneRefused.status).toBe(403);
+    expect(JSON.parse(oneRefused.body)).toMatchObject({ code: 'not_associated' });
+    const one = await open(liveUrl(carol.access_token, { itemID: mine, nestedID: '' }));
+    expect(one.status, one.body).toBe(200);
     const none = await open(liveUrl(outsider.access_token));
     expect(none.status).toBe(403);
     expect(JSON.parse(none.body)).toMatchObject({ code: 'not_permitted' });
