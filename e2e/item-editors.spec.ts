@@ -28,8 +28,8 @@ let seededID = '';
 const projectPath = () => `/organization/${made.organizationID}/project/${made.projectID}`;
 const listPath = () => `${projectPath()}/collection/gadgets`;
 
-/** A 1×1 PNG: the console's CSP allows data: images, so the read-only ImageRef display draws it. */
-const pixel = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+/** A 1×1 PNG, stored as a project file: an image value holds http(s) or this server's file addresses only (docs/errors.md). */
+const pixelPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 async function seed(request: APIRequestContext) {
   const people = await request.post(content(made, 'collection'), {
@@ -77,6 +77,9 @@ async function seed(request: APIRequestContext) {
     },
   });
   expect(gadgets.status(), await gadgets.text()).toBe(201);
+  const asset = await request.put(content(made, 'asset'), { headers: bearer(made.token), multipart: { asset: { name: 'pixel.png', mimeType: 'image/png', buffer: pixelPng } } });
+  expect(asset.status(), await asset.text()).toBe(201);
+  const pixel = ((await asset.json()) as { url: string }).url;
   // The media types have no editors yet: an item made over the API shows their values read-only.
   const seeded = await request.post(content(made, 'collection', 'gadgets', 'item'), {
     headers: bearer(made.token),
