@@ -7,6 +7,7 @@
  * PostgreSQL the change is made through another server process than the one holding the stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { buildApp, type App } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { memberships } from '../../server/db/schema.ts';
@@ -150,6 +151,23 @@ describe.each(databaseKinds)('live streams end when access is withdrawn, on %s',
       t.app.inject({ method: 'PUT', url: `/api/apiTokens/${token.id}`, headers: bearer(f.access), payload: { name: 'renamed', roles: [{ collection: 'notes', read: true }] } }),
     );
     expect((await Sse.open(publicUrl(token.jwt, { requestID }))).status).toBe(403);
+  });
+
+  it('when changes may have been missed (a lost connection clears every cache), every stream is checked again', async () => {
+    const token = await mint({ powerRead: true });
+    const sse = await open(publicUrl(token.jwt));
+    await sse.started();
+    // A deletion no process hears of (its trigger off for this transaction), as while a LISTEN connection is down.
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`delete from api_tokens where id = ${token.id}`);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sse.stop()).toBeUndefined();
+    t.app.ctx.caches.clearAll();
+    // Such checks are spread over a second.
+    await sse.until(() => sse.stop() !== undefined, 3000);
+    expect(sse.stop()).toBeDefined();
   });
 
   describe('app users', () => {
