@@ -97,7 +97,8 @@ export interface NestedItemFound {
 export type FilterOperator = '=' | '!=' | '>' | '<' | 'regex' | 'within';
 
 /** SQL column types a value can be kept in. */
-export type ColumnType = 'text' | 'double precision' | 'boolean' | 'timestamptz' | 'jsonb';
+/** `json` keeps the text as written (key order included); `jsonb` is parsed, indexable and re-sorts keys. */
+export type ColumnType = 'text' | 'double precision' | 'boolean' | 'timestamptz' | 'jsonb' | 'json';
 
 /**
  * What an index covers: the whole value, its first characters, one member of a JSON value (a
@@ -148,6 +149,8 @@ export type StorageDescriptor =
  */
 export type CsvSqlForm =
   | { of: 'text' | 'number' | 'bool' | 'instant' | 'json' }
+  /** A `json` column's own text (JSON.stringify's, as written): a JSON field's value. */
+  | { of: 'jsonText' }
   | { of: 'member'; member: string }
   | { of: 'members'; member: string; separator: string }
   | { of: 'numbers'; members: readonly string[]; separator: string };

@@ -142,6 +142,10 @@ const formulaPattern = "^'*[=+@\t\r-]";
 const jsonSpacePattern = '("(?:[^"\\\\]|\\\\.)*")|([:,]) ';
 /** Tokens of compact JSON text: a string literal or other non-number text (group 1), or a number (group 2). */
 const jsonTokenPattern = '("(?:[^"\\\\]|\\\\.)*"|[^"0-9-]+)|(-?[0-9][0-9.]*)';
+/** A JSON string literal. */
+const jsonStringPattern = '"(?:[^"\\\\]|\\\\.)*"';
+/** A number jsonb writes out in full where JavaScript writes an exponent (|x| >= 1e21 or < 1e-6). */
+const jsonPlainExponentPattern = '(^|[^0-9.])([0-9]{22,}|0\\.0{6,})';
 /** A key JavaScript puts first, in numeric order (an array index), where jsonb sorts keys by length, then bytes. */
 const jsonIndexKeyPattern = '"(0|[1-9][0-9]*)":';
 
@@ -240,6 +244,17 @@ export function cellSql(form: CsvSqlForm, value: SQL, sqlNumbers = true): SQL | 
         when (${value})::text ~ ${jsonIndexKeyPattern} then null
         when jsonb_typeof(${value}) in ('object', 'array') and not jsonb_path_exists(${value}, 'strict $.** ? (@.type() == "number")') then ${compact}
         else ${tokens} end)`);
+    }
+    case 'jsonText': {
+      // A `json` column holds JSON.stringify's text, keys in the author's order, which is the cell;
+      // a value moved from jsonb by migration 0025 has jsonb's spaces (taken out here) and plain
+      // numbers JavaScript writes with an exponent (22+ integer digits, 6+ zeros after the point:
+      // left to JavaScript, as are array-index keys, which JavaScript puts first).
+      const text = sql`(${value})::text`;
+      return set(sql`(case when ${text} = 'null' then ''
+        when ${text} ~ ${jsonIndexKeyPattern} then null
+        when ${text} ~ ${jsonPlainExponentPattern} and regexp_replace(${text}, ${jsonStringPattern}, '""', 'g') ~ ${jsonPlainExponentPattern} then null
+        else regexp_replace(${text}, ${jsonSpacePattern}, '\\1\\2', 'g') end)`);
     }
   }
 }

@@ -250,6 +250,9 @@ export function encodeValue(column: ColumnType, value: unknown): SQL {
     case 'jsonb':
       // Always as JSON text: node-postgres would turn a JS array into a PostgreSQL array.
       return sql`${JSON.stringify(value)}::jsonb`;
+    case 'json':
+      // Kept as this text, so its keys stay in the order they were written.
+      return sql`${JSON.stringify(value)}::json`;
     case 'timestamptz':
       return sql`${value as string}::timestamptz`;
     case 'double precision':
@@ -273,7 +276,7 @@ export function decodeValue(column: ColumnType, raw: unknown): unknown {
   if (raw === null || raw === undefined) return null;
   if (column === 'timestamptz') return (raw instanceof Date ? raw : parseTimestamptz(String(raw))).toISOString();
   if (column === 'double precision' && typeof raw === 'string') return Number(raw);
-  // Both drivers parse jsonb already: a string here is a JSON string value, not JSON text.
+  // Both drivers parse json and jsonb already: a string here is a JSON string value, not JSON text.
   return raw;
 }
 
@@ -338,6 +341,7 @@ function isoText(value: SQL): SQL {
 function valueJson(column: ColumnType, value: SQL): SQL {
   switch (column) {
     case 'jsonb':
+    case 'json':
       return sql`(${value})::text`;
     case 'timestamptz':
       return sql`('"' || ${isoText(value)} || '"')`;

@@ -46,6 +46,7 @@ const valueOf: Record<ColumnType, fc.Arbitrary<unknown>> = {
   boolean: fc.boolean(),
   timestamptz: date,
   jsonb: json,
+  json,
 };
 
 const itemArb = fc.tuple(...fields.map((f) => fc.option(valueOf[columnTypeOf(f)!], { nil: undefined, freq: 3 })));

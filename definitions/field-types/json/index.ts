@@ -17,7 +17,9 @@ export const json: FieldType = {
   capabilities: { creatable: true, primary: true, required: true, unique: false, sortable: false },
   settings: [],
   filterOperators: [],
-  storage: { kind: 'column', column: 'jsonb', indexes: [] },
+  // `json`, not `jsonb`: the value keeps the author's key order (docs/console.md "JSON fields keep
+  // their key order"). The type has no filters, sort or index, which are what jsonb would give.
+  storage: { kind: 'column', column: 'json', indexes: [] },
   validate(value) {
     const problem = unstorableJson(value);
     if (problem) return fail(problem);
@@ -27,6 +29,6 @@ export const json: FieldType = {
     return ok(JSON.parse(text) as unknown);
   },
   isEmpty: (value) => value === null || value === undefined || value === '',
-  csv: jsonCsv,
+  csv: { ...jsonCsv, sqlForm: { of: 'jsonText' } },
   display: (value) => (value === null || value === undefined ? '' : JSON.stringify(value)),
 };

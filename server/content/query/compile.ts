@@ -21,7 +21,7 @@ const columnTypes: Record<Target['kind'], ColumnType> = {
   bool: 'boolean',
   date: 'timestamptz',
   geo: 'jsonb',
-  json: 'jsonb',
+  json: 'json',
 };
 
 /** A compared value as a typed parameter. */

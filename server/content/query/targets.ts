@@ -61,6 +61,8 @@ function kindOf(type: FieldType): ValueKind | undefined {
       if (storage.indexes.some((index) => index.on.of === 'member')) return 'option';
       if (storage.indexes.some((index) => index.kind === 'gin')) return 'refs';
       return 'json';
+    case 'json':
+      return 'json';
   }
 }
 
