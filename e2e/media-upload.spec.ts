@@ -30,6 +30,8 @@ interface Image {
   _id?: string;
   imageURL: string;
   imageName: string;
+  /** The name it was uploaded with, which the editors show. */
+  fileName?: string;
   altText: string;
 }
 
@@ -158,7 +160,7 @@ test('on a saved item the image is replaced at once, refused above the limit, an
   // Nothing is left unsaved: the upload was the change.
   await expect(page.getByRole('button', { name: 'Update' })).toBeDisabled();
 
-  await field(page, 'photo').getByRole('button', { name: `Delete ${after.imageName}` }).click();
+  await field(page, 'photo').getByRole('button', { name: `Delete ${after.fileName}` }).click();
   await expect(page.getByText('Image deleted')).toBeVisible();
   await expect(field(page, 'photo').getByText('No file yet.')).toBeVisible();
   expect((await item(request)).photo ?? null).toBeNull();
@@ -175,18 +177,21 @@ test('an image set gets three files, is reordered by keyboard and keeps the orde
   const stored = (await item(request)).gallery as Image[];
   expect(stored.map((image) => image.imageName.split('.').pop())).toEqual(['png', 'png', 'png']);
   const names = stored.map((image) => image.imageName);
+  // The editors name each file by the name it was uploaded with.
+  const shown = stored.map((image) => image.fileName!);
+  expect(shown).toEqual(['one.png', 'two.png', 'three.png']);
 
   // Alt text per file, then the first moves down one place by keyboard.
-  await field(page, 'gallery').getByRole('textbox', { name: `Alt text of ${names[0]}` }).fill('First one');
-  const first = field(page, 'gallery').getByRole('button', { name: `Move ${names[0]}` });
+  await field(page, 'gallery').getByRole('textbox', { name: `Alt text of ${shown[0]}` }).fill('First one');
+  const first = field(page, 'gallery').getByRole('button', { name: `Move ${shown[0]}` });
   await first.focus();
   await page.keyboard.press('Space');
   await expect(first).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('ArrowDown');
-  await expect(page.getByText(`${names[0]} is at position 2 of 3.`)).toBeAttached();
+  await expect(page.getByText(`${shown[0]} is at position 2 of 3.`)).toBeAttached();
   await page.keyboard.press('Space');
-  await expect(page.getByText(`${names[0]} dropped at position 2 of 3.`)).toBeAttached();
-  await expect(handles.nth(0)).toHaveAccessibleName(`Move ${names[1]}`);
+  await expect(page.getByText(`${shown[0]} dropped at position 2 of 3.`)).toBeAttached();
+  await expect(handles.nth(0)).toHaveAccessibleName(`Move ${shown[1]}`);
   await page.getByRole('button', { name: 'Update' }).click();
   await expect(page.getByText('Item was updated!')).toBeVisible();
 
@@ -197,11 +202,11 @@ test('an image set gets three files, is reordered by keyboard and keeps the orde
   await expect(page).toHaveURL(new RegExp(`${listPath()}$`));
   await page.goto(`${listPath()}/item/${itemID}`);
   await expect(field(page, 'gallery').getByRole('button', { name: /^Move / })).toHaveCount(3);
-  await expect(field(page, 'gallery').getByRole('button', { name: /^Move / }).nth(0)).toHaveAccessibleName(`Move ${names[1]}`);
-  await expect(field(page, 'gallery').getByRole('button', { name: /^Move / }).nth(1)).toHaveAccessibleName(`Move ${names[0]}`);
+  await expect(field(page, 'gallery').getByRole('button', { name: /^Move / }).nth(0)).toHaveAccessibleName(`Move ${shown[1]}`);
+  await expect(field(page, 'gallery').getByRole('button', { name: /^Move / }).nth(1)).toHaveAccessibleName(`Move ${shown[0]}`);
 
   // One file of the set deleted.
-  await field(page, 'gallery').getByRole('button', { name: `Delete ${names[2]}` }).click();
+  await field(page, 'gallery').getByRole('button', { name: `Delete ${shown[2]}` }).click();
   await expect(page.getByText('Image deleted')).toBeVisible();
   await expect(field(page, 'gallery').getByRole('button', { name: /^Move / })).toHaveCount(2);
   expect(((await item(request)).gallery as Image[]).map((image) => image.imageName)).toEqual([names[1], names[0]]);
