@@ -123,6 +123,8 @@ function useScrollCue() {
     const element = board.current;
     if (!element) return;
     measureMore();
+    // Every browser has ResizeObserver; a DOM without it (jsdom) gets the first measure only.
+    if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(measureMore);
     observer.observe(element);
     for (const child of element.children) observer.observe(child);

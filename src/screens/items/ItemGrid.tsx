@@ -140,11 +140,12 @@ function useFillHeight(wrapper: RefObject<HTMLDivElement | null>, rows: number):
     const element = wrapper.current;
     if (!element) return;
     measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element.closest('main') ?? document.body);
+    // Every browser has ResizeObserver; a DOM without it (jsdom) follows the window only.
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(element.closest('main') ?? document.body);
     window.addEventListener('resize', measure);
     return () => {
-      observer.disconnect();
+      observer?.disconnect();
       window.removeEventListener('resize', measure);
     };
   }, [wrapper, measure]);
