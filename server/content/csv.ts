@@ -247,7 +247,7 @@ export function cellSql(form: CsvSqlForm, value: SQL, sqlNumbers = true): SQL | 
     }
     case 'jsonText': {
       // A `json` column holds JSON.stringify's text, keys in the author's order, which is the cell;
-      // a value moved from jsonb by migration 0025 has jsonb's spaces (taken out here) and plain
+      // a value moved from jsonb by migration 0023 has jsonb's spaces (taken out here) and plain
       // numbers JavaScript writes with an exponent (22+ integer digits, 6+ zeros after the point:
       // left to JavaScript, as are array-index keys, which JavaScript puts first).
       const text = sql`(${value})::text`;

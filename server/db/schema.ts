@@ -418,7 +418,7 @@ export const userGroups = pgTable(
 /**
  * Project users linked to an item (its Users panel, the public `bagelUsers`); gone with the
  * collection or the user. `itemId` is the top-level item; `nestedPath` the nestedID chain of a
- * nested item under it ('' for the item itself; migration 0023).
+ * nested item under it ('' for the item itself; migration 0022).
  */
 export const itemUsers = pgTable(
   'item_users',

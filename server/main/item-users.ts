@@ -3,7 +3,7 @@
  * (content §2, §7). A group granting "associated items only" reaches exactly the items that list
  * the user here. Links name the collection by slug (slugs never change) and go with the
  * collection or the user (foreign keys). A link names the top-level item and, for a nested item,
- * its nestedID chain below it (`nestedPath`, '' for the top-level item; migration 0023), so a
+ * its nestedID chain below it (`nestedPath`, '' for the top-level item; migration 0022), so a
  * nested item has its own users, gone when it is deleted. Access ("associated items only") reads
  * top-level links alone: a nested item is judged by its top-level item (docs/end-users.md).
  */
@@ -81,7 +81,7 @@ export class ItemUserService {
     return this.list(projectId, collectionSlug, itemId, nestedPath);
   }
 
-  /** Forgets every link of an item and of the items nested in it (deleting an item does it by trigger, migration 0023). */
+  /** Forgets every link of an item and of the items nested in it (deleting an item does it by trigger, migration 0022). */
   async clearItem(projectId: string, collectionSlug: string, itemId: string): Promise<void> {
     await this.db.delete(itemUsers).where(and(eq(itemUsers.projectId, projectId), eq(itemUsers.collectionSlug, collectionSlug), eq(itemUsers.itemId, itemId)));
   }

@@ -1,7 +1,7 @@
 /**
  * A JSON field keeps its value as written: keys come back in the author's order (docs/console.md
  * "JSON fields keep their key order"), from the item, the list, the public API, a nested item
- * and the CSV file; and migration 0025 turns the columns of existing JSON fields to `json`.
+ * and the CSV file; and migration 0023 turns the columns of existing JSON fields to `json`.
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
@@ -65,7 +65,7 @@ describe.each(databaseKinds)('JSON field key order on %s', (kind) => {
     expect(csv.body).toContain(`"${written.replace(/"/g, '""')}"`);
   });
 
-  it('migration 0025 turns an existing jsonb column of a JSON field into json, keeping its values', async () => {
+  it('migration 0023 turns an existing jsonb column of a JSON field into json, keeping its values', async () => {
     const [collection] = await query<{ id: string }>(t.database.db, sql`select id from content_collections where slug = 'notes' and project_id = ${f.project}`);
     const table = `content_${collection!.id}`;
     const column = `f_${fieldID}`;
@@ -74,7 +74,7 @@ describe.each(databaseKinds)('JSON field key order on %s', (kind) => {
     const typeOf = async () =>
       (await query<{ t: string }>(t.database.db, sql`select data_type as t from information_schema.columns where table_schema = current_schema() and table_name = ${table} and column_name = ${column}`))[0]?.t;
     expect(await typeOf()).toBe('jsonb');
-    const migration = readFileSync(new URL('../../drizzle/0025_json_fields_keep_order.sql', import.meta.url), 'utf8');
+    const migration = readFileSync(new URL('../../drizzle/0023_json_fields_keep_order.sql', import.meta.url), 'utf8');
     for (const statement of migration.split('--> statement-breakpoint')) if (statement.trim()) await t.database.db.execute(sql.raw(statement));
     expect(await typeOf()).toBe('json');
     const one = json(await f.call('GET', `collection/notes/item/${itemID}`));

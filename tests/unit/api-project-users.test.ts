@@ -30,7 +30,7 @@ describe('project users API', () => {
     );
     const page = await api.users(scope, { pageNumber: 2, perPage: 50, search: ' a@ ' });
     expect(fake.sent[0]!.url).toBe(`${base}/user?pageNumber=2&perPage=50&search=a%40`);
-    expect(page).toEqual({ users: [{ userID: 'u1', email: 'a@example.com', phone: null, createdDate: '2026-01-01T00:00:00.000Z', lastLoggedIn: null, userGroups: ['g1'] }], total: 7 });
+    expect(page).toEqual({ users: [{ userID: 'u1', email: 'a@example.com', phone: null, verified: true, createdDate: '2026-01-01T00:00:00.000Z', lastLoggedIn: null, userGroups: ['g1'] }], total: 7 });
   });
 
   it('also reads a bare list with the item-count header', async () => {

@@ -251,7 +251,8 @@ describe('ItemRef', () => {
   });
 
   it('refuses ids that are not item ids, duplicates and extra keys', () => {
-    refused('ItemRef', [{ itemRefID: 'nope' }]);
+    refused('ItemRef', [{ itemRefID: 'no.pe' }]);
+    refused('ItemRef', [{ itemRefID: 'x'.repeat(65) }]);
     refused('ItemRef', [{ itemRefID: a }, { itemRefID: a }]);
     refused('ItemRef', [{ itemRefID: a, item: {} }]);
     expect(valid('ItemRef', [])).toBeNull();
@@ -273,8 +274,8 @@ describe('images, geo points, JSON, nested collections and metadata', () => {
     expect(valid('ImageRef', { imageURL: 'https://x/a.png', altText: 'A' })).toEqual({ imageURL: 'https://x/a.png', altText: 'A' });
     expect(valid('ImageRef', {})).toBeNull();
     expect(refused('ImageRef', { imageURL: 'x', onload: 'y' })).toMatch(/unknown keys: onload/);
-    expect(valid('ImageRefSet', [{ _id: '1', imageURL: 'a' }, { imageURL: 'b' }])).toEqual([{ _id: '1', imageURL: 'a' }, { imageURL: 'b' }]);
-    refused('ImageRefSet', Array.from({ length: 101 }, () => ({ imageURL: 'a' })));
+    expect(valid('ImageRefSet', [{ _id: '1', imageURL: '/files/a' }, { imageURL: 'https://x/b.png' }])).toEqual([{ _id: '1', imageURL: '/files/a' }, { imageURL: 'https://x/b.png' }]);
+    refused('ImageRefSet', Array.from({ length: 101 }, () => ({ imageURL: '/files/a' })));
   });
 
   it('takes {lat, lng} within range', () => {
