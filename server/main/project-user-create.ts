@@ -10,19 +10,9 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { accountLimits } from '../../definitions/schemas/account.ts';
 import { currentUser } from '../auth/authenticate.ts';
-import { Id } from '../content/route-schemas.ts';
 import { responses } from '../lib/schemas.ts';
+import { ProjectParams, ProjectUser } from './project-user-schemas.ts';
 
-const ProjectParams = Type.Object({ org: Id, proj: Id });
-const ProjectUser = Type.Object({
-  userID: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  phone: Type.Union([Type.String(), Type.Null()]),
-  verified: Type.Boolean(),
-  createdDate: Type.String(),
-  lastLoggedIn: Type.Union([Type.String(), Type.Null()]),
-  userGroups: Type.Array(Type.String()),
-});
 const NewUser = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 254 }),

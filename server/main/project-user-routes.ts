@@ -26,22 +26,13 @@ import { contentCollections } from '../db/schema.ts';
 import { badRequest } from '../lib/errors.ts';
 import { Empty, Ok, responses } from '../lib/schemas.ts';
 import { addProjectUserRoute } from './project-user-create.ts';
+import { ProjectParams, ProjectUser } from './project-user-schemas.ts';
 import { collectionVisibilityOf } from './projects.ts';
 
-const ProjectParams = Type.Object({ org: Id, proj: Id });
 const UserParams = Type.Object({ org: Id, proj: Id, id: Id });
 const GroupParams = Type.Object({ org: Id, proj: Id, groupID: Id });
 const ItemParams = Type.Object({ org: Id, proj: Id, collection: CollectionId, item: ItemId });
 
-const ProjectUser = Type.Object({
-  userID: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  phone: Type.Union([Type.String(), Type.Null()]),
-  verified: Type.Boolean(),
-  createdDate: Type.String(),
-  lastLoggedIn: Type.Union([Type.String(), Type.Null()]),
-  userGroups: Type.Array(Type.String()),
-});
 const Permission = Type.Object(
   {
     collection: Type.String({ minLength: 1, maxLength: 64 }),
