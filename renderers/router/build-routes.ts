@@ -15,37 +15,48 @@ import { createGuardLoader } from './guard-loader.ts';
 import { routerPath } from './router-path.ts';
 import type { RouteHandle, RouterParts, ScreenLoader } from './types.ts';
 
-/** The modules of one built route table: loaded once each, then drawn synchronously. */
+/**
+ * The modules of one built route table: loaded once each, then drawn synchronously. Routes that
+ * draw the same module share one component, so moving between them (an organization's tabs)
+ * keeps the screen mounted and the focus where it was, as react-router's own lazy routes did.
+ */
 class RouteModules {
   private readonly loaders = new Map<string, ScreenLoader>();
-  private readonly pending = new Map<string, Promise<ComponentType>>();
-  private readonly loaded = new Map<string, ComponentType>();
+  private readonly slots = new Map<ScreenLoader, ComponentType>();
+  private readonly pending = new Map<ScreenLoader, Promise<ComponentType>>();
+  private readonly loaded = new Map<ScreenLoader, ComponentType>();
 
   /** The route's component: draws the module once loaded (the root loader loads it before the route shows). */
   slot(id: string, load: ScreenLoader): ComponentType {
     this.loaders.set(id, load);
-    const RouteModule = () => createElement(this.loaded.get(id) ?? use(this.load(id)));
-    RouteModule.displayName = `RouteModule(${id})`;
+    let RouteModule = this.slots.get(load);
+    if (!RouteModule) {
+      const Slot = () => createElement(this.loaded.get(load) ?? use(this.load(load)));
+      Slot.displayName = `RouteModule(${id})`;
+      RouteModule = Slot;
+      this.slots.set(load, RouteModule);
+    }
     return RouteModule;
   }
 
-  load(id: string): Promise<ComponentType> {
-    let promise = this.pending.get(id);
+  private load(load: ScreenLoader): Promise<ComponentType> {
+    let promise = this.pending.get(load);
     if (!promise) {
-      promise = this.loaders.get(id)!().then((module) => {
-        this.loaded.set(id, module.default);
+      promise = load().then((module) => {
+        this.loaded.set(load, module.default);
         return module.default;
       });
       // A failed download is retried on the next navigation.
-      promise.catch(() => this.pending.delete(id));
-      this.pending.set(id, promise);
+      promise.catch(() => this.pending.delete(load));
+      this.pending.set(load, promise);
     }
     return promise;
   }
 
   /** Loads the modules of these routes (those that have one), all at once. */
   async preload(ids: readonly string[]): Promise<void> {
-    await Promise.all(ids.filter((id) => this.loaders.has(id) && !this.loaded.has(id)).map((id) => this.load(id)));
+    const loads = ids.map((id) => this.loaders.get(id)).filter((load): load is ScreenLoader => load !== undefined && !this.loaded.has(load));
+    await Promise.all(loads.map((load) => this.load(load)));
   }
 }
 

@@ -166,3 +166,31 @@ describe('buildRoutes', () => {
     await vi.waitFor(() => expect(guard).toHaveBeenCalledTimes(2));
   });
 });
+
+describe('routes that draw one screen', () => {
+  it('share one component, so moving between them keeps the screen mounted (and the focus in it)', () => {
+    const built = buildRoutes(routes, parts());
+    const components = new Map<string, unknown[]>();
+    const walk = (list: readonly RouteObject[]) => {
+      for (const route of list) {
+        const definition = (route.handle as RouteHandle | undefined)?.name;
+        const row = definition ? findRow(routes, definition) : undefined;
+        if (row?.screen && route.Component) components.set(row.screen, [...(components.get(row.screen) ?? []), route.Component]);
+        if (route.children) walk(route.children);
+      }
+    };
+    walk(built);
+    const shared = [...components.values()].filter((list) => list.length > 1);
+    expect(shared.length).toBeGreaterThan(0);
+    for (const list of shared) expect(new Set(list).size).toBe(1);
+  });
+});
+
+function findRow(table: typeof routes, name: string): (typeof routes)[number] | undefined {
+  for (const row of table) {
+    if (row.name === name) return row;
+    const inner = row.children ? findRow(row.children as typeof routes, name) : undefined;
+    if (inner) return inner;
+  }
+  return undefined;
+}
