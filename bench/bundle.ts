@@ -4,7 +4,7 @@
  * console first when it is stale), Debian's Chromium opens `/` with a cold cache, follows the
  * redirect to /login and waits for the sign-in form; every script response counts with the bytes
  * the DevTools protocol reports as transferred (`encodedDataLength`: compressed body and headers).
- * Budget (../shared/DEPENDENCIES.md): 200 KB. `--json` prints the figures as JSON.
+ * Budget: 200 KB (docs/performance.md). `--json` prints the figures as JSON.
  */
 import { buildConsole, consoleIsStale } from '../server/build-console.ts';
 import { startServer } from '../e2e/support/server.ts';

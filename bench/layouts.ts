@@ -1,5 +1,5 @@
 /**
- * The calendar, kanban and map layouts of the item list on a million items (issue 10): how long
+ * The calendar, kanban and map layouts of the item list on a million items: how long
  * each takes, in a real browser against the real server, from the start of the navigation to the
  * first paint of its content, and what each API call it makes costs the server.
  *

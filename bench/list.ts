@@ -1,5 +1,5 @@
 /**
- * The item list at a million items (issue 7), measured over HTTP against the real server, on
+ * The item list at a million items, measured over HTTP against the real server, on
  * PostgreSQL and on PGlite:
  *
  *   npm run bench -- list                       # 1,000,000 items, PostgreSQL then PGlite

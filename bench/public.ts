@@ -1,5 +1,5 @@
 /**
- * The public v1 API under load (issue 11), over HTTP against the real server with a project API
+ * The public v1 API under load, over HTTP against the real server with a project API
  * token, on PostgreSQL and on PGlite:
  *
  *   npm run bench -- public                      # PostgreSQL then PGlite

@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries (issue 12; README "Webhooks"), in process on PGlite and PostgreSQL:
+ * Webhook deliveries (docs/webhooks.md), in process on PGlite and PostgreSQL:
  *
  *   npm run bench -- webhooks                    # PostgreSQL then PGlite
  *   npm run bench -- webhooks --db pglite --writes 1000      (1000 is the default)
@@ -62,7 +62,7 @@ async function runOne(kind: Kind, writes: number, log: (line: string) => void) {
     DATA_DIR: tmpdir(),
     OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32',
     WEBHOOK_POLL_S: '0.5',
-    // Where deliveries are sent from (README "Webhooks"): the default, or WEBHOOK_SENDER=thread|inline, WEBHOOK_SENDER_NICE=0…19 to compare.
+    // Where deliveries are sent from (docs/webhooks.md): the default, or WEBHOOK_SENDER=thread|inline, WEBHOOK_SENDER_NICE=0…19 to compare.
     ...(process.env.WEBHOOK_SENDER ? { WEBHOOK_SENDER: process.env.WEBHOOK_SENDER } : {}),
     ...(process.env.WEBHOOK_SENDER_NICE ? { WEBHOOK_SENDER_NICE: process.env.WEBHOOK_SENDER_NICE } : {}),
   });

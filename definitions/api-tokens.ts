@@ -1,5 +1,5 @@
 /**
- * API tokens (platform §3, §4, §6): the rights a token carries, the form's sections and labels,
+ * API tokens: the rights a token carries, the form's sections and labels,
  * and the user group that User Admin forces. The rules of the form itself are the state chart in
  * machines/token-form.ts.
  */
@@ -20,10 +20,10 @@ export interface TokenDraft extends TokenRights {
   userGroupID: string | null;
 }
 
-/** User Admin sets the group to this and locks it (platform §4). */
+/** User Admin sets the group to this and locks it. */
 export const USER_ADMIN_GROUP_ID = 'admin';
 
-/** The form starts blank (platform §4). */
+/** The form starts blank. */
 export const blankToken: TokenDraft = {
   name: '',
   userAdmin: false,
@@ -71,7 +71,7 @@ export function tokenBody(draft: TokenDraft) {
   return { ...draftOf(draft), name: draft.name.trim() };
 }
 
-/** A name that is not blank: Generate and Save need one (platform §5). */
+/** A name that is not blank: Generate and Save need one. */
 export const hasTokenName = (draft: Pick<TokenDraft, 'name'>) => draft.name.trim() !== '';
 
 /** The flags of a role as shown: a collection without a role has none. */

@@ -1,5 +1,5 @@
 /**
- * Deleting an organization or a project needs its name typed exactly (platform §5): same case, no
+ * Deleting an organization or a project needs its name typed exactly: same case, no
  * trimming, so a near miss never deletes.
  */
 export function isExactName(typed: string, expected: string): boolean {

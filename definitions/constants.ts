@@ -1,5 +1,5 @@
 /**
- * Business and interface constants of the console (platform §9, content §9). Product decisions:
+ * Business and interface constants of the console. Product decisions:
  * change a number here and every screen follows.
  */
 
@@ -19,7 +19,7 @@ export const ui = {
   linkedItemDialogWidthPx: 640,
   copiedConfirmationMs: 750,
   dropdownDelayMs: 100,
-  /** Item-reference pickers search this long after the last keystroke (content §9). */
+  /** Item-reference pickers search this long after the last keystroke. */
   pickerSearchDebounceMs: 300,
 } as const;
 
@@ -29,7 +29,7 @@ export const paging = {
   defaultPageSize: 50,
   nestedPageSize: 100,
   perPageOptions: [20, 50, 100, 300],
-  /** The preview table of a nested collection on its parent item: rows per page, `_rank` descending, at most 600 px high (content §9). */
+  /** The preview table of a nested collection on its parent item: rows per page, `_rank` descending, at most 600 px high. */
   nestedPreviewPageSize: 10,
   nestedPreviewMaxHeightPx: 600,
 } as const;
@@ -63,11 +63,11 @@ export const storageKeys = {
     `larder.columns.${organizationID}.${projectID}.${collectionID}${nestedPath ? `.${nestedPath}` : ''}`,
 } as const;
 
-/** Places and maps (content §2, §9): the address search of GeoPoint editors and the maps the console draws. */
+/** Places and maps: the address search of GeoPoint editors and the maps the console draws. */
 export const maps = {
   /** An address search needs this many characters (fewer: no request; the server answers 400). */
   searchMinChars: 3,
-  /** Search inputs hold at most 256 characters (content §9). */
+  /** Search inputs hold at most 256 characters. */
   searchMaxChars: 256,
   /** The address search asks this long after the last keystroke. */
   searchDebounceMs: 380,
@@ -87,7 +87,7 @@ export const maps = {
   layoutBoundsDebounceMs: 300,
 } as const;
 
-/** Link previews (content §2, §7; README "Outbound requests"): the card under a Link editor and the server's fetch. */
+/** Link previews (docs/security.md "Outbound requests"): the card under a Link editor and the server's fetch. */
 export const linkPreview = {
   /** The card asks for a preview this long after the address last changed. */
   debounceMs: 600,

@@ -1,5 +1,5 @@
 /**
- * Content constants shared by the server and the console (content spec §3, §5, §9): collection ids,
+ * Content constants shared by the server and the console: collection ids,
  * reserved names, the metadata entry every schema carries, nested-id chains and size limits.
  */
 
@@ -7,7 +7,7 @@
 export const systemKeys = ['_id', '_createdDate', '_lastUpdatedDate', '_order', '_rank'] as const;
 export type SystemKey = (typeof systemKeys)[number];
 
-/** The schema entry standing for the item's metadata (contract §6); it is in every schema and never edited. */
+/** The schema entry standing for the item's metadata; it is in every schema and never edited. */
 export const metadataField = { id: '_metadata', name: 'Metadata', slug: '_metadata', type: 100 } as const;
 
 /** Collection ids a collection can never have: `new` is the create-collection route. */
@@ -47,7 +47,7 @@ export const contentLimits = {
 const slugCharacters = /^[A-Za-z0-9-]+$/;
 
 /**
- * The collection id derived from what a person typed (spec §5): whitespace removed by joining the
+ * The collection id derived from what a person typed: whitespace removed by joining the
  * words in camelCase, first letter lowercase, and only letters, digits and hyphens kept.
  * `slugify('My blog posts!')` is `myBlogPosts`.
  */
@@ -118,7 +118,7 @@ export const isItemId = (value: unknown): value is string => typeof value === 's
 export type NestedStep = { kind: 'collection'; slug: string } | { kind: 'item'; id: string };
 
 /**
- * Parses a nestedID (contract §5): the dot-joined chain after the top item that alternates a
+ * Parses a nestedID: the dot-joined chain after the top item that alternates a
  * nested collection's slug and an item id, `chapters.2.paragraphs.3`. A chain ending in a slug
  * addresses that nested list, one ending in an id addresses that nested item. Undefined when the
  * chain is malformed: an empty step, or an item step that is not an item id.
@@ -132,12 +132,11 @@ export function parseNestedId(nestedID: string): NestedStep[] | undefined {
   return parts.map((part, i) => (i % 2 === 0 ? { kind: 'collection', slug: part } : { kind: 'item', id: part }));
 }
 
-/** What an uploader accepts when its field sets no `accept` (content spec §5). */
+/** What an uploader accepts when its field sets no `accept`. */
 export const defaultAccept = 'image/*,application/pdf';
 
 /**
- * Schema options the spec keeps behind a development flag or a testing query parameter (content
- * spec §6). They stay off in the product; turn one on here to try it.
+ * Schema options kept behind a development flag or a testing query parameter. They stay off in the product; turn one on here to try it.
  * `sortedByDefault`: a field the item list sorts by when no sort is chosen.
  */
 export const schemaOptionFlags: { readonly sortedByDefault: boolean } = {
@@ -145,8 +144,8 @@ export const schemaOptionFlags: { readonly sortedByDefault: boolean } = {
 };
 
 /**
- * Console features the spec limits to development builds, on here by default (content spec §2:
- * the Live Data switch of the item list).
+ * Console features that could be limited to development builds, on here by default (the Live
+ * Data switch of the item list).
  */
 export const contentFeatures: { readonly liveData: boolean } = {
   liveData: true,

@@ -1,5 +1,5 @@
 /**
- * The rules a field being defined must meet before it can be saved (content spec §3–§5). Pure and
+ * The rules a field being defined must meet before it can be saved. Pure and
  * shared: the field-draft machine guards its save on them and the console screen shows the same
  * problems. Everything type-specific is read from the field-type registry, never from a type code.
  */
@@ -66,12 +66,12 @@ export function draftOfField(field: SchemaField): FieldDraft {
 
 const hasSetting = (type: number, setting: TypeSetting) => fieldType(type)?.settings.includes(setting) ?? false;
 
-/** Option texts as they will be sent: trimmed, empty ones left out (spec §5). */
+/** Option texts as they will be sent: trimmed, empty ones left out. */
 export const nonEmptyOptions = (options: readonly OptionChoice[] | undefined): OptionChoice[] =>
   (options ?? []).map((option) => ({ ...option, value: option.value.trim() })).filter((option) => option.value !== '');
 
 /**
- * Applies changes and keeps the draft consistent: primary forces required (spec §4), and
+ * Applies changes and keeps the draft consistent: primary forces required, and
  * attributes the type cannot take are switched off.
  */
 export function applyDraftChanges(draft: FieldDraft, changes: FieldDraftChanges): FieldDraft {

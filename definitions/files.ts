@@ -1,6 +1,6 @@
 /**
- * Files: upload limits, thumbnail sizes and the file kinds the console recognises (content spec §5,
- * §7, §9). Shared by the server, which enforces them, and the console, which warns first.
+ * Files: upload limits, thumbnail sizes and the file kinds the console recognises.
+ * Shared by the server, which enforces them, and the console, which warns first.
  */
 
 export const fileLimits = {
@@ -30,7 +30,7 @@ export const modelExtensions = ['obj', 'stl', 'dae', 'ply', 'fbx', 'gltf', 'glb'
 export type ModelExtension = (typeof modelExtensions)[number];
 /** Extensions shown as a PDF document card. */
 export const pdfExtensions = ['pdf'] as const;
-/** Playback speeds the audio player offers (content §2), the first being the default. */
+/** Playback speeds the audio player offers, the first being the default. */
 export const audioSpeeds = [1, 1.5, 2] as const;
 export type AudioSpeed = (typeof audioSpeeds)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Storage sizes in 1000-based units (platform §9: bytes, kB, MB, GB, TB, PB). The unit names come
+ * Storage sizes in 1000-based units (bytes, kB, MB, GB, TB, PB). The unit names come
  * from the browser's Intl data, so they follow the locale without entries in the catalogue.
  */
 export const sizeUnits = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;

@@ -1,5 +1,5 @@
 /**
- * Layout settings (content §2 "Layouts"): which fields the calendar, kanban and map layouts of an
+ * Layout settings: which fields the calendar, kanban and map layouts of an
  * item list read. Shared by the server (which refuses settings naming unfit fields) and the console
  * (which treats settings that stopped fitting — a field deleted or its type changed — as unset, so
  * the layout shows its "choose a field" state). Fields are matched by slug and type name.

@@ -1,5 +1,5 @@
 /**
- * Organization membership as the console sees it (platform §2, §5, §6): whose flags apply, what
+ * Organization membership as the console sees it: whose flags apply, what
  * the permission choices are, how seats are counted, and the payloads of invites and edits. Built
  * on definitions/permissions.ts, which the server shares.
  */
@@ -41,7 +41,7 @@ export function findSelf<M extends MemberLike>(members: readonly M[], me: UserLi
 
 /**
  * The flags that apply to the signed-in user in an organization: a platform super-admin counts as
- * admin everywhere (platform §6), a member has their flags, anyone else has none.
+ * admin everywhere, a member has their flags, anyone else has none.
  */
 export function myPermissions(members: readonly MemberLike[], me: UserLike): MemberPermissions {
   if (me.superAdmin) return { ...ownerPermissions };
@@ -71,7 +71,7 @@ export interface SeatUsage {
   exhausted: boolean;
 }
 
-/** Seats are exhausted when members plus pending invitations fill them (platform §5). */
+/** Seats are exhausted when members plus pending invitations fill them. */
 export function seatUsage(organization: { seats: number; users: readonly MemberLike[] }): SeatUsage {
   const used = organization.users.length;
   const left = Math.max(0, organization.seats - used);
@@ -91,10 +91,10 @@ export const flagLabels: Readonly<Record<MemberFlag, MessageKey>> = {
   write: 'member.flag.write',
 };
 
-/** New members are read-only until an admin chooses more (platform §6). */
+/** New members are read-only until an admin chooses more. */
 export const readOnly: MemberPermissions = normalisePermissions({ read: true });
 
-/** The choices as shown: write shows as create, update and delete; admin forces them on (platform §4). */
+/** The choices as shown: write shows as create, update and delete; admin forces them on. */
 export function shownChoices(flags: Partial<MemberPermissions>): MemberPermissions {
   const p = normalisePermissions(flags);
   const expanded = p.write ? { ...p, create: true, update: true, delete: true } : p;
@@ -111,13 +111,13 @@ export function isChoiceLocked(current: Partial<MemberPermissions>, flag: Permis
   return flag !== 'admin' && shownChoices(current).admin;
 }
 
-/** The body of one invitation: read true, the chosen flags, write false (platform §6). */
+/** The body of one invitation: read true, the chosen flags, write false. */
 export function inviteEntry(email: string, chosen: Partial<MemberPermissions>) {
   return { email: email.trim(), permissions: invitePermissions(chosen) };
 }
 
 /**
- * The body of a permission edit: the flags flattened with the e-mail (platform §6). Write is sent
+ * The body of a permission edit: the flags flattened with the e-mail. Write is sent
  * when create, update and delete are all chosen, since write means exactly those three.
  */
 export function memberEditBody(email: string, chosen: Partial<MemberPermissions>) {
@@ -133,7 +133,7 @@ export function permissionSummary(flags: Partial<MemberPermissions>): MemberFlag
 }
 
 /**
- * Whether Send Invite is offered (platform §5): not while the first e-mail is invalid, and not
+ * Whether Send Invite is offered: not while the first e-mail is invalid, and not
  * when the seats are exhausted or fewer than the addresses typed ("No more seats available").
  */
 export function inviteSendState(rows: readonly { filled: boolean; valid: boolean }[], usage: SeatUsage): { disabled: boolean; noSeats: boolean } {

@@ -1,5 +1,5 @@
 /**
- * Who may do what (platform §6). Shared by the server, which enforces it, and the console, which
+ * Who may do what. Shared by the server, which enforces it, and the console, which
  * only mirrors it. Member flags: admin, read, create, update, delete, write; write means create +
  * update + delete, admin means everything, and every member may read their organization.
  */

@@ -1,9 +1,9 @@
 /**
- * Platform decisions that the spec hard-coded as ids or names. They are data here (and the
+ * Platform decisions that could have been hard-coded as ids or names. They are data here (and the
  * server adds what its environment names), never ids in code.
  */
 export const platform = {
-  /** Usernames that count as admin in every organization (spec §6: "a fixed list of super-admin usernames").
+  /** Usernames that count as admin in every organization ("a fixed list of super-admin usernames").
    * The server adds SUPER_ADMIN_USERNAMES from its environment, and users made with ADMIN_EMAIL. */
   superAdminUsernames: [] as string[],
   /** Seats a new organization starts with; an admin adds more (the billing issue prices them). */

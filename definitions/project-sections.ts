@@ -1,5 +1,5 @@
 /**
- * The project shell's sections (platform §2): which one is active for a route, and where choosing
+ * The project shell's sections: which one is active for a route, and where choosing
  * one goes. Pure, so the rule is tested on its own and every menu (sidebar, bottom navigation,
  * floating menu) follows the same one.
  */
@@ -10,7 +10,7 @@ export type ProjectSection = (typeof projectSections)[number];
 
 /**
  * Routes that name their section; every other route of the project gives Collections. newAPIKey
- * belongs to Project Settings (the spec is silent): the token form is reached from the settings'
+ * belongs to Project Settings (our choice): the token form is reached from the settings'
  * token list, and the first-token prompt must not nag on the very page that answers it.
  */
 const sectionByRoute: Readonly<Record<string, ProjectSection>> = {
@@ -59,7 +59,7 @@ export interface SectionState {
 const collectionRoutes = new Set(['createCollection', 'viewCollection', 'viewSingleItem', 'viewNestedCollection', 'editCollection']);
 
 /**
- * Where choosing a section goes, or null to stay where one is (platform §2): Collections opens the
+ * Where choosing a section goes, or null to stay where one is: Collections opens the
  * first collection unless one is being created or is already open; Webhooks opens the first
  * webhook; Auth opens users unless the user groups are shown.
  */
@@ -86,7 +86,7 @@ export function sectionTarget(section: ProjectSection, state: SectionState): Sec
   }
 }
 
-/** The bottom navigation of narrow screens (platform §2): Home, then three sections. */
+/** The bottom navigation of narrow screens: Home, then three sections. */
 export const bottomNavigation = [
   { id: 'home', label: 'project.bottomNav.home' },
   { id: 'collections', label: 'project.section.collections' },
@@ -94,5 +94,5 @@ export const bottomNavigation = [
   { id: 'webhooks', label: 'project.section.webhooks' },
 ] as const satisfies readonly { id: 'home' | ProjectSection; label: MessageKey }[];
 
-/** Auth is offered, but marked Beta (platform §2). */
+/** Auth is offered, but marked Beta. */
 export const betaSections: readonly ProjectSection[] = ['auth'];

@@ -1,7 +1,6 @@
 /**
- * A project's restricted view: the spec's hidden-collections special case (platform §2, "a special
- * case hides every collection except two named ones for one specific project and a fixed list of
- * internal users") as data. It lives in the project's settings as `settings.restrictedView`:
+ * A project's restricted view: a rule that hides every collection but some named ones from some
+ * named members of one project, kept as data rather than hard-coded ids. It lives in the project's settings as `settings.restrictedView`:
  *
  *   { members: string[]; collections: string[] }   or absent / null (off)
  *

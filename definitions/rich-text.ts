@@ -2,13 +2,13 @@
  * Rich text shared by the server's sanitiser and the console's editor: what markup a RichText
  * value may hold, the quote formats, the project's rich-text settings and the editor's sizes.
  *
- * Project settings (`settings.richText` of a project): the spec ties some editor options to
- * hard-coded organizations and projects (content §6); here each is a switch of the project.
+ * Project settings (`settings.richText` of a project): editor options that could have been tied
+ * to hard-coded organizations and projects; here each is a switch of the project.
  * - `rightToLeft`: the toolbar offers right-to-left and left-to-right paragraphs;
  * - `menuBar`: a menu bar (Edit, Insert, Format) above the toolbar;
  * - `customQuoteFormats`: quotes come in formats (`quoteFormats`), not only the plain one;
  * - `scriptsEnabled`: RichText fields may carry a custom `.js` file (Upload Custom JS, View JS
- *   File). Only organization admins may turn it on or off (the spec's permission flag).
+ *   File). Only organization admins may turn it on or off.
  */
 
 export interface RichTextSettings {
@@ -67,7 +67,7 @@ export const richTextMarkup = {
   filesPath: '/files/',
 } as const;
 
-/** Editor sizes (content §9): height 600, at most 550 of it for the text; table cells at most 450 px. */
+/** Editor sizes: height 600, at most 550 of it for the text; table cells at most 450 px. */
 export const richTextEditorLimits = {
   heightPx: 600,
   contentMaxHeightPx: 550,

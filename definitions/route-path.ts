@@ -21,7 +21,7 @@ function collect(list: readonly RouteDefinition[], parent: string) {
 }
 collect(routes, '');
 
-/** The full path template of a route (spec notation), or undefined for an unknown name. */
+/** The full path template of a route (`{param}` notation), or undefined for an unknown name. */
 export function routeTemplate(name: string): string | undefined {
   return templates.get(name);
 }

@@ -1,9 +1,9 @@
 /**
- * The console's route table (platform §2, content §2). The router is built from this table by
+ * The console's route table. The router is built from this table by
  * `renderers/router`; screens, layouts and guards are named here and looked up in registries, so
  * adding a route is a row here plus, for a real screen, one entry in the screen registry.
  *
- * Paths are written as in the specification: relative to the parent, `{param}` for a parameter,
+ * Paths are written in one notation: relative to the parent, `{param}` for a parameter,
  * no path for the parent's index, `*` for the catch-all.
  */
 import type { MessageKey } from './messages/format.ts';
@@ -24,7 +24,7 @@ export const guardNames = [
   'joinOrganization',
   /** Billing status BLOCK, NO_CLIENT or GRACE diverts to organizationSettings. */
   'billingStatus',
-  /** The platform admin area is for platform super-admins (the spec leaves the rule open). */
+  /** The platform admin area is for platform super-admins (our choice of rule). */
   'platformAdmin',
 ] as const;
 export type GuardName = (typeof guardNames)[number];
@@ -50,19 +50,19 @@ export const screenNames = [
   'projectHome',
   'projectSettings',
   'newApiToken',
-  /** New Collection and Edit Collection (content §2): name, id, type, direction and the schema builder. */
+  /** New Collection and Edit Collection: name, id, type, direction and the schema builder. */
   'collectionSettings',
-  /** The item list of a collection (content §2): header, menu, search, filter, table, paging; the item opens over it. */
+  /** The item list of a collection: header, menu, search, filter, table, paging; the item opens over it. */
   'itemList',
-  /** The item page (content §2): a new item, an item, a nested item; single-item collections show it in place of the list. */
+  /** The item page: a new item, an item, a nested item; single-item collections show it in place of the list. */
   'item',
-  /** Auth → Users (platform §2, §7; issue 11): the project's app users, paged and searched; view, delete, password reset. */
+  /** Auth → Users: the project's app users, paged and searched; view, delete, password reset. */
   'projectUsers',
   /** Auth → Groups (viewRoles): user groups and their collection × right matrix. */
   'userGroups',
   /** The public page of an app user's reset link: sets the new password. */
   'appUserResetPassword',
-  /** Webhooks (platform §2): the list or its empty state, and the Create Webhook dialog. */
+  /** Webhooks: the list or its empty state, and the Create Webhook dialog. */
   'webhooks',
   /** One webhook: settings, disabled notice, delivery log with Redeliver. */
   'webhook',
@@ -78,7 +78,7 @@ export type LayoutName = (typeof layoutNames)[number];
 
 interface RouteBase {
   name: string;
-  /** Relative path in spec notation; omitted for the parent's index route. */
+  /** Relative path in the same notation; omitted for the parent's index route. */
   path?: string;
   /** Page title (and the placeholder's heading). */
   title: MessageKey;
@@ -87,7 +87,7 @@ interface RouteBase {
   layout?: LayoutName;
   /** Query parameters the route reads (documentation; the screens read them). */
   query?: readonly string[];
-  /** Other route names this route answers to (two spec names that share one path). */
+  /** Other route names this route answers to (two names that share one path). */
   aliases?: readonly string[];
   children?: readonly RouteDefinition[];
 }
@@ -110,7 +110,7 @@ export const reservedParamValues: Readonly<Record<string, readonly string[]>> = 
 
 const signedIn = ['signedIn', 'billingStatus'] as const;
 
-/** Children of viewProject: the project shell (platform §2) and the content screens (content §2). */
+/** Children of viewProject: the project shell and the content screens. */
 const projectChildren: readonly RouteDefinition[] = [
   { name: 'noCollectionSelected', title: 'route.viewProject.title', screen: 'projectHome' },
   { name: 'viewProjectSettings', path: 'settings', title: 'route.viewProjectSettings.title', screen: 'projectSettings' },
@@ -120,7 +120,7 @@ const projectChildren: readonly RouteDefinition[] = [
   { name: 'viewBagelStudio', path: 'bagelstudio', title: 'route.viewBagelStudio.title', placeholder: true },
   { name: 'viewMail', path: 'mail', title: 'route.viewMail.title', placeholder: true },
   {
-    // The spec names this parent without a path; `auth` matches its section name.
+    // A parent named without a path of its own; `auth` matches its section name.
     name: 'auth',
     path: 'auth',
     title: 'route.auth.title',
@@ -131,7 +131,7 @@ const projectChildren: readonly RouteDefinition[] = [
     ],
   },
   {
-    // The spec names this parent without a path; `collection` keeps content URLs readable.
+    // A parent named without a path of its own; `collection` keeps content URLs readable.
     name: 'collection',
     path: 'collection',
     title: 'route.collection.title',
@@ -140,7 +140,7 @@ const projectChildren: readonly RouteDefinition[] = [
       // A static segment outranks `{collectionID}`, and reservedParamValues forbids the id `new`.
       { name: 'createCollection', path: 'new', title: 'route.createCollection.title', screen: 'collectionSettings' },
       {
-        // One route for both spec names: the screen shows the list or the single item by the collection's type.
+        // One route for both names: the screen shows the list or the single item by the collection's type.
         name: 'viewCollection',
         aliases: ['viewSingleItem'],
         path: '{collectionID}',
@@ -156,7 +156,7 @@ const projectChildren: readonly RouteDefinition[] = [
             screen: 'item',
             children: [
               {
-                // The spec's `{collectionID}/item/{itemID}/nestedID/{nestedID}`, under viewItem so the
+                // The path `{collectionID}/item/{itemID}/nestedID/{nestedID}`, under viewItem so the
                 // parent item's form stays mounted while its nested collections fold out beside it:
                 // the item page (viewItem's screen) draws every level itself, so these two rows only
                 // name the addresses and draw nothing of their own.
@@ -165,7 +165,7 @@ const projectChildren: readonly RouteDefinition[] = [
                 title: 'route.viewNestedCollection.title',
                 outlet: true,
                 children: [
-                  // The spec gives no path: the item open in the innermost nested collection, by its id.
+                  // Our path: the item open in the innermost nested collection, by its id.
                   { name: 'nestedItem', path: 'item/{collectionNestedID}', title: 'route.nestedItem.title', screen: 'item' },
                 ],
               },
@@ -241,7 +241,7 @@ export const routes: readonly RouteDefinition[] = [
   { name: 'forgotPassword', path: '/forgotPassword', layout: 'auth', title: 'route.forgotPassword.title', screen: 'forgotPassword' },
   { name: 'resetPassword', path: '/resetPassword/{token}', layout: 'auth', title: 'route.resetPassword.title', screen: 'resetPassword' },
   { name: 'signup', path: '/signup', layout: 'auth', title: 'route.signup.title', query: ['inviteID'], screen: 'signup' },
-  // Not in the spec: the outbox reader of local installs. Public, because a new user reads the
+  // Our own route: the outbox reader of local installs. Public, because a new user reads the
   // confirmation mail before being able to sign in.
   { name: 'devMailbox', path: '/dev/mailbox', layout: 'standalone', title: 'route.devMailbox.title', screen: 'devMailbox' },
   { name: 'notFound', path: '*', layout: 'standalone', title: 'route.notFound.title', screen: 'notFound' },

@@ -1,5 +1,5 @@
 /**
- * The usage metrics of an organization (platform §3 "Usage metric names"), in the fixed order the
+ * The usage metrics of an organization, in the fixed order the
  * billing screens list them, with their unit. Shared by the server, which measures them
  * (server/usage/usage.ts), and the console, which will show them with the billing issue.
  */

@@ -1,5 +1,5 @@
 /**
- * User groups of a project's app users (platform §3, §6; issue 11 "Groups"): what a group grants,
+ * User groups of a project's app users: what a group grants,
  * per collection, and the labels of the rights matrix. Pure, shared by the Groups screen and its
  * tests; the server enforces the same rights.
  */
@@ -61,5 +61,5 @@ export function samePermissions(a: readonly GroupPermission[], b: readonly Group
 /** A group name that is not blank: Create and Rename need one. */
 export const hasGroupName = (name: string) => name.trim() !== '';
 
-/** Project users per page in the Users list (platform §9: default page size 50, pages from 1). */
+/** Project users per page in the Users list (default page size 50, pages from 1). */
 export const PROJECT_USERS_PER_PAGE = 50;

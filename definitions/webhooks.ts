@@ -1,5 +1,5 @@
 /**
- * What a webhook may be (platform spec §3, §5): the console's Create Webhook dialog and the
+ * What a webhook may be: the console's Create Webhook dialog and the
  * server's checks read the same lists and limits.
  */
 export const webhookMethods = ['POST', 'PUT'] as const;
@@ -20,7 +20,7 @@ export const webhookLimits = {
   logPage: 50,
 } as const;
 
-/** The request headers of every delivery (README "Webhooks"). */
+/** The request headers of every delivery (docs/webhooks.md). */
 export const webhookHeaders = {
   signature: 'x-larder-signature',
   timestamp: 'x-larder-timestamp',

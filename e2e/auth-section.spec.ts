@@ -1,5 +1,5 @@
 /**
- * The Auth section as a project's editor uses it (platform §2, §6, §7, §8; content §2; issue 11):
+ * The Auth section as a project's editor uses it:
  * app users signed up through the public Auth API (`POST /auth/public/user` with an API token)
  * are listed, viewed and deleted; a user group is created and its rights ticked; the token form
  * offers the group; a user is given the group (and keeps it after a reload); a user is added to an item's Users panel. axe in light at 1280 px and in dark

@@ -1,5 +1,5 @@
 /**
- * Collections as people set them up (content §2, §4, §5): New Collection with the ID following
+ * Collections as people set them up: New Collection with the ID following
  * the name, Edit Collection (rename with pencil and tick, direction, Single/Multi under the
  * one-item rule, Done), a project from a template bringing its collections, deleting a collection
  * by typing its ID, and axe on both screens.

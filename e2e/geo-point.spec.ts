@@ -1,5 +1,5 @@
 /**
- * The GeoPoint editor on the item page (content §2, §7, §9; issue 9): a city picked by address
+ * The GeoPoint editor on the item page: a city picked by address
  * search ("Lyon", from the built-in gazetteer: no internet), a point set by clicking the map and
  * by the keyboard (arrows move the map, Enter sets its centre), each saved, reloaded and kept, and
  * checked through the API. The map is the offline world layer: no tile requests, no CSP

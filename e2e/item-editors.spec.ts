@@ -1,5 +1,5 @@
 /**
- * The core field editors on the item page (content §2 "Field editors", §5, §9; issue 8): an item
+ * The core field editors on the item page: an item
  * with every core type is created by keyboard and mouse, saved, reloaded and checked on the page
  * and through the API, edited, duplicated and deleted. Bad input (letters in Number and Phone, 300
  * characters in a Link, broken JSON) is caught at the field before any request; a value the server

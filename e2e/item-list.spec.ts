@@ -1,5 +1,5 @@
 /**
- * The item list as an editor uses it (content §2, §4, §5, §9): a seeded collection of 120 items,
+ * The item list as an editor uses it: a seeded collection of 120 items,
  * sort, filter, search, pages and per page, pinning and hiding a column that stays so after a
  * reload, multi-select delete, and axe in light and dark and at 800 px.
  */
@@ -283,7 +283,7 @@ test('a nested list shows its items under breadcrumbs cut to 10 characters', asy
   await signIn(page, account);
   await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
   await page.goto(`/organization/${made.organizationID}/project/${made.projectID}/collection/books/item/${bookID}/nestedID/chapters`);
-  // The nested list is folded beside its item (README "Item page"): the item's crumb is its name.
+  // The nested list is folded beside its item (docs/console.md "Item page"): the item's crumb is its name.
   const crumbs = page.getByRole('navigation', { name: 'Breadcrumbs' });
   const fold = page.locator('[data-fold-pane="deepest"]');
   await expect(crumbs.getByRole('link', { name: 'Bookshelf ...' })).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * The item page as an editor uses it (content §2, §4, §5, §8): create (a required field refused
+ * The item page as an editor uses it: create (a required field refused
  * first), edit, duplicate and delete an item; the unsaved-changes prompt (Close and the browser's
  * back); two people editing the same item, where the second save shows the conflict instead of
  * overwriting; a single-item collection; nested collections folded beside their parent item, two

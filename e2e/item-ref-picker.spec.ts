@@ -1,5 +1,5 @@
 /**
- * The item-reference picker as an editor uses it (content §2, §3, §5): pick an existing item by
+ * The item-reference picker as an editor uses it: pick an existing item by
  * search, pick items of its nested collection (refused while none is chosen), create a linked
  * item in the picker's dialog and see it picked and saved, edit a linked item from its chip and
  * see the chip's name follow; the open dialog passes axe in light and dark, keeps focus inside and
@@ -136,7 +136,7 @@ test('an editor picks linked items and their nested items, creates one in the di
   // The chip's new name is a change of the book: saving stores it (once the dialog's own toast is gone, to tell them apart).
   await expect(page.getByText('Item was updated!')).toHaveCount(0);
   await page.getByRole('button', { name: 'Update' }).click();
-  // Known gap (README "Item page"): after the dialog has saved, the page's one save (one PUT) can
+  // Known gap (docs/console.md "Item page"): after the dialog has saved, the page's one save (one PUT) can
   // show its toast twice; what is checked here is that it saved, below.
   await expect(page.getByText('Item was updated!').first()).toBeVisible();
   expect((await items(request, 'books')).find((item) => item._id === book!._id)?.editor).toEqual([{ itemRefID: katherine!._id, value: 'Katherine G. Johnson' }]);

@@ -1,5 +1,5 @@
 /**
- * Reordering items in rank order (content §2 "drag handle column when ranks exist", §4 Ranks):
+ * Reordering items in rank order:
  * by keyboard from the drag handle (Space picks up, arrows move, Space drops, Escape cancels,
  * each step announced), persisting after a reload, with keys pressed back to back while the grid
  * redraws; "Move to position…" from page 2 to position 1; by pointer in a nested list, after "Make

@@ -1,5 +1,5 @@
 /**
- * The calendar layout as an editor uses it (content §2 "Calendar", §4 prefill, §9): a click on a
+ * The calendar layout as an editor uses it: a click on a
  * date opens a new item with the start set, saved it shows on the grid; an item of the "No date"
  * list is dragged onto a date, and another scheduled by keyboard; a nested collection shows its
  * calendar too; axe in light and dark, at 1280 and 800 px (the side list then stacks under the grid).

@@ -1,5 +1,5 @@
 /**
- * The kanban layout of the item list (content §2 "Kanban", §4 prefill from clicks; issue 10):
+ * The kanban layout of the item list (a click prefills the new item; docs/layouts.md):
  * chosen from the list's menu, its Option field set in the layout settings (saved on the server:
  * after a reload the board comes back); a card moved between columns by pointer drag and by the
  * keyboard saves the option, which the table then shows; "+ New Item" in a column opens a new item

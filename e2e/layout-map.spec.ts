@@ -1,5 +1,5 @@
 /**
- * The map layout of the item list (content §2 "Map", §4 prefill from clicks, §9; issue 10): chosen
+ * The map layout of the item list (a click prefills the new item; docs/layouts.md): chosen
  * from the list's menu; it asks for the visible area as a `within` box; a marker opens its item
  * (by click and by Enter); a click on the map opens a new item with the point set, which, saved,
  * comes back as a marker; the Unset Markers list holds the item with no place; the same on a

@@ -1,5 +1,5 @@
 /**
- * Files in the ItemRef picker's dialog (content §2, §4, §8): a linked item created in the dialog
+ * Files in the ItemRef picker's dialog: a linked item created in the dialog
  * gets its chosen image uploaded once it exists, as on the item page ("Uploading images",
  * "Images Uploaded"); editing a linked item from its chip deletes its image at once ("Image
  * deleted"). The image is a small PNG made here with sharp.

@@ -1,7 +1,7 @@
 /**
- * Previews of stored files on the item page (content §2 "Image/file uploader with audio player
- * (speed 1, 1.5, 2; download; delete), 3D viewer for obj, stl, dae, ply, fbx, gltf, glb"; issue
- * 9): files are put on an item through the API (`PUT …/item/{id}/image`), then the page plays a
+ * Previews of stored files on the item page (an audio player at speed 1, 1.5
+ * or 2 with download and delete; a 3D viewer for obj, stl, dae, ply, fbx, gltf and glb):
+ * files are put on an item through the API (`PUT …/item/{id}/image`), then the page plays a
  * WAV at 1.5×, draws a 3D model on its canvas (Chromium's software WebGL), reads a glTF whose
  * buffer is a data: URI under the console's CSP, says a broken model could not be read, and passes
  * axe in light and dark. Every file is written by code here (e2e/support/media-files.ts).

@@ -1,5 +1,5 @@
 /**
- * Uploads from the item page (content §2, §4, §5, §7, §8; issue 9): a new item is created, then
+ * Uploads from the item page: a new item is created, then
  * its chosen image uploaded ("Uploading images", "Images Uploaded"); the list shows its `resize=200`
  * thumbnail; on the saved item the image is replaced (the old file goes) and deleted ("Image
  * deleted"); a file above the limit is refused before any request; an image set gets three files,

@@ -1,5 +1,5 @@
 /**
- * The RichText field (issue 9 item 4; content §2, §3, §6, §9): text with a heading, a list, a
+ * The RichText field: text with a heading, a list, a
  * link and a 2×2 table is written by keyboard and toolbar, saved, and after a reload drawn exactly
  * as it was; the list shows its plain text. A hostile paste runs nothing and is stored harmless.
  * The project's switches (right-to-left, custom JS files) change the editor and the field's
@@ -131,7 +131,7 @@ test('rich text with a heading, a list, a link and a 2×2 table is saved and dra
   expect(await textbox(page).innerHTML()).toBe(drawn);
   // Nothing went wrong on the way (no page errors, no console errors).
   expect(errors).toEqual([]);
-  // Table cells stop at 450 px (content §9).
+  // Table cells stop at 450 px.
   expect(await textbox(page).locator('td').first().evaluate((td) => getComputedStyle(td).maxWidth)).toBe('450px');
 });
 

@@ -1,6 +1,6 @@
 /**
  * `npm run e2e`: makes sure Debian's Chromium is there (installing it with apt when we may),
- * builds the console, starts the product and runs the Playwright specs against it.
+ * builds the console, starts the product and runs the Playwright tests against it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,7 +24,7 @@ function ensureChromium() {
 ensureChromium();
 if (consoleIsStale()) await buildConsole();
 
-// Rate limits stay on but far above what the specs do, except where a spec lowers one on purpose.
+// Rate limits stay on but far above what the tests do, except where a test lowers one on purpose.
 const server = await startServer({
   RATE_LIMIT_LOGIN_ACCOUNT: '200/1m',
   RATE_LIMIT_LOGIN_ACCOUNT_ADDRESS: '200/1m',
@@ -32,9 +32,9 @@ const server = await startServer({
   RATE_LIMIT_RESET_ACCOUNT: '200/1m',
   RATE_LIMIT_RESET_ADDRESS: '1000/1m',
   RATE_LIMIT_SIGNUP_ADDRESS: '1000/1m',
-  // Link previews may reach pages the specs serve on 127.0.0.2, and nothing else private (README "Outbound requests").
+  // Link previews may reach pages the tests serve on 127.0.0.2, and nothing else private (docs/security.md "Outbound requests").
   OUTBOUND_ALLOW_PRIVATE: '127.0.0.2/32',
-  // Webhook retries seconds apart, so e2e/webhooks.spec.ts sees them (README "Webhooks").
+  // Webhook retries seconds apart, so e2e/webhooks.spec.ts sees them (docs/webhooks.md).
   WEBHOOK_RETRY_SCHEDULE: '2s,3s',
   WEBHOOK_POLL_S: '0.5',
 });

@@ -1,5 +1,5 @@
 /**
- * The schema builder as a person uses it (content spec §2, §4): one field of every type through
+ * The schema builder as a person uses it: one field of every type through
  * the picker, reordering by dragging (keyboard and mouse) kept after a reload, fields three levels
  * deep inside nested collections, and the two-click field delete; with accessibility scans.
  */

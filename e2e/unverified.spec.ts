@@ -1,4 +1,4 @@
-/** An account whose e-mail is not verified cannot sign in without the confirmation link (platform §4). */
+/** An account whose e-mail is not verified cannot sign in without the confirmation link. */
 import { expect, test } from '@playwright/test';
 import { newAccount, signUpOverApi } from './support/accounts.ts';
 import { signIn } from './support/console.ts';

@@ -1,5 +1,5 @@
 /**
- * Webhooks in the console (platform spec §2, §4, §5, §8; README "Webhooks"). A receiver runs on
+ * Webhooks in the console (docs/webhooks.md). A receiver runs on
  * 127.0.0.2, the range the e2e server may reach (e2e/run.ts), whose retries are seconds apart
  * there. The empty state's Create Webhook opens the 400 px dialog; Create waits for a name and an
  * address; the new webhook opens with its secret; an item write shows up in the delivery log; a

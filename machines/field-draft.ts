@@ -1,5 +1,5 @@
 /**
- * One field of a schema being defined or changed (content spec §4): a new field is a draft until
+ * One field of a schema being defined or changed: a new field is a draft until
  * the tick saves it (or it is discarded); a saved field can be opened, updated, or deleted with a
  * second confirming click. The machine does no I/O: the console provides `saveField`,
  * `updateField` and `deleteField`. The save is guarded by the shared rules of field-draft-rules.
@@ -147,7 +147,7 @@ export const fieldDraftMachine = setup({
     isDraftValid: ({ context }) => context.problems.length === 0,
     hasChanges: ({ context }) => context.saved !== null && !sameInput(context.draft, draftOfField(context.saved)),
     isCreatableType: (_, params: { code: number }) => fieldType(params.code)?.capabilities.creatable ?? false,
-    // Metadata (not creatable) is shown in the schema but never opened for editing (spec §3).
+    // Metadata (not creatable) is shown in the schema but never opened for editing.
     isEditable: ({ context }) => (context.saved ? (fieldType(context.saved.type)?.capabilities.creatable ?? false) : false),
     hasOptionText: (_, params: { value: string }) => params.value.trim() !== '',
   },

@@ -1,5 +1,5 @@
 /**
- * The pure rules of the item form (content spec §4, §5): what a duplicate copies, which required
+ * The pure rules of the item form: what a duplicate copies, which required
  * fields are empty, what a save sends, how a refused save is read, and the field-by-field merge
  * of a conflict (409: the item changed since it was loaded). Everything type-specific is read
  * from the field-type registry; the item-form machine and the item page share these.
@@ -22,7 +22,7 @@ export interface ItemMessage {
 
 const systemKeySet: ReadonlySet<string> = new Set(systemKeys);
 
-/** Types whose values are uploaded files: a duplicate drops their image names (spec §4). */
+/** Types whose values are uploaded files: a duplicate drops their image names. */
 const imageTypeNames: ReadonlySet<string> = new Set(['ImageRef', 'ImageRefSet']);
 
 /** Keys an image value holds only in the browser (the chosen file before upload). */
@@ -75,8 +75,8 @@ const withoutKeys = (value: unknown, keys: readonly string[]): unknown => {
 
 /**
  * An image value (or entry of a set) whose file is chosen but not uploaded yet: it holds the
- * browser's `file` (content §3). A new item keeps such files in the form and uploads them once
- * the item is created (content §4).
+ * browser's `file`. A new item keeps such files in the form and uploads them once
+ * the item is created.
  */
 export const isPendingImage = (value: unknown): boolean =>
   // A value with an address is stored (a browser-only `file` beside it is only dropped).
@@ -168,7 +168,7 @@ export function rebaseOnStoredFile(
 }
 
 /**
- * What Duplicate copies (spec §4): the item without `_id`, the dates, `_order`, `_rank` and the
+ * What Duplicate copies: the item without `_id`, the dates, `_order`, `_rank` and the
  * image names (the copy must not claim the original's stored files by name); nested items are
  * not copied (they belong to the original), nor keys the schema does not know.
  */
@@ -189,13 +189,13 @@ export interface MissingField {
 }
 
 /**
- * Required fields whose value is empty (spec §5), in schema order. Emptiness is the field type's
+ * Required fields whose value is empty, in schema order. Emptiness is the field type's
  * (`isEmpty`), so Bool is never missing; nested collections and metadata are never checked.
  */
 export function missingRequiredFields(schema: readonly SchemaField[], values: ItemValues): MissingField[] {
   return schema
     .filter((field) => field.required === true && isBodyField(field))
-    // A chosen file waiting for the create fills its field (content §4: create, then upload).
+    // A chosen file waiting for the create fills its field (create, then upload).
     .filter((field) => (fieldType(field.type)?.isEmpty(values[field.slug]) ?? false) && !holdsPendingFile(values[field.slug]))
     .map((field) => ({ slug: field.slug, name: field.name }));
 }
@@ -329,7 +329,7 @@ export function mergeConflict(conflict: ItemConflict, mine: ItemValues): ItemVal
 }
 
 /**
- * An item as read is treated as missing when it has fewer than 2 keys (spec §4: the page then
+ * An item as read is treated as missing when it has fewer than 2 keys (the page then
  * reloads).
  */
 export const isMissingItem = (item: unknown): boolean => !isRecord(item) || Object.keys(item).length < 2;

@@ -1,5 +1,5 @@
 /**
- * The item form (content spec §2 item page, §4, §5, §8): load the item (or start a new one),
+ * The item form: load the item (or start a new one),
  * edit, save (create or update), delete, duplicate, and leave.
  * - Update/Create is enabled by a has-changes flag; a single-item collection with no item has
  *   Create enabled without changes. Saving first checks required fields (all but Bool).
@@ -10,7 +10,7 @@
  *   by field and saves again against the server's version: no update is ever lost silently.
  * - Duplicate copies the saved item (see item-form-rules) into a new-item form marked as changed.
  * - Leaving with unsaved changes asks first.
- * - Files (content §4): a new item's chosen files wait in the form; after the create they are
+ * - Files: a new item's chosen files wait in the form; after the create they are
  *   uploaded ("Uploading images", then "Images Uploaded" or "An unknown error occurred uploading
  *   images"), and only then does the form close or show the item. On a saved item the editors
  *   upload and remove at once; each answer (`FILE_STORED`) rebases the form on the item it returns.
@@ -225,14 +225,14 @@ const homeOf = (context: ItemFormContext): ItemFormDestination => (context.singl
 
 const hasChanges = (context: ItemFormContext, values: ItemValues) => context.markedChanged || valuesDiffer(values, context.baseline);
 
-/** The toast of a refused create or update (spec §8). */
+/** The toast of a refused create or update. */
 export function saveErrorMessage(mode: 'create' | 'update', error: ItemFormError): ItemMessage {
   if (error.status === 0) return { key: itemFormMessageKeys.saveFailed };
   if (mode === 'create') return { key: itemFormMessageKeys.createError };
   return error.detail ? { key: itemFormMessageKeys.updateFailedReason, values: { reason: error.detail } } : { key: itemFormMessageKeys.updateError };
 }
 
-/** The toast of a refused delete (spec §8). */
+/** The toast of a refused delete. */
 export function deleteErrorMessage(error: ItemFormError): ItemMessage {
   return error.status !== 0 && error.detail ? { key: itemFormMessageKeys.deleteFailedReason, values: { reason: error.detail } } : { key: itemFormMessageKeys.deleteError };
 }
@@ -281,14 +281,14 @@ export const itemFormMachine = setup({
     isSaved: ({ context }) => context.itemID !== null || context.item !== null,
     isNew: ({ context }) => context.itemID === null,
     hasChanges: ({ context }) => context.changed,
-    // Spec §4: a single-item collection with no item can be created without changes.
+    // A single-item collection with no item can be created without changes.
     canSave: ({ context }) => context.changed || (context.itemID === null && context.singleItem),
     hasMissingRequired: ({ context }) => missingRequiredFields(context.schema, context.values).length > 0,
-    // Spec §2: Duplicate is not offered for new or nested items, nor in a single-item collection.
+    // Duplicate is not offered for new or nested items, nor in a single-item collection.
     canDuplicate: ({ context }) => context.itemID !== null && context.nestedID === undefined && !context.singleItem,
     closesAfterSaving: ({ context }) => context.closeAfterSaving,
     isMissing: (_, params: { item: unknown }) => isMissingItem(params.item),
-    // Spec §4: an item read back with fewer than 2 keys is missing, and the page reloads (once).
+    // An item read back with fewer than 2 keys is missing, and the page reloads (once).
     isMissingAndMayReload: ({ context }, params: { item: unknown }) => isMissingItem(params.item) && context.reloads < 1,
     isNotFound: (_, params: { error: unknown }) => itemFormErrorOf(params.error).status === 404,
     // A stale update (409 with the current item); a create has no version to be stale against.
@@ -641,7 +641,7 @@ export const itemFormMachine = setup({
       on: {
         CONFIRM_DELETE: [
           { guard: 'hasItemID', target: 'deleting' },
-          // Spec §8: a delete with no item id.
+          // A delete with no item id.
           { target: 'form.editing', actions: { type: 'notify', params: { tone: 'error', key: itemFormMessageKeys.missingId } } },
         ],
         CANCEL_DELETE: { target: 'form.editing' },

@@ -1,5 +1,5 @@
 /**
- * Live data of an item list (content spec §2, §4): while on, a server-event stream of the
+ * Live data of an item list: while on, a server-event stream of the
  * collection is open; a `create` message marks new items available until the person loads them;
  * the server's `stop` makes the stream reconnect with the request id its `start` gave, so nothing
  * is missed; a stream that fails refreshes the token and retries with back-off, and gives up

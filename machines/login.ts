@@ -1,5 +1,5 @@
 /**
- * The sign-in flow (spec §4): password grant, load the user, then either confirm the e-mail,
+ * The sign-in flow: password grant, load the user, then either confirm the e-mail,
  * refuse an unverified account, or decide where to go. The machine does no I/O itself: the
  * console provides `requestToken`, `loadUser`, `confirmEmail` and `logout`.
  */
@@ -75,7 +75,7 @@ export function safeReturnUrl(url: string | undefined | null): string | null {
   return url;
 }
 
-/** The landing place of a verified user, by spec §4. */
+/** The landing place of a verified user. */
 export function routeAfterLogin(input: LoginInput, user: LoginUser): LoginOutput {
   if (input.inviteID) return { navigate: null };
   const [first] = user.organizations;

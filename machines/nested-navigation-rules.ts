@@ -1,5 +1,5 @@
 /**
- * The pure side of nested navigation (content spec §2, §4): a stack of levels, the top one a
+ * The pure side of nested navigation: a stack of levels, the top one a
  * collection and each deeper one a nested collection of the item open above it; the nestedID
  * chain and the route derived from the stack; the stack read back from a route; the breadcrumbs.
  * The chain follows definitions/content.ts parseNestedId: nested collection slugs and item ids
@@ -24,7 +24,7 @@ export const maxNestedLevels = contentLimits.nestingDepth;
 
 export const breadcrumbMaxChars = 10;
 
-/** A label cut to 10 characters plus "..." (spec §2, as in the item list). */
+/** A label cut to 10 characters plus "..." (as in the item list). */
 export const truncateLabel = (label: string, max = breadcrumbMaxChars) => {
   const characters = [...label];
   return characters.length > max ? `${characters.slice(0, max).join('')}...` : label;
@@ -52,7 +52,7 @@ export function listNestedIdOf(stack: readonly NavLevel[]): string {
     .join('.');
 }
 
-/** The route (content spec §2) that shows the stack. */
+/** The route that shows the stack. */
 export type NavRoute =
   | { name: 'viewCollection'; params: { collectionID: string } }
   | { name: 'viewItem'; params: { collectionID: string; itemID: string } }

@@ -1,5 +1,5 @@
 /**
- * Nested navigation (content spec §2, §4): a stack of active collections, each with its active
+ * Nested navigation: a stack of active collections, each with its active
  * item. Opening a nested collection of the deepest open item pushes a level (of an item higher up:
  * the levels below that item are popped first, then the new one pushed); closing pops the
  * deepest one; returning to a level (a breadcrumb) pops the deeper ones; opening another item at
@@ -69,7 +69,7 @@ export const nestedNavigationMachine = setup({
       const depth = depthOf(context, params.depth);
       return isLevel(context, depth) && context.stack[depth]!.itemID !== null;
     },
-    // Nested items exist only under a saved item (spec §2), and nesting has a limit.
+    // Nested items exist only under a saved item, and nesting has a limit.
     canOpenCollection: ({ context }, params: { slug: string; depth: number | undefined }) => {
       const depth = depthOf(context, params.depth);
       return params.slug !== '' && !params.slug.includes('.') && isLevel(context, depth) && context.stack[depth]!.itemID !== null && depth < maxNestedLevels;

@@ -1,5 +1,5 @@
 /**
- * The API token form (platform §4, §5, §6). It starts blank (or from a saved token), and:
+ * The API token form. It starts blank (or from a saved token), and:
  * - toggling a collection's flag adds a role with only that flag when the collection has none,
  *   otherwise flips the flag;
  * - turning User Admin on sets the user group to "admin" and locks the group choice;

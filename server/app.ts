@@ -66,9 +66,9 @@ export interface AppContext {
   caches: CacheRegistry;
   /** The rows public API calls read to know their caller, cached per process (server/public/principal-cache.ts). */
   authCaches: AuthCaches;
-  /** The one way to fetch an address a user gave (README "Outbound requests"). */
+  /** The one way to fetch an address a user gave (docs/security.md "Outbound requests"). */
   outbound: UrlGuard;
-  /** Project users (end users of apps) and their tokens: `/auth/public` (README "End users and groups"). */
+  /** Project users (end users of apps) and their tokens: `/auth/public` (docs/end-users.md). */
   endUsers: EndUserService;
   /** A project's user groups and what they grant per collection. */
   userGroups: UserGroupService;

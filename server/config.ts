@@ -59,11 +59,11 @@ export interface Config {
   filesSweepIntervalS: number;
   /** An upload not yet in its item after this many seconds is treated as abandoned. */
   filesPendingGraceS: number;
-  /** Ranges (CIDR) the URL guard lets outbound requests reach although not public: development and tests only (README "Outbound requests"). */
+  /** Ranges (CIDR) the URL guard lets outbound requests reach although not public: development and tests only (docs/security.md "Outbound requests"). */
   outboundAllowPrivate: string[];
-  /** The address search's geocoder and the console's map tiles (README "Places and maps"). */
+  /** The address search's geocoder and the console's map tiles (docs/field-types.md "Places and maps"). */
   maps: MapsConfig;
-  /** Webhook deliveries (README "Webhooks"). */
+  /** Webhook deliveries (docs/webhooks.md). */
   webhooks: WebhookDeliveryConfig;
 }
 

@@ -1,4 +1,4 @@
-/** Shown on HTTP 429 (platform §8): at most once per 30 seconds, or after the reminder delay. */
+/** Shown on HTTP 429: at most once per 30 seconds, or after the reminder delay. */
 import type { DialogDefinition } from './types.ts';
 
 export const apiLimitDialog: DialogDefinition = {

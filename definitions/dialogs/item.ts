@@ -1,4 +1,4 @@
-/** The item page's confirmations (content §2, §5): deleting an item, and leaving it with unsaved changes. */
+/** The item page's confirmations: deleting an item, and leaving it with unsaved changes. */
 import type { DialogDefinition } from './types.ts';
 
 export const deleteItemDialog: DialogDefinition = {

@@ -10,7 +10,7 @@ export interface OptionChoice {
   value: string;
 }
 
-/** One field of a collection schema (content spec §3). Type-specific settings are optional. */
+/** One field of a collection schema. Type-specific settings are optional. */
 export interface SchemaField {
   id: string;
   name: string;
@@ -93,7 +93,7 @@ export interface NestedItemFound {
   value: string;
 }
 
-/** Filter operators of the list filter and the public `query` (content spec §5, contract §3). */
+/** Filter operators of the list filter and the public `query`. */
 export type FilterOperator = '=' | '!=' | '>' | '<' | 'regex' | 'within';
 
 /** SQL column types a value can be kept in. */
@@ -188,7 +188,7 @@ export interface FieldCapabilities {
 /** A field type. */
 export interface FieldType {
   code: number;
-  /** Stable name (content spec §3 data types). */
+  /** Stable name. */
   name: string;
   /** Message key of the type's label in the console. */
   labelKey: string;

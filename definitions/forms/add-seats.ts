@@ -1,4 +1,4 @@
-/** Add seats: a whole number above 0 (platform §5). */
+/** Add seats: a whole number above 0. */
 import { addSeatsSchema } from '../schemas/platform.ts';
 import type { FormDefinition } from './types.ts';
 

@@ -1,6 +1,6 @@
 /**
  * One row of the invite dialog: the e-mail address, checked as the server checks it, with the
- * message "Invalid email address" (platform §5). The dialog validates each row with this.
+ * message "Invalid email address". The dialog validates each row with this.
  */
 import { inviteEmailSchema } from '../schemas/platform.ts';
 import type { FormDefinition } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * New Project (platform §2, §5): name (trimmed; empty disables Create), description, and "Use a
+ * New Project: name (trimmed; empty disables Create), description, and "Use a
  * template?" with the organization's projects to choose from.
  */
 import { newProjectSchema } from '../schemas/platform.ts';

@@ -46,7 +46,7 @@ export const inviteEmailSchema = {
   properties: { email: emailSchema },
 } as const;
 
-/** Seats to add: a whole number above 0 (platform §5), at most what one request may add. */
+/** Seats to add: a whole number above 0, at most what one request may add. */
 export const addSeatsSchema = {
   type: 'object',
   additionalProperties: false,

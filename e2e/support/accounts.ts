@@ -1,4 +1,4 @@
-/** Accounts for the browser tests, made over HTTP where the UI itself is not what a spec checks. */
+/** Accounts for the browser tests, made over HTTP where the UI itself is not what a test checks. */
 import type { APIRequestContext } from '@playwright/test';
 
 export interface Account {

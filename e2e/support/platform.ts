@@ -1,4 +1,4 @@
-/** Organizations and projects for the browser tests, made over HTTP where the UI is not what a spec checks. */
+/** Organizations and projects for the browser tests, made over HTTP where the UI is not what a test checks. */
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { passwordGrant, type Account } from './accounts.ts';
 

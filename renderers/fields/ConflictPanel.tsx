@@ -1,5 +1,5 @@
 /**
- * A stale save (409, content §4): the person's version of each disputed field beside the current
+ * A stale save (409): the person's version of each disputed field beside the current
  * one, chosen field by field (or all at once), then saved again against the current version.
  * Shared by the item page (with its own Save here) and the linked-item dialog (whose footer saves).
  */

@@ -1,6 +1,6 @@
 /**
  * Copies a value (a link, an id) to the clipboard: the button reads "Copied!" for a moment
- * (content §9: 750 ms) and a polite live region says "Copied to clipboard".
+ * (750 ms) and a polite live region says "Copied to clipboard".
  */
 import { useEffect, useState } from 'react';
 import { Check, Copy } from 'lucide-react';

@@ -1,6 +1,6 @@
 /**
  * One field of the item form: its label (with '*' when required), help text, the type's editor,
- * and 'Required Field' while a required field is empty (content §5). The item page renders every
+ * and 'Required Field' while a required field is empty. The item page renders every
  * field of a schema through this, without knowing any type.
  */
 import { Suspense, useId } from 'react';

@@ -1,6 +1,6 @@
 /**
  * The display renderer of each field type, found by the type's registry name: every type has its
- * own `renderers/fields/<type>/Display.tsx` (content §2), a new type adds one line here. Types
+ * own `renderers/fields/<type>/Display.tsx`, a new type adds one line here. Types
  * with nothing of their own to draw hand their values to the shared TextDisplay.
  */
 import type { ComponentType } from 'react';

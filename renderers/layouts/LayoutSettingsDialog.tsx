@@ -1,5 +1,5 @@
 /**
- * The layout settings dialog (content §2 "Layout settings"): for the list's current layout, the
+ * The layout settings dialog: for the list's current layout, the
  * fields it reads, offering only fields of fitting types — calendar: a start Date field and either
  * an end Date field or a Number duration field (one excludes the other); kanban: an Option field;
  * map: a GeoPoint field and where the map opens — and, for all, the fields making an item's title.

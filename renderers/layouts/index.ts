@@ -1,5 +1,5 @@
 /**
- * The layout registry (content §2 "Layouts"): the list draws its table itself and every other
+ * The layout registry: the list draws its table itself and every other
  * layout from here, each in a chunk of its own (FullCalendar, dnd-kit and Leaflet load only when
  * their layout is chosen). A layout is a default export taking LayoutProps.
  */

@@ -1,5 +1,5 @@
 /**
- * The contract between the item list screen and its layouts (content §2 "Layouts"): table,
+ * The contract between the item list screen and its layouts: table,
  * calendar, kanban and map. The list owns search, filter, the collection and the nested path; a
  * layout draws the items its own way, reads only what it shows (a date range, a column's page, the
  * map's bounds) and asks the list to open an item or start a new one with values prefilled.
@@ -7,7 +7,7 @@
 import type { LayoutSettings } from '../../definitions/layout-settings.ts';
 import type { Collection, ListParams, ProjectScope } from '../../src/api/content.ts';
 
-/** Layout kinds and their settings (content §2); the rules live in definitions/layout-settings.ts. */
+/** Layout kinds and their settings; the rules live in definitions/layout-settings.ts. */
 export type { LayoutKind, LayoutSettings } from '../../definitions/layout-settings.ts';
 export interface LayoutProps {
   scope: ProjectScope;

@@ -6,7 +6,7 @@
  * same pair, and a replay after it ends the session (reuse detection).
  *
  * The JWTs have their own audience, so they are never taken for console or API tokens, and carry
- * the `bagelUserID` claim the official client reads (contract §8).
+ * the `bagelUserID` claim the official client reads.
  */
 import { createHmac } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -19,7 +19,7 @@ import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
 import type { AuthCaches, CachedSession } from '../public/principal-cache.ts';
 
-/** What every token answer of `/auth/public` holds (contract §8: `user_id` and a positive `expires_in`). */
+/** What every token answer of `/auth/public` holds (`user_id` and a positive `expires_in`). */
 export interface EndUserTokenPair {
   access_token: string;
   refresh_token: string;

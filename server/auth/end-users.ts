@@ -1,5 +1,5 @@
 /**
- * Project users (Bagel Auth, platform §1 "authentication service", contract §8): the end users
+ * Project users (Bagel Auth, the authentication service of apps; docs/end-users.md): the end users
  * of apps built on a project. Sign-up, sign-in by e-mail or phone and password, one-time codes by
  * e-mail or SMS, password reset by mailed link, the User Admin's password change, and the
  * console's list/view/delete. Tokens: server/auth/end-user-tokens.ts.
@@ -175,7 +175,7 @@ export class EndUserService {
   /** How long a successful sign-up takes in this process (a moving average, milliseconds). */
   private signUpMs = 0;
 
-  /** Signs in with e-mail or phone and password; a wrong pair is 400 (never 401: contract §9). */
+  /** Signs in with e-mail or phone and password; a wrong pair is 400 (never 401, which means only a bad bearer). */
   async signIn(projectId: string, identity: Identity, password: string, apiTokenId: string | null): Promise<EndUserTokenPair> {
     const user = await this.find(projectId, identity);
     const ok = await verifyPassword(user?.passwordHash, password);

@@ -1,13 +1,13 @@
 /**
  * `/auth/public`: the authentication service for a project's own users (Bagel Auth), as the
- * official BagelDB client calls it (contract §8, §9).
+ * official BagelDB client calls it.
  *
  * Which project: the bearer. The client sends the project API token, or — while one of the app's
  * users is signed in — that user's access token (except for `/user/token`, which always carries the
  * API token). Either names one project. A group the API token carries (not while User Admin is on)
  * goes to users it signs up; with a user's token, the API token that user signed in with counts.
  *
- * Status discipline (contract §9): 401 only for a missing, invalid or expired bearer or a refused
+ * Status discipline: 401 only for a missing, invalid or expired bearer or a refused
  * refresh token; bad credentials and wrong codes are 400; a plain token at a User Admin call is
  * 403. `POST /user` answers exactly 201, `/user/token`, `/user/resetpassword` and
  * `/user/updatePassword` exactly 200. Every token answer has `user_id` and a positive `expires_in`.
@@ -79,7 +79,7 @@ const corsHeaders = {
   'access-control-max-age': '600',
 };
 
-/** The client's `client_id` for refreshes (contract §8). */
+/** The client's `client_id` for refreshes. */
 const PROJECT_CLIENT = 'project-client';
 
 export async function publicAuthRoutes(fastify: FastifyInstance) {

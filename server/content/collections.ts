@@ -1,5 +1,5 @@
 /**
- * Collections and their schemas (content spec §3, §5, §7). Every change of a collection takes its
+ * Collections and their schemas. Every change of a collection takes its
  * row's lock, changes the schema and the storage (DDL is transactional in PostgreSQL) and saves
  * the row in one transaction, so items are never written against a half-changed schema.
  */

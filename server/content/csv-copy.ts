@@ -1,5 +1,5 @@
 /**
- * `COPY (…) TO STDOUT WITH (FORMAT csv)` for the CSV export on PostgreSQL (README "Ranks and CSV").
+ * `COPY (…) TO STDOUT WITH (FORMAT csv)` for the CSV export on PostgreSQL (docs/content-storage.md "Ranks and CSV").
  * COPY quotes cells in C as csv-stringify does (a comma, a quote, CR or LF: quoted, quotes
  * doubled) and sends the file's bytes as they are, which Node forwards without decoding. Three
  * differences from our format are handled by the caller's SQL: an empty string would be written

@@ -1,5 +1,5 @@
 /**
- * CSV export of a list (content spec §7 "CSV export"; README "Ranks and CSV"): exactly the
+ * CSV export of a list (docs/content-storage.md "Ranks and CSV"): exactly the
  * filtered, sorted list the query engine compiles, streamed. Rows are read in keyset batches
  * (`(sort key, _id)` after the last row sent, each batch its own short read with the list
  * statement timeout), so memory stays flat at any size, no connection or transaction is held

@@ -1,5 +1,5 @@
 /**
- * Checks a field definition as people send it (content spec §5) and turns it into the stored
+ * Checks a field definition as people send it and turns it into the stored
  * schema field. What depends on the type comes from the registry: its capabilities, the settings
  * it takes and its own settings check. Problems carry paths relative to the request body.
  */
@@ -96,7 +96,7 @@ function prepare(input: Record<string, unknown>, env: FieldEnvironment, previous
     else field.sort = sort;
   }
 
-  // Spec §5: a primary field is always required; some types can be neither.
+  // A primary field is always required; some types can be neither.
   if (field.primaryField && !type.capabilities.primary) at('primaryField', `a ${type.name} field cannot be the primary field`);
   else if (field.primaryField) field.required = true;
   if (field.required && !type.capabilities.required) at('required', `a ${type.name} field cannot be required`);

@@ -1,5 +1,5 @@
 /**
- * Items of collections and of nested collections (content spec §3, §5, §7; contract §3–§5).
+ * Items of collections and of nested collections.
  * Every value is checked by its field type from the registry; `_id`, the dates, `_order` and
  * `_rank` are the server's. A write may name the version it was based on and is refused (409,
  * with the current item) when the item changed since; without one, the last writer wins.
@@ -133,7 +133,7 @@ export class ItemService {
    * Top-level creations of one collection queue on its row (the counter, the single-item rule and
    * the rank need it), so they are written in batches: a create that arrives while a batch of its
    * collection is being written waits for the next one, which writes every create waiting then in
-   * one transaction (README "Items": batched creates). Alone, a create is a batch of one.
+   * one transaction (docs/content-storage.md: batched creates). Alone, a create is a batch of one.
    */
   async create(projectId: string, slug: string, body: Record<string, unknown>, nested?: { itemId: string; nestedID: string }, id?: string): Promise<Item> {
     // Values naming files another item holds get copies of their own (server/files/claims.ts).
@@ -341,7 +341,7 @@ export class ItemService {
   }
 
   /**
-   * Follows a nestedID from a top-level item (contract §5), checking every item on the way belongs
+   * Follows a nestedID from a top-level item, checking every item on the way belongs
    * to the one before it. `lockParent` takes the row of the item a new nested item goes into.
    */
   private async address(executor: Db | Tx, row: CollectionRow, itemId: string, nestedID: string | undefined, lockParent = false): Promise<Address> {
@@ -406,8 +406,8 @@ export class ItemService {
       const type = fieldType(field.type)!;
       if (!field.required || !type.capabilities.required || problems.some((p) => p.path === field.slug)) continue;
       if (mode === 'update' && !values.has(field)) continue;
-      // Content §4: a new item is created first and its files uploaded into it after, so a
-      // required image field may be empty in the create (README "Item page": image uploads).
+      // A new item is created first and its files uploaded into it after, so a
+      // required image field may be empty in the create (docs/console.md "Item page": image uploads).
       if (mode === 'create' && filledAfterCreate.has(type.name)) continue;
       if (type.isEmpty(values.get(field) ?? null)) problems.push({ path: field.slug, message: `${field.name} is a required field` });
     }

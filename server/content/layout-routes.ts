@@ -1,5 +1,5 @@
 /**
- * Layout settings of a collection's lists (content §2 "Layouts"; README "Layouts") under
+ * Layout settings of a collection's lists (docs/layouts.md) under
  * `/api/organization/{org}/project/{proj}/`:
  * - `GET collection/{c}/layout?nestedID` answers the settings of the top-level list or of a nested
  *   collection's lists (read);

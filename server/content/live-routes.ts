@@ -1,6 +1,6 @@
 /**
  * `GET …/collection/{collectionID}/live?authorization&requestID&nestedID&itemID`: the console's
- * live stream of a collection (content spec §7). An EventSource cannot send headers, so the access
+ * live stream of a collection. An EventSource cannot send headers, so the access
  * token comes in `authorization`; the stream stops at the token's expiry and the console resumes
  * with a fresh token and the request id. The same checks run again whenever a row they read
  * changes (sign-out, membership, restricted view, the collection): a refusal ends the stream with

@@ -1,6 +1,6 @@
 /**
- * Ranks and CSV export under `/api/organization/{org}/project/{proj}/` (content spec §4, §7;
- * README "Ranks and CSV"):
+ * Ranks and CSV export under `/api/organization/{org}/project/{proj}/` (docs/content-storage.md
+ * "Ranks and CSV"):
  * - `PUT collection/{c}/item/{id}/sort?nestedID&order|afterID|beforeID` moves an item (update);
  * - `PUT collection/{c}/initRank {parentItemID, nestedID, perPage}` ranks a batch of unranked
  *   items (update), answering `{ranked, remaining}`;

@@ -1,6 +1,6 @@
 /**
- * Ranks: the order people give a list by dragging items (content spec §4 "Ranks", §7 sort and
- * initRank; README "Ranks and CSV"). A list (the top level of a collection, or a nested list of
+ * Ranks: the order people give a list by dragging items (the `_rank` sort and
+ * initRank; docs/content-storage.md "Ranks and CSV"). A list (the top level of a collection, or a nested list of
  * one parent item) is read in `(_rank, _id)` order; `_rank` is a fractional-indexing key
  * (`collate "C"`, byte order), so a move writes the moved item's rank only, a key between its new
  * neighbours' keys: the rest of the list is never renumbered.

@@ -1,5 +1,5 @@
 /**
- * The content API of a project, under `/api/organization/{org}/project/{proj}/` (content spec §7):
+ * The content API of a project, under `/api/organization/{org}/project/{proj}/`:
  * collections, their schemas and fields, and items (nested ones through `nestedID`). Reading needs
  * the read permission, creating create, changing update and removing delete.
  */
@@ -342,7 +342,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
 
   // Items.
 
-  // Lists run on the query engine (server/content/query, README "Listing and searching items").
+  // Lists run on the query engine (server/content/query, docs/content-storage.md "Listing and searching items").
   const listQuery = Type.Object(ListParams);
   app.get(
     '/collection/:collection/item',

@@ -92,7 +92,7 @@ export interface ChainEnd {
 }
 
 /**
- * Follows a nestedID from a top-level item (contract §5), checking that the top item exists and
+ * Follows a nestedID from a top-level item, checking that the top item exists and
  * that every item on the way belongs to the one before it. With `lock`, the item owning the final
  * list (or the final item's list) is read `for update`. A final item step is read only with
  * `readFinalItem` (callers that read it themselves, under their own lock, leave it).

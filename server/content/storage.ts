@@ -1,5 +1,5 @@
 /**
- * Physical storage of items (README "Content storage"): one table per collection and one per
+ * Physical storage of items (docs/content-storage.md): one table per collection and one per
  * nested-collection field, a typed column per field as its type's storage descriptor says, and
  * the indexes the descriptor lists, made when the field is made. Every identifier here is built
  * from server-made hex ids, never from what people typed.

@@ -214,7 +214,7 @@ export const projects = pgTable(
     organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    /** Project settings, e.g. `restrictedView`: collections only some users see (spec's special case as data). */
+    /** Project settings, e.g. `restrictedView`: collections only some users see (a hidden-collections rule as data). */
     settings: jsonb('settings').notNull().default({}),
     createdAt: created(),
   },
@@ -246,7 +246,7 @@ export const apiTokens = pgTable(
 );
 
 /**
- * A collection of a project (content spec §3). `slug` is the collection ID people see; `id` names
+ * A collection of a project. `slug` is the collection ID people see; `id` names
  * its storage: items live in their own table `content_<id>`, each nested-collection field in a
  * child table `content_<fieldId>` (server/content/storage.ts). `storageTables` lists them all so
  * that deleting the row (directly or by a project's or organization's cascade) drops them, by
@@ -437,7 +437,7 @@ export const itemUsers = pgTable(
 );
 
 /**
- * A project's webhooks (migration 0016, README "Webhooks"). `secret` signs every attempt, so it is
+ * A project's webhooks (migration 0016, docs/webhooks.md). `secret` signs every attempt, so it is
  * kept (shown to people once, at creation). `consecutiveFailures` counts deliveries that used up
  * every attempt since the last success; past the configured number the webhook is disabled.
  * The relay that turns `item_events` rows into deliveries keeps its position in `webhook_relay`

@@ -1,5 +1,5 @@
 /**
- * Files over HTTP (content spec §4, §5, §7; README "Files"):
+ * Files over HTTP (docs/files.md):
  * - `PUT …/collection/{c}/item/{id}/image?imageSlug&nestedID` (multipart `altText`, then
  *   `imageFile` or `imageLink`) sets an ImageRef or appends to an ImageRefSet (update right);
  * - `DELETE …/item/{id}/image?fieldSlug&nestedID[&imageName|imageID]` empties the ImageRef or
@@ -123,7 +123,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
   const items = new ItemService(database.db);
   const urlOf = (key: string) => `${config.publicUrl}/files/${key}`;
 
-  // Item writes naming files other items hold copy them (README "Files": who owns a file).
+  // Item writes naming files other items hold copy them (docs/files.md: who owns a file).
   registerFileClaimer(database.db, files, config.publicUrl);
   files.start();
   app.addHook('onClose', async () => {
@@ -131,7 +131,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
     (storage as { close?: () => void }).close?.();
   });
 
-  // After a content write, the files it may have orphaned are checked at once (README "Files").
+  // After a content write, the files it may have orphaned are checked at once (docs/files.md).
   const api = '/api/organization/:org/project/:proj';
   // A callback hook, not an async one: it runs after every response, and most are reads it skips.
   app.addHook('onResponse', (request, reply, done) => {
@@ -188,7 +188,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
       if (!isSafeKey(key)) throw missing();
       const row = await files.find(key);
       if (!row) throw missing();
-      // Downloads count towards the organization's BandWidth (README "Usage metering").
+      // Downloads count towards the organization's BandWidth (docs/billing.md "Usage metering").
       const organizationId = await app.ctx.usage.organizationOfProject(row.projectId);
       if (organizationId) meterBandwidth(request, organizationId);
 

@@ -1,7 +1,7 @@
 /**
  * Where uploaded files live: one small interface with a local-disk implementation (the default,
  * under `DATA_DIR/files`) and an S3-compatible one, so several server processes can share files
- * (README "Files"). Keys are the server's own (`p/<project>/…/<random>.<ext>`), checked by
+ * (docs/files.md). Keys are the server's own (`p/<project>/…/<random>.<ext>`), checked by
  * `isSafeKey` before they reach a path or a bucket; nothing a client sends is used as a key.
  */
 import { createWriteStream } from 'node:fs';

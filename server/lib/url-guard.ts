@@ -1,6 +1,6 @@
 /**
  * The one way the server fetches an address a user gave it (link previews, webhook deliveries through
- * `send`; any fetched image or asset address later). README "Outbound requests".
+ * `send`; any fetched image or asset address later). docs/security.md "Outbound requests".
  *
  * - http and https only; no user name or password in the address.
  * - The host must be a public unicast address: loopback, private, link-local, unspecified, CGNAT,

@@ -1,6 +1,6 @@
 /**
- * One live stream (server-sent events) of a collection, as the BagelDB client expects it
- * (contract §7): `event: start` with the request id, then one message per item write
+ * One live stream (server-sent events) of a collection, as the BagelDB client expects it:
+ * `event: start` with the request id, then one message per item write
  * (`{collectionID, itemID, nestedID, trigger, item}`), and `event: stop` when the server ends the
  * stream (shutdown, the stream's age limit, the token's expiry). A client that reconnects with
  * the request id gets every event it missed in between, each once.
@@ -146,7 +146,7 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
   const matches = (event: ContentEvent) =>
     event.rootItemId === options.rootItemId && event.nestedPath === options.nestedPath && (options.itemId == null || event.itemId === options.itemId);
 
-  // An app's stream (README "Usage metering") counts towards its organization's SimultaneousLive and BandWidth (bytes summed here, reported at each heartbeat and at the end).
+  // An app's stream (docs/billing.md "Usage metering") counts towards its organization's SimultaneousLive and BandWidth (bytes summed here, reported at each heartbeat and at the end).
   const usage = request.server.ctx.usage;
   const organizationId = usageOrganizationOf(request);
   let releaseLive: (() => void) | undefined;

@@ -1,6 +1,6 @@
 /**
  * Which writes a live stream follows: the top-level list of a collection, one nested list, or
- * one item (contract §7: `itemID` the top-level item, `nestedID` the chain after it). The client's
+ * one item (`itemID` the top-level item, `nestedID` the chain after it). The client's
  * `item(id).listen()` sends `itemID=<id>&nestedID=` (one top-level item); a chain that ends in an
  * item id (`chapters.2`) follows that nested item. docs/live.md says why an item that does not
  * exist (yet) may be followed.

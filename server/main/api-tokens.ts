@@ -55,7 +55,7 @@ const toView = (row: TokenRow): TokenView => ({
   updatedDate: row.updatedAt.toISOString(),
 });
 
-/** Rights as stored: User Admin puts the token in the "admin" group (spec §4); roles merged per collection. */
+/** Rights as stored: User Admin puts the token in the "admin" group; roles merged per collection. */
 function columns(input: TokenInput) {
   const roles = new Map<string, TokenRights['roles'][number]>();
   for (const role of input.roles) roles.set(role.collection, { ...role });

@@ -1,6 +1,6 @@
 /**
- * Project users linked to an item: the item page's Users panel and the public `bagelUsers` calls
- * (content §2, §7). A group granting "associated items only" reaches exactly the items that list
+ * Project users linked to an item: the item page's Users panel and the public `bagelUsers` calls.
+ * A group granting "associated items only" reaches exactly the items that list
  * the user here. Links name the collection by slug (slugs never change) and go with the
  * collection or the user (foreign keys). A link names the top-level item and, for a nested item,
  * its nestedID chain below it (`nestedPath`, '' for the top-level item; migration 0022), so a

@@ -1,5 +1,5 @@
 /**
- * `POST /api/generatePreview {url}` (content §7): the title, description and image of a page for
+ * `POST /api/generatePreview {url}`: the title, description and image of a page for
  * the Link editor's card; and `GET /api/generatePreview/image?url=` the preview image re-encoded,
  * which the console shows through a blob: address (its CSP loads no remote images).
  * Signed-in users only, rate-limited per user; every fetch goes through the URL guard.

@@ -1,7 +1,7 @@
 /**
- * Link previews (content §2, §7): a page's title, description and image, read from its Open Graph,
+ * Link previews: a page's title, description and image, read from its Open Graph,
  * Twitter and plain HTML metadata; and the preview image itself, re-encoded, for the console's card.
- * Every fetch goes through the URL guard (server/lib/url-guard.ts). README "Outbound requests".
+ * Every fetch goes through the URL guard (server/lib/url-guard.ts). docs/security.md "Outbound requests".
  */
 import htmlEncodingSniffer from 'html-encoding-sniffer';
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';

@@ -1,12 +1,12 @@
 /**
- * The console's calls for a project's users and user groups (platform §7 "Project users and
- * groups", content §2 item Users panel), under `/api/organization/{org}/project/{proj}`:
+ * The console's calls for a project's users and user groups (the Auth section's
+ * Users and Groups, the item page's Users panel), under `/api/organization/{org}/project/{proj}`:
  * - `GET user?pageNumber&perPage&search` → `{users, total}`; `GET user/{id}`; `DELETE user/{id}`;
  *   `PUT user/{id}` `{userGroups}` (the User Admin's "change a user's group", from the console);
  * - `GET userGroups`; `POST userGroups` `{name, permissions?}`; `PUT userGroups/{groupID}` (or
  *   `PUT userGroups` with `groupID` in the body) `{name?, permissions?}`; `DELETE userGroups/{groupID}`;
  * - `GET|PUT|DELETE collection/{c}/item/{id}/bagelUsers` (`{userID}` for PUT and DELETE).
- * And, under `/auth/organization/{org}/project/{proj}` (the spec lists it with the auth service's
+ * And, under `/auth/organization/{org}/project/{proj}` (it belongs with the auth service's
  * calls): `POST resetPassword {email}` mails the user a reset link.
  *
  * Permissions are the member's flags in the organization (definitions/permissions.ts): reading
@@ -327,7 +327,7 @@ export async function projectUserRoutes(fastify: FastifyInstance) {
   );
 }
 
-/** `POST /auth/organization/{org}/project/{proj}/resetPassword {email}` (platform §7 "Authentication"). */
+/** `POST /auth/organization/{org}/project/{proj}/resetPassword {email}`. */
 export async function projectUserAuthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { endUsers } = app.ctx;

@@ -133,7 +133,7 @@ export class ProjectService {
   async get(organizationId: string, projectId: string, viewer?: ProjectViewer): Promise<ProjectView> {
     const row = await this.row(organizationId, projectId);
     const view = toView(row, await this.collections.list(projectId), viewer);
-    // The shell's Webhooks menu lists them (platform spec §2); the webhooks themselves are server/webhooks.
+    // The shell's Webhooks menu lists them; the webhooks themselves are server/webhooks.
     view.webhooks = await this.db.select({ id: webhooks.id, name: webhooks.name }).from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(webhooks.createdAt, webhooks.id);
     return view;
   }

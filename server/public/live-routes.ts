@@ -1,6 +1,6 @@
 /**
  * `GET /api/public/collection/{c}/live?authorization&requestID&nestedID&itemID`: live item writes
- * of a collection for apps (contract §7), the same stream as the console's (server/live/stream.ts).
+ * of a collection for apps, the same stream as the console's (server/live/stream.ts).
  * The client's EventSource sends no headers, so the token comes in `authorization` (the plugin's
  * authentication hook reads it there); the caller needs the read right on the collection. An end
  * user whose groups grant read on associated items only gets the events of the items that list

@@ -1,11 +1,11 @@
 /**
- * Who calls the public v1 API and what they may do (platform spec §3, §6; contract §9). All of the
+ * Who calls the public v1 API and what they may do. All of the
  * public API's authorization is here, so the routes only ask `require(principal, collection, op)`.
  *
  * - A bearer is a project API token (ApiTokenService.verify: signature, audience, and the stored
  *   hash, so a deleted token fails at once), or else an end-user access JWT of the project's own
  *   users (the end-user service, when the process has it). Anything else is 401, and nothing but a
- *   missing, invalid or expired bearer ever is: denials are 403 (contract §9 — a 401 after a fresh
+ *   missing, invalid or expired bearer ever is: denials are 403 (a 401 after a fresh
  *   refresh sends the client into an endless refresh loop).
  * - The rows these checks read (token, session, groups, the project's organization) come from
  *   per-process caches that every change of those rows clears in every process at commit

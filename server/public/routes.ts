@@ -48,7 +48,7 @@ export async function publicRoutes(app: FastifyInstance) {
   app.decorateRequest('apiToken', null);
   app.decorateRequest('principal', null);
 
-  // Bodies: JSON whatever the type says (contract §2); multipart (registered below) for uploads.
+  // Bodies: JSON whatever the type says; multipart (registered below) for uploads.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 2 * contentLimits.itemBytesMax }, (_request, body, done) => {
     const text = String(body).trim();

@@ -1,5 +1,5 @@
 /**
- * The project and the schemas through the public v1 API (contract §6): `GET /project`
+ * The project and the schemas through the public v1 API: `GET /project`
  * (`withSchemas=true` adds each collection's fields) and `GET /collection/{c}/schema` (the fields
  * and the Metadata entry, type 100). Only collections the caller may read are shown.
  */

@@ -42,7 +42,7 @@ export function objectBody(body: unknown, allowEmpty = false): Record<string, un
 }
 
 /**
- * Server-owned keys in a write are refused, nothing written (issue 11 "Bad input": mass-assignment).
+ * Server-owned keys in a write are refused, nothing written (mass-assignment).
  * `_id` may only repeat the id the address names (the client's set sends it as the custom id).
  */
 export function refuseServerKeys(body: Record<string, unknown>, addressedId?: string): void {

@@ -1,5 +1,5 @@
 /**
- * Usage metering over HTTP (README "Usage metering"):
+ * Usage metering over HTTP (docs/billing.md "Usage metering"):
  * - `registerUsageMetering` counts BandWidth: the body bytes of every response attributed to an
  *   organization — a public-API response to an authenticated app (`request.principal`: an API
  *   token or an end user) or one a route attributed with `meterBandwidth` (file downloads).

@@ -1,6 +1,6 @@
 /**
- * Usage metering per organization and month (issue 11 "Usage metering"; platform §3 metric names;
- * README "Usage metering"). Three kinds of metric (definitions/usage.ts):
+ * Usage metering per organization and month (docs/billing.md
+ * "Usage metering"). Three kinds of metric (definitions/usage.ts):
  * - counters (ApiCalls, BandWidth, WebhookTriggers, BagelAuthUsers, SMSOTPCount): `add` only adds
  *   to a map in memory — no I/O on the hot path — and a flush about every second (and at close)
  *   writes one upsert row per organization, month and metric, `value = value + excluded.value`,

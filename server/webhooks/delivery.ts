@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries that never lose an event (README "Webhooks").
+ * Webhook deliveries that never lose an event (docs/webhooks.md).
  *
  * - The outbox is `item_events`: every item write inserts its row in the write's own transaction.
  * - The relay reads rows past its cursor (`webhook_relay`, one row) in the order their
@@ -13,7 +13,7 @@
  * - A delivery that used up its attempts counts as a failure of its webhook; after
  *   `disableAfter` such failures in a row (no success between) the webhook is disabled.
  * - pg-boss 10 runs on the same database: on PostgreSQL over the app's pool, on PGlite through
- *   its `db` adapter (../shared/DEPENDENCIES.md, option A).
+ *   its `db` adapter (pg-boss runs its SQL through the app's own connection).
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -37,7 +37,7 @@ export const webhookQueue = 'webhook-delivery';
  * same moment go in one batch, and at least `relaySpacingMs` after the relay's last run. A lone
  * write is relayed at once; busy writers are relayed twice a second, in batches: each run's cost is
  * mostly fixed (its statements, the queue's fetch and completion, the log), so fewer, larger runs
- * keep deliveries off the writers' CPU (README "Webhooks", `npm run bench -- webhooks`).
+ * keep deliveries off the writers' CPU (docs/webhooks.md, `npm run bench -- webhooks`).
  */
 const relayDelayMs = 20;
 const relaySpacingMs = 500;
@@ -410,7 +410,7 @@ export class WebhookDispatcher {
    * One attempt of each delivery of a batch of jobs: one read of the deliveries, the requests sent
    * in parallel, then ONE transaction logs every attempt, moves every delivery's state, resets or
    * counts its webhook's failures and enqueues the retries. The work per attempt stays small, so
-   * deliveries do not slow the writes they follow (issue 12: writes slow by 10 % at most).
+   * deliveries do not slow the writes they follow (writes slow by 10 % at most).
    */
   private async attemptAll(jobs: readonly JobData[]): Promise<void> {
     const { database, outbound, config } = this.options;

@@ -21,7 +21,7 @@ export async function registerWebhooks(app: FastifyInstance) {
     outbound,
     config: config.webhooks,
     log: app.log,
-    // Each delivery made of an item write counts once, whatever its attempts (spec §3: WebhookTriggers).
+    // Each delivery made of an item write counts once, whatever its attempts (WebhookTriggers).
     countTrigger: (organizationId: string) => app.ctx.usage.add(organizationId, 'WebhookTriggers', 1),
   });
   await dispatcher.start();

@@ -1,5 +1,5 @@
 /**
- * `/api/webhook` (platform spec §7): a project's webhooks for the console. Listing and the log need
+ * `/api/webhook`: a project's webhooks for the console. Listing and the log need
  * read, creating create, changing and redelivering update, deleting delete — in the webhook's
  * organization, for a project of it.
  *

@@ -2,7 +2,7 @@
  * Where webhook deliveries are sent from: a worker thread (or a child process, which can run at a
  * lower priority) with its own URL guard made with the app's guard's options, so a burst of
  * deliveries — connections, requests, answers — does not queue behind or ahead of the requests the
- * server is answering (issue 12: writes slow by 10 % at most). The guard checks every address
+ * server is answering (writes slow by 10 % at most). The guard checks every address
  * exactly as the app's would. When the app's guard cannot cross threads (a test's own name
  * resolver) or the sender fails, deliveries are sent in-process instead.
  */

@@ -1,5 +1,5 @@
 /**
- * A project's webhooks (platform spec §3–§5, §7): create, list, change, delete, the delivery log
+ * A project's webhooks: create, list, change, delete, the delivery log
  * and what a content event matches. Deliveries themselves are server/webhooks/delivery.ts.
  *
  * `collections` holds collection ids or slugs, or nested slugs (`posts.comments`: the comments of

@@ -275,7 +275,7 @@ export function useMoveItem(scope: ProjectScope, collectionID: string) {
 }
 
 /**
- * Gives every item of one list a rank (content §4 "Make collection sortable"), batch by batch: the top level, or with `list` a nested list
+ * Gives every item of one list a rank, batch by batch: the top level, or with `list` a nested list
  * (`parentItemID` its top-level item, `nestedID` ending in its nested collection slug).
  */
 export function useInitListRank(scope: ProjectScope, collectionID: string, list?: { parentItemID: string; nestedID: string }, onProgress?: (remaining: number) => void) {

@@ -1,5 +1,5 @@
 /**
- * Typed calls of a project's content (content spec §7): collections, schemas and fields (nested
+ * Typed calls of a project's content: collections, schemas and fields (nested
  * ones included) and items, under `api/organization/{org}/project/{proj}/`. All reject with
  * ApiError; a stale conditional item write rejects with StaleItemError, which carries the item as
  * it is now.
@@ -75,13 +75,13 @@ export interface PageQuery {
   perPage?: number;
 }
 
-/** The item list's parameters (content §7; semantics in the README "Listing and searching items"). */
+/** The item list's parameters (semantics in the docs/content-storage.md "Listing and searching items"). */
 export interface ListParams extends PageQuery {
   sort?: string;
   order?: 'asc' | 'desc';
   /** `key:operator:value` terms joined by `+`. */
   query?: string;
-  /** A MongoDB-style filter as JSON (README "Query engine"), e.g. `{"start":{"$exists":false}}`. */
+  /** A MongoDB-style filter as JSON (docs/content-storage.md), e.g. `{"start":{"$exists":false}}`. */
   find?: string;
   /** The filter control's state as JSON (a Filter entity or a list of them). */
   filter?: string;

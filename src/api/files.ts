@@ -1,5 +1,5 @@
 /**
- * The file calls of the item page (content spec §7; README "Files"): an image or file uploaded
+ * The file calls of the item page (docs/files.md): an image or file uploaded
  * into an ImageRef or ImageRefSet field with upload progress, an image removed, and the addresses
  * of a stored file's thumbnails and download.
  *
@@ -60,10 +60,10 @@ export function isStoredFileUrl(url: string): boolean {
   }
 }
 
-/** A stored file's thumbnail (`resize=200` in tables, `resize=300` in pickers; content §7). */
+/** A stored file's thumbnail (`resize=200` in tables, `resize=300` in pickers). */
 export const thumbnailUrl = (url: string, size: ThumbnailSize) => fileUrlWith(url, `resize=${size}`);
 
-/** A stored file's address that downloads it (content §7: `&download=true`). */
+/** A stored file's address that downloads it (`&download=true`). */
 export const downloadUrl = (url: string) => fileUrlWith(url, 'download=true');
 
 /** The headers XMLHttpRequest hands back, as a Headers object. */
@@ -144,7 +144,7 @@ export function createFilesApi(client: ApiClient): FilesApi {
   return {
     uploadImage(scope, target, upload) {
       const form = new FormData();
-      // The server reads altText before the file (README "Files"): it goes first.
+      // The server reads altText before the file (docs/files.md): it goes first.
       form.append('altText', upload.altText ?? '');
       if (upload.file) form.append('imageFile', upload.file, upload.file.name ?? 'file');
       else form.append('imageLink', upload.link ?? '');

@@ -1,5 +1,5 @@
 /**
- * Layout settings of an item list (content §2 "Layouts"): the calls (GET/PUT
+ * Layout settings of an item list: the calls (GET/PUT
  * collection/{c}/layout?nestedID, server/content/layout-routes.ts) and their TanStack Query hooks.
  * Settings are per nested path and shared by the team; a save merges the given keys, `null`
  * removing one, and answers the settings as stored, which replace the cached ones.

@@ -1,5 +1,5 @@
 /**
- * Link previews (content §7; README "Outbound requests"): `POST /api/generatePreview {url}` for a
+ * Link previews (docs/security.md "Outbound requests"): `POST /api/generatePreview {url}` for a
  * page's title, description and image, and `GET /api/generatePreview/image?url=` for that image,
  * fetched and re-encoded by the server. The console's CSP loads no remote images, so the card
  * shows the server's copy through a blob: address.

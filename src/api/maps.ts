@@ -1,6 +1,6 @@
 /**
- * The address search of GeoPoint editors: `GET /api/maps?input&sessiontoken` and `?place_id`
- * (content §7), with a context so tests (and stories) can answer for the server.
+ * The address search of GeoPoint editors: `GET /api/maps?input&sessiontoken` and `?place_id`,
+ * with a context so tests (and stories) can answer for the server.
  */
 import { createContext, useContext } from 'react';
 import { getApiClient, type ApiClient } from './client.ts';

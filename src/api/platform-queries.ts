@@ -213,7 +213,7 @@ export function useSetRichTextSettings(organizationID: string, projectID: string
   });
 }
 
-/** Deletes a project; on success the organization is loaded again before the caller moves on (platform §4). */
+/** Deletes a project; on success the organization is loaded again before the caller moves on. */
 export function useDeleteProject(organizationID: string, projectID: string) {
   const api = usePlatformApi();
   const queryClient = useQueryClient();

@@ -1,6 +1,6 @@
 /**
- * Typed calls of a project's app users and user groups (platform §7 "Project users and groups",
- * content §7 item bagelUsers, issue 11): the Users list (paging, search), one user, changing their groups, deleting one,
+ * Typed calls of a project's app users and user groups (the Auth section's Users and
+ * Groups, an item's bagelUsers): the Users list (paging, search), one user, changing their groups, deleting one,
  * the password-reset mail, the groups and their rights, the users of an item, and the public page
  * that sets an app user's new password. Every path is named here once. All reject with ApiError.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook calls (platform spec §7; README "Webhooks") and their TanStack Query hooks. A
+ * The webhook calls (docs/webhooks.md) and their TanStack Query hooks. A
  * change refreshes the project too, whose `webhooks` list feeds the shell's menu.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

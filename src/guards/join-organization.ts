@@ -1,5 +1,5 @@
 /**
- * `/join/{id}`, the link of an invitation mail (platform §2). Read the invite; signed in: accept
+ * `/join/{id}`, the link of an invitation mail. Read the invite; signed in: accept
  * it and go to that organization ("Invite has been accepted"); signed out: login when the invited
  * person already has a verified account, else signup, both with inviteID. An invitation that
  * cannot be found says "Invitation can not be found".

@@ -1,7 +1,7 @@
 /**
  * The signed-in user for guards, from the query cache when fresh. A refused session sends the user
  * to login; a throttled call (the API-limit dialog answers it) leaves the user where they are; any
- * other failure is "An error occurred loading user, please log back in" (platform §8): sign out,
+ * other failure is "An error occurred loading user, please log back in": sign out,
  * then login.
  */
 import { notify } from '../../renderers/toasts/notify.ts';

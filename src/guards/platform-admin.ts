@@ -2,7 +2,7 @@ import { routePath } from '../../definitions/route-path.ts';
 import type { Guard } from '../../renderers/router/types.ts';
 import { loadMe } from './load-me.ts';
 
-/** The spec leaves open who may enter the admin area; platform super-admins do, everyone else goes home. */
+/** Only platform super-admins enter the admin area; everyone else goes home. */
 export const platformAdmin: Guard = async ({ url }) => {
   const result = await loadMe(url);
   if (!result.ok) return result.redirect;

@@ -1,5 +1,5 @@
 /**
- * Live data for an item list (content spec §4): runs the live-data machine with the browser's
+ * Live data for an item list: runs the live-data machine with the browser's
  * EventSource. The list gives what turning it on and off does to its sort, and how it reloads;
  * changing collection (or nested list) turns live data off.
  */

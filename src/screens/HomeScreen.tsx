@@ -1,6 +1,6 @@
 /**
  * `/` for a user without an organization (the home guard sends everyone else to theirs): a
- * persistent dialog asks to create the first one (platform §2). It offers a way out too: the
+ * persistent dialog asks to create the first one. It offers a way out too: the
  * page behind it cannot be reached while it is open, sign-out included.
  */
 import { useNavigate } from 'react-router';

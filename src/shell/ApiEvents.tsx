@@ -1,5 +1,5 @@
 /**
- * The shell's answer to what the HTTP client reports (platform §4, §7, §8):
+ * The shell's answer to what the HTTP client reports:
  * - 403 on a page load (GET) goes home; on a write, "Insufficient permissions" / "Cannot complete requested actions";
  * - 429 (or a `warning` header) opens "API Limit Reached", at most once per 30 seconds, never while snoozed;
  * - the end of the session (refresh refused) goes to login with returnUrl.

@@ -1,5 +1,5 @@
 /**
- * A Danger Zone panel (platform §2, §4): an explanation and a delete button that opens a 500 px
+ * A Danger Zone panel: an explanation and a delete button that opens a 500 px
  * dialog where the exact name must be typed. Organization and project settings share it; the
  * screen gives the texts and runs the deletion.
  */

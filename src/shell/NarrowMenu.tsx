@@ -1,4 +1,4 @@
-/** At 900 px or less the navigation links move into this menu (platform §2: a menu button). */
+/** At 900 px or less the navigation links move into this menu (a menu button). */
 import { Menu } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useNavigate } from 'react-router';

@@ -1,5 +1,5 @@
 /**
- * The Auth section of the project shell (platform §2, §6, §7, §8; content §2; issue 11): Users
+ * The Auth section of the project shell: Users
  * (paging, search, view, delete, password reset), Groups (create, rename, the collection × right
  * matrix, delete), the token form's group selector, the item page's Users panel and the public
  * reset page of app users. The HTTP calls are stand-ins.

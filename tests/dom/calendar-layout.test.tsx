@@ -1,5 +1,5 @@
 /**
- * The calendar layout (content §2 "Calendar", §4 prefill, §9): it reads the visible month through
+ * The calendar layout: it reads the visible month through
  * a date range query on top of the list's search and filter (page after page), lists the items
  * without a start (`$exists: false`), colours events in turn, shows "choose a field" for unusable
  * settings, spans events by their end or duration field (60 minutes by default), and saves moves,

@@ -1,4 +1,4 @@
-/** New Collection and Edit Collection (content §2, §4, §5, §8). */
+/** New Collection and Edit Collection. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

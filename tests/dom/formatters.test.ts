@@ -1,11 +1,11 @@
-/** Business constants and formatters of platform §9. */
+/** Business constants and formatters. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { featureToggles, loadingStates, paging, storageKeys, throttles, ui } from '../../definitions/constants.ts';
 import { formatDateTime } from '../../definitions/format-date-time.ts';
 import { formatSize } from '../../definitions/format-size.ts';
 
-describe('constants of platform §9', () => {
+describe('business constants', () => {
   it('holds the interface timings and sizes', () => {
     expect(ui).toMatchObject({
       toastDurationMs: 2000,

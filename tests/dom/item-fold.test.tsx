@@ -1,5 +1,5 @@
 /**
- * Nested collections folded beside their parent item (content §2 "Nested collections", §4, §9)
+ * Nested collections folded beside their parent item
  * over a fake content API: the preview table on the parent item (10 rows a page, `_rank`
  * descending, the nested fields' display renderers, paging, empty and error states), the two
  * messages that say why nothing can be opened yet, and the fold driven by the nested-navigation

@@ -1,5 +1,5 @@
 /**
- * The item page (content §2, §4, §5, §8) over a fake content API: create with required fields,
+ * The item page over a fake content API: create with required fields,
  * update with If-Match, a 409 settled field by field, server field errors, Duplicate, Delete with
  * its confirmation, the unsaved-changes prompt (Close and a navigation from elsewhere), "Close
  * after saving", and a single-item collection shown in place of the list.

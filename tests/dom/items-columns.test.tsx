@@ -1,4 +1,4 @@
-/** Column Settings (content §2, §9): show/hide and pin per column, kept per organization, project, collection and nested path. */
+/** Column Settings: show/hide and pin per column, kept per organization, project, collection and nested path. */
 import '@testing-library/jest-dom/vitest';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** The item list's filter control (content §3 Filter, §5): fields, operators, defaults, encoding, warning. */
+/** The item list's filter control: fields, operators, defaults, encoding, warning. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';

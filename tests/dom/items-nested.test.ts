@@ -1,4 +1,4 @@
-/** Nested lists (content §2, §3): nestedID walking, breadcrumbs cut to 10 characters plus "..." (the fold's crumbs: tests/dom/item-fold.test.tsx). */
+/** Nested lists: nestedID walking, breadcrumbs cut to 10 characters plus "..." (the fold's crumbs: tests/dom/item-fold.test.tsx). */
 import { describe, expect, it } from 'vitest';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
 import { truncateLabel } from '../../machines/nested-navigation-rules.ts';

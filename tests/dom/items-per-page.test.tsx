@@ -1,4 +1,4 @@
-/** The list footer (content §2, §9): up to 6 page links and Per Page with a digits-only custom entry. */
+/** The list footer: up to 6 page links and Per Page with a digits-only custom entry. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * Moving items by keyboard beyond the page (README "Ranks and CSV"): the grid hears the handles'
+ * Moving items by keyboard beyond the page (docs/content-storage.md "Ranks and CSV"): the grid hears the handles'
  * keys on the document, so keys pressed while the rows are drawn anew (the focus then falls to
  * the body) still move the carried row; "Move to position…" beside each handle moves an item to
  * any position of the whole list (a dialog taking digits only, 1 to the list size), sent as the

@@ -1,5 +1,5 @@
 /**
- * Moving items in rank order (content §2 drag handle column, §4 Ranks): the handle is a button
+ * Moving items in rank order (the drag handle column of ranked lists): the handle is a button
  * that picks its row up with Space or Enter, moves it with the arrows, drops it with Space or
  * Enter (naming the new neighbour to the server) or puts it back with Escape, announcing each
  * step; nested lists move and are made sortable through their top-level item.

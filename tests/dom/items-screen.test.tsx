@@ -1,4 +1,4 @@
-/** The item list screen (content §2, §4): header, empty states, New Item rules, search debounce and the table. */
+/** The item list screen: header, empty states, New Item rules, search debounce and the table. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, screen, waitFor } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * The kanban layout (content §2 "Kanban", §4): an Unset column plus one per option, each loading
+ * The kanban layout: an Unset column plus one per option, each loading
  * its own page through the list's search, filter and nested path plus its own term (a choice's
  * `query`; Unset a `find` for no option or one the field no longer has), counts from the total,
  * "Load more"; a card moved with the keyboard saves the option with If-Match (a nested item

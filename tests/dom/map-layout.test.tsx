@@ -1,5 +1,5 @@
 /**
- * The map layout of the item list (content §2 "Map", §4, §9) on the real Leaflet map: the visible
+ * The map layout of the item list on the real Leaflet map: the visible
  * area asked as a `within` box (with the list's search, filter and nested path), again after a
  * zoom with the stale request cancelled; the "zoom in" notice; markers named by their titles that
  * open their items by click and by Enter; a click on the map starting a new item with the point;

@@ -1,4 +1,4 @@
-/** Settings → Users (platform §2, §5, §6): invite dialog, permission choices, seats, edit, remove. */
+/** Settings → Users: invite dialog, permission choices, seats, edit, remove. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

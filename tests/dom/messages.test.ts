@@ -1,4 +1,4 @@
-/** The catalogue: every message the specs list (platform §8, content §8), the login flow's keys, valid ICU. */
+/** The catalogue: every message the product names, the login flow's keys, valid ICU. */
 import { describe, expect, it } from 'vitest';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { loginMessageKeys } from '../../machines/login.ts';
 const catalogue: Record<string, string> = en;
 const values = new Set(Object.values(catalogue));
 
-/** Platform §8 and the §5 messages it refers to, as written in the spec. */
+/** The platform's messages, word for word. */
 const platformMessages = [
   'Insufficient permissions',
   'Cannot complete requested actions',
@@ -57,7 +57,7 @@ const platformMessages = [
   'Oops!',
 ];
 
-/** Content §8, as written in the spec. */
+/** The content messages, word for word. */
 const contentMessages = [
   'sorry, there was an error',
   'Item was created!',

@@ -1,4 +1,4 @@
-/** The organization page (platform §2, §5, §6): tabs, project cards, settings by role, rename, delete. */
+/** The organization page: tabs, project cards, settings by role, rename, delete. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

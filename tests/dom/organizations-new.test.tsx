@@ -1,4 +1,4 @@
-/** New organization (page and first-organization dialog) and New Project (platform §2, §5). */
+/** New organization (page and first-organization dialog) and New Project. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

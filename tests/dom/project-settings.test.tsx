@@ -1,4 +1,4 @@
-/** Project Settings and API tokens (platform §2, §4, §5, §6). */
+/** Project Settings and API tokens. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

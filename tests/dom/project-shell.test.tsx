@@ -1,4 +1,4 @@
-/** The project shell (platform §2): side menu, active section, section choices, empty states, prompts. */
+/** The project shell: side menu, active section, section choices, empty states, prompts. */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';

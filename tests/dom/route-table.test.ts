@@ -1,4 +1,4 @@
-/** The route table against platform §2 and content §2: every route, child and parameter, the public set, the titles. */
+/** The route table against every route, child and parameter, the public set, the titles. */
 import { describe, expect, it } from 'vitest';
 import { hasMessage } from '../../definitions/messages/format.ts';
 import { routePath, routeTemplate } from '../../definitions/route-path.ts';
@@ -8,7 +8,7 @@ const flat = (list: readonly RouteDefinition[]): RouteDefinition[] => list.flatM
 const all = flat(routes);
 const byName = (name: string) => all.find((route) => route.name === name || route.aliases?.includes(name));
 
-/** Full paths from the specification, in its notation (parents without a path in the spec: our choice, noted). */
+/** Full paths of every route, `{param}` for a parameter (parents named without a path: our choice, noted). */
 const specPaths: Record<string, string> = {
   home: '/',
   dovs: '/dovs',
@@ -54,7 +54,7 @@ describe('route table', () => {
     expect(routeTemplate(name)).toBe(path);
   });
 
-  it('names a path for the parents and the child the spec leaves without one', () => {
+  it('names a path for the parents and the child named without one', () => {
     expect(routeTemplate('collection')).toBe('/organization/{organizationID}/project/{projectID}/collection');
     expect(routeTemplate('auth')).toBe('/organization/{organizationID}/project/{projectID}/auth');
     expect(routeTemplate('nestedItem')).toMatch(/\/nestedID\/\{nestedID\}\/item\/\{collectionNestedID\}$/);
@@ -65,7 +65,7 @@ describe('route table', () => {
     expect(project.children!.filter((child) => child.path === undefined)).toHaveLength(1);
   });
 
-  it('uses every route parameter of the spec', () => {
+  it('uses every route parameter', () => {
     const params = new Set(all.flatMap((route) => [...(route.path ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1])));
     for (const param of ['organizationID', 'projectID', 'collectionID', 'itemID', 'nestedID', 'webhookID', 'integrationID', 'id', 'resetID', 'token', 'collectionNestedID']) {
       expect(params, param).toContain(param);
@@ -78,14 +78,14 @@ describe('route table', () => {
     for (const route of all) expect(hasMessage(route.title), route.name).toBe(true);
   });
 
-  it('leaves public exactly the spec’s public routes (plus the Dev mailbox and not-found pages)', () => {
+  it('leaves public exactly the public routes (plus the Dev mailbox and not-found pages)', () => {
     const open = routes.filter((route) => !route.guards?.includes('signedIn')).map((route) => route.name).sort();
     expect(open).toEqual(
       ['bagel-auth-reset-password', 'confirmUserEmail', 'devMailbox', 'forgotPassword', 'joinOrganization', 'login', 'notFound', 'resetPassword', 'signup'].sort(),
     );
   });
 
-  it('attaches the spec’s guards by name', () => {
+  it('attaches the guards by name', () => {
     expect(byName('home')!.guards).toContain('home');
     expect(byName('login')!.guards).toEqual(['signedOut']);
     expect(byName('confirmUserEmail')!.guards).toEqual(['confirmUserEmail']);

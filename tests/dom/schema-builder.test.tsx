@@ -1,5 +1,5 @@
 /**
- * The schema builder (content spec §2, §4, §5): the picker, a field's attributes and the rules
+ * The schema builder: the picker, a field's attributes and the rules
  * that keep the tick disabled, saving at the top and inside a nested collection, updating, the
  * two-click delete, and reordering with the keyboard (saved, or put back when refused).
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook screens (platform §2, §3, §5, §8; README "Webhooks"): Webhooks in the project shell,
+ * The webhook screens (docs/webhooks.md): Webhooks in the project shell,
  * the list and its empty state, the Create Webhook dialog (enable rule, collection tree, payload,
  * success and failure), one webhook's settings, its delivery log with Redeliver, and the disabled
  * notice with Re-enable. The HTTP client is replaced by a small in-memory webhook server, so the
@@ -96,7 +96,7 @@ function logEntry(id: number, overrides: Partial<WebhookLogEntry> = {}): Webhook
 
 type Call = { path: string; method: string; body: unknown; searchParams: unknown };
 
-/** The webhook endpoints as README "Webhooks" describes them, over a list the test sets. */
+/** The webhook endpoints as docs/webhooks.md describes them, over a list the test sets. */
 function fakeServer(initial: { webhooks?: Webhook[]; logs?: Record<string, WebhookLogEntry[]> } = {}) {
   const state = { webhooks: [...(initial.webhooks ?? [])], logs: { ...(initial.logs ?? {}) } };
   const calls: Call[] = [];

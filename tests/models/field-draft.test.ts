@@ -1,5 +1,5 @@
 /**
- * Model-based test of a field's life in the schema editor (content spec §4): drafting (name, slug,
+ * Model-based test of a field's life in the schema editor: drafting (name, slug,
  * reserved slug), saving, discarding, opening, updating, and the two-step delete, each server
  * answer included. Every shortest path of the model is replayed against the real fieldDraftMachine
  * whose actors the test answers by hand.

@@ -1,5 +1,5 @@
 /**
- * Model-based tests of the guards' decisions (platform §2):
+ * Model-based tests of the guards' decisions:
  * - home and organizationMember over a browsing session: the user opens home, their own
  *   organizations and a foreign one, loses memberships, and their session ends and comes back;
  *   the model says where each opening lands and which organization is remembered.

@@ -1,5 +1,5 @@
 /**
- * Model-based test of the item form's files (content §4, §8): a new item's chosen files wait in
+ * Model-based test of the item form's files: a new item's chosen files wait in
  * the form, are left out of the create, and are uploaded after it ("Uploading images", then
  * "Images Uploaded" or "An unknown error occurred uploading images"), before the form closes or
  * shows the new item (its own page when some did not land); on a saved item an editor's file call

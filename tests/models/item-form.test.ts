@@ -1,5 +1,5 @@
 /**
- * Model-based test of the item form (content spec §2 item page, §4, §5, §8): loading (found, 404,
+ * Model-based test of the item form: loading (found, 404,
  * failure, an item read back with fewer than 2 keys), editing with the has-changes flag, required
  * fields (Bool excepted), create and update with "close after saving" on and off, server
  * refusals per field, a 409 conflict settled field by field, Duplicate, delete, and leaving with
@@ -34,7 +34,7 @@ const codeOf = (name: string) => fieldTypes.find((type) => type.name === name)?.
 const schema: SchemaField[] = [
   { id: 'f1', name: 'Title', slug: 'title', type: codeOf('PlainText'), required: true },
   { id: 'f2', name: 'Body', slug: 'body', type: codeOf('PlainText') },
-  // Required, but a Bool is never empty (spec §5).
+  // Required, but a Bool is never empty.
   { id: 'f3', name: 'Done', slug: 'done', type: codeOf('Bool'), required: true },
 ];
 

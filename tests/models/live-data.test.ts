@@ -1,5 +1,5 @@
 /**
- * Model-based test of live data (content spec §4): the model says, after each thing the person or
+ * Model-based test of live data: the model says, after each thing the person or
  * the server does (turn on/off, start, a create or update message, stop, a failed stream, the
  * back-off elapsing, Load New Items, changing collection, retry after giving up), whether live data
  * is on, whether a stream is open and with which request id it was opened, whether new items are

@@ -1,5 +1,5 @@
 /**
- * Model-based test of the login flow (spec §4). The model says, for each way of opening /login
+ * Model-based test of the login flow. The model says, for each way of opening /login
  * and each answer of the server, where the flow must be and what it must show; every shortest
  * path is replayed against the real loginMachine whose actors the test answers by hand.
  */

@@ -34,7 +34,7 @@ describe('nestedID and route of a stack', () => {
     expect(nestedIdOf([])).toBe('');
   });
 
-  it('names the spec’s routes', () => {
+  it('names the routes', () => {
     expect(routeOf([])).toBeNull();
     expect(routeOf([level('books', null)])).toEqual({ name: 'viewCollection', params: { collectionID: 'books' } });
     expect(routeOf([level('books', 'b1')])).toEqual({ name: 'viewItem', params: { collectionID: 'books', itemID: 'b1' } });

@@ -1,5 +1,5 @@
 /**
- * Model-based test of nested navigation (content spec §2, §4): the model is a plain stack of
+ * Model-based test of nested navigation: the model is a plain stack of
  * (collection, active item) levels; opening a nested collection pushes, closing pops, returning to
  * a level (a breadcrumb) pops the deeper ones, opening another item at a level drops what hung
  * under the previous one, opening a nested collection of the top item (its form beside the fold)
@@ -41,7 +41,7 @@ const expectedNestedId = (stack: Level[]) =>
     .flatMap((level) => (level.itemID === null ? [level.collection] : [level.collection, level.itemID]))
     .join('.');
 
-/** The route worked out by hand from the spec's route names. */
+/** The route worked out by hand from the route names. */
 function expectedRoute(stack: Level[]): NavRoute {
   const top = stack[0]!;
   if (top.itemID === null) return { name: 'viewCollection', params: { collectionID: TOP } };

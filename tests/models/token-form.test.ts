@@ -1,5 +1,5 @@
 /**
- * Model-based test of the API token form (platform §4, §5, §6). The model says, for a project
+ * Model-based test of the API token form. The model says, for a project
  * with the collection "posts", what the form must hold after each thing a person does: typing a
  * name (or only spaces), toggling posts' read and create, a power flag, User Admin, choosing a
  * user group, and the reset after a token is generated. Every shortest path is replayed against

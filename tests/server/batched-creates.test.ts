@@ -1,5 +1,5 @@
 /**
- * Top-level creates of one collection are written in batches (README "Items": batched creates):
+ * Top-level creates of one collection are written in batches (docs/content-storage.md: batched creates):
  * many creates at once all land, each with its own rank, the kept count and the events; a create
  * the rules refuse fails alone and the rest of its batch lands; a batch undone by the database
  * (a caller's id given twice) falls back to one create at a time, so each caller gets its own answer.

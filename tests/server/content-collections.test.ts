@@ -1,5 +1,5 @@
 /**
- * Collections, schemas and fields through the API (content spec §5, §7): ids, reserved names,
+ * Collections, schemas and fields through the API: ids, reserved names,
  * every field rule, nested schemas, ordering, deletion of fields and collections with their data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

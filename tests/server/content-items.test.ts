@@ -1,5 +1,5 @@
 /**
- * Items through the API (content spec §5, §7; contract §3–§5, §10): every value checked by its
+ * Items through the API: every value checked by its
  * field type, server-owned keys, optimistic concurrency, lists with counts, nested items three
  * levels deep, and bad input answered 400 naming the field with nothing changed.
  */

@@ -1,5 +1,5 @@
 /**
- * CSV export on both databases (content spec §7; README "Ranks and CSV"): every field type
+ * CSV export on both databases (docs/content-storage.md "Ranks and CSV"): every field type
  * round-trips through its registry codec, formula-like text is neutralised (numbers, phones and
  * points are not), a filtered and sorted export is exactly the list the list call gives (read in
  * keyset batches, nulls included), nested lists export too, and 20,000 rows stream over real

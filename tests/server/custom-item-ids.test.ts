@@ -23,7 +23,7 @@ describe.each(databaseKinds)('caller-chosen item ids on %s', (kind) => {
       headers: { ...bearer(token), 'accept-version': 'v1', ...headers },
       ...(payload === undefined ? {} : typeof payload === 'string' ? { payload } : { payload: payload as object }),
     });
-  /** The client's set: a PUT with ?set=true and the body as a JSON string (contract §2, §4). */
+  /** The client's set: a PUT with ?set=true and the body as a JSON string. */
   const set = (path: string, values: Record<string, unknown>, nestedID?: string) =>
     api('PUT', `${path}?set=true${nestedID ? `&nestedID=${nestedID}` : ''}`, JSON.stringify(values), { 'content-type': 'application/x-www-form-urlencoded' });
   const ok = (response: LightMyRequestResponse, status = 200) => {

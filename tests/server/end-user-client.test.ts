@@ -1,7 +1,7 @@
 /**
- * The official BagelDB client's `users()` (contract §8, §9) against a listening Larder: sign-up,
+ * The official BagelDB client's `users()` against a listening Larder: sign-up,
  * sign-in, the signed-in user, the 401 → refresh → retry flow, codes, reset and the User Admin's
- * password change. User sessions only exist where `document` does (contract §1), so a stub
+ * password change. User sessions only exist where `document` does, so a stub
  * `document` and a persistent `customStorage` stand in for a browser while a test needs them.
  */
 import { createRequire } from 'node:module';
@@ -15,7 +15,7 @@ import { lastMailTo } from './support/flows.ts';
 const require = createRequire(import.meta.url);
 type Client = any;
 
-/** Storage the client keeps its user in (contract §1: without it nothing persists on Node). */
+/** Storage the client keeps its user in (without it nothing persists on Node). */
 function memoryStorage() {
   const map = new Map<string, string>();
   return {

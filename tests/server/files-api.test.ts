@@ -1,5 +1,5 @@
 /**
- * Files through the API (content spec §4, §5, §7, §8; README "Files"): uploads into ImageRef and
+ * Files through the API (docs/files.md): uploads into ImageRef and
  * ImageRefSet fields (top level and nested), their real types, limits and accept lists, serving
  * with thumbnails, ranges and safe headers, and no orphan file after replacing or deleting
  * anything. Runs on every database with local files, and on PGlite with an S3 bucket (s3rver).

@@ -1,5 +1,5 @@
 /**
- * Who owns a stored file once its address is copied (README "Files", docs/files.md): a duplicate
+ * Who owns a stored file once its address is copied (docs/files.md, docs/files.md): a duplicate
  * made by the console, an item created or changed through the console or public API with values
  * naming files another item holds, each get copies of their own, so deleting the original (and
  * the sweep that follows) never breaks them. Also: an upload keeps the name it was sent with.

@@ -1,5 +1,5 @@
 /**
- * ItemRef nested picks (content §2 "nested-reference picker", §3): a field with
+ * ItemRef nested picks: a field with
  * `nestedReferenceCollectionID` stores, under each link, items of those nested collections of the
  * linked item. The server accepts only the slugs the field lists, checks every picked id is an item
  * of that nested collection of that very linked item, fills in display values, and refuses

@@ -1,5 +1,5 @@
 /**
- * The kanban's Unset column (issue 10) lists `{"$or":[{"stage":{"$exists":false}},{"stage._id":{"$nin":[…offered ids]}}]}`.
+ * The kanban's Unset column lists `{"$or":[{"stage":{"$exists":false}},{"stage._id":{"$nin":[…offered ids]}}]}`.
  * Counting those rows scans the whole table (no index serves `not in`; 180–280 ms at a million
  * items, bench/layouts.ts), so its total is the collection's item count minus the offered choices'
  * kept counts (compile.ts keptOptionTotal). Here: the total stays equal to the items listed while

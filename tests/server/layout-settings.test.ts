@@ -1,5 +1,5 @@
 /**
- * Layout settings through the API on both databases (content §2 "Layouts"): saved per nested
+ * Layout settings through the API on both databases: saved per nested
  * path and shared by the team, merged key by key with null removing a key, end and duration
  * exclusive, keys checked against the fields of the list's level (type by type), readers read and
  * only those who may update save.

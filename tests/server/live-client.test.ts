@@ -1,6 +1,6 @@
 /**
- * The official BagelDB client's `listen()` (contract §7) against a listening Larder, on Node as
- * contract §1 says (the server build, `eventsource` v2 as EventSource, the live host rewritten):
+ * The official BagelDB client's `listen()` against a listening Larder, on Node
+ * (the server build, `eventsource` v2 as EventSource, the live host rewritten):
  * `item(id).listen()` follows that one item, and a stream the server stops again and again (a
  * short age limit) delivers every write exactly once, though the client comes back with its first
  * request id every time (docs/live.md).

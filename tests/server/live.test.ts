@@ -1,5 +1,5 @@
 /**
- * Live data over real HTTP (content spec §4, §7; contract §7): a stream per collection announces
+ * Live data over real HTTP: a stream per collection announces
  * each item write, nested lists have streams of their own, a stream told to stop resumes with its
  * request id and misses nothing (each event once), shutdown says stop, and on PostgreSQL a write
  * made through another server process reaches the stream.

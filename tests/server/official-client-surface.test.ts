@@ -1,7 +1,7 @@
 /**
  * The official BagelDB client's whole surface against a listening Larder: every method the package
  * (`@bageldb/bagel-db` 0.4.39, `dist/serverSpread.cjs`, with `form-data` and `eventsource` as
- * contract §1 says) exposes on its three classes, at the top level and on nested items, with ids
+ * Node needs) exposes on its three classes, at the top level and on nested items, with ids
  * the app chose (docs/public-api.md "Item ids"). The first test holds the list of methods this file
  * covers against the package's prototypes, and the last that each of them was really called, so a
  * method cannot be skipped silently.
@@ -105,7 +105,7 @@ const until = async (check: () => boolean, ms = 10_000) => {
   }
 };
 
-/** Storage the client keeps its user in (contract §1: without it nothing persists on Node). */
+/** Storage the client keeps its user in (without it nothing persists on Node). */
 function memoryStorage() {
   const map = new Map<string, string>();
   return {
@@ -152,7 +152,7 @@ describe.each(databaseKinds)('the official client’s full surface against Larde
     return json(minted).jwtToken as string;
   };
   const download = (url: string) => fetch(url.replace('http://larder.test', base));
-  /** Runs `body` as in a browser (a `document` exists), so the client uses the user's tokens (contract §1). */
+  /** Runs `body` as in a browser (a `document` exists), so the client uses the user's tokens. */
   const asBrowser = async <T>(body: () => Promise<T>): Promise<T> => {
     (globalThis as any).document = {};
     try {
@@ -245,7 +245,7 @@ describe.each(databaseKinds)('the official client’s full surface against Larde
     const posted = await articles().post({ title: 'Posted' });
     expect(posted.status).toBe(201);
     expect(posted.data.id).toMatch(/^[0-9a-f]{24}$/);
-    // post() after item() without a nested collection creates a top-level item (contract §4).
+    // post() after item() without a nested collection creates a top-level item.
     const alsoPosted = await articles().item('art-42').post({ title: 'Also posted' });
     expect(alsoPosted.data.id).not.toBe('art-42');
     expect((await articles().item(alsoPosted.data.id).get()).data.title).toBe('Also posted');

@@ -124,7 +124,7 @@ describe.each(databaseKinds)('public content API on %s', (kind) => {
     }
   });
 
-  describe('401 only for a bad bearer (contract §9)', () => {
+  describe('401 only for a bad bearer', () => {
     it('refuses missing, garbage, tampered, alg:none, console and deleted tokens with 401', async () => {
       const [header, payload, signature] = full.split('.');
       const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());

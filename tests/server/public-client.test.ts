@@ -1,7 +1,7 @@
 /**
  * The official BagelDB client (`@bageldb/bagel-db` 0.4.39, its `dist/serverSpread.cjs` entry, with
- * `form-data` and `eventsource` as contract §1 says) driven against a listening Larder through its
- * content methods, with only its base URLs changed (and the live host rewritten, contract §7).
+ * `form-data` and `eventsource` as Node needs) driven against a listening Larder through its
+ * content methods, with only its base URLs changed (and the live host rewritten).
  */
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
@@ -56,7 +56,7 @@ describe.each(databaseKinds)('the official BagelDB client against Larder on %s',
   const download = (url: string) => fetch(url.replace('http://larder.test', base));
 
   beforeAll(async () => {
-    // Contract §1: the server build, with form-data as FormData and eventsource v2 as EventSource.
+    // The server build, with form-data as FormData and eventsource v2 as EventSource.
     (globalThis as any).FormData = require('form-data');
     const RealEventSource = require('eventsource');
     (globalThis as any).EventSource = class extends RealEventSource {

@@ -1,5 +1,5 @@
 /**
- * An item's users on nested items through the public API (contract §5, §6): `GET|PUT|DELETE
+ * An item's users on nested items through the public API: `GET|PUT|DELETE
  * …/items/{id}/bagelUsers?nestedID=chapters.{c}` act on the nested item's own list, never the
  * parent's; what does not exist is 404; a nested item's users go with it. Driven with raw
  * requests shaped as the official client sends them, and with the client itself.

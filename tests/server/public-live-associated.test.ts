@@ -1,5 +1,5 @@
 /**
- * Live data for an end user whose group grants read on "associated items only" (issue 11): the
+ * Live data for an end user whose group grants read on "associated items only": the
  * public live stream opens (it used to answer 403) and carries only the events of items whose
  * Users panel lists the user, checked as the events come (a link added or removed counts at
  * once), in the live path and in the replay after a reconnect. An API token with the read right

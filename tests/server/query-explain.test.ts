@@ -139,7 +139,7 @@ describe.each(databaseKinds)('query plans on %s', (kind) => {
 
   it('a term more than 256 tokens of a field hold is searched without the word index', async () => {
     // Every title holds a hash: 'c0' is in thousands of its tokens (and in about 1 row in 9). Such a
-    // term costs one pass over the table (README); no trigram index is read for it.
+    // term costs one pass over the table (docs/content-storage.md); no trigram index is read for it.
     const { page, count } = await plans({ search: 'c0' });
     for (const text of [page, count]) expect(scans(text).filter((scan) => /_(t\d+|w)$/.test(scan)), text).toEqual([]);
   });

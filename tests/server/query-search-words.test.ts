@@ -1,5 +1,5 @@
 /**
- * The search's word index (migration 0012, README "Listing and searching items"): a term without
+ * The search's word index (migration 0012, docs/content-storage.md "Listing and searching items"): a term without
  * whitespace is found through each searched field's vocabulary and a GIN index over each row's
  * words. Property-based (fast-check): over random values of random characters (punctuation,
  * Unicode, tabs and newlines, runs of spaces, tokens longer than the 512-character chunks) and

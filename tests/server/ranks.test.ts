@@ -1,5 +1,5 @@
 /**
- * Ranks through the API on both databases (content spec §4, §7; README "Ranks and CSV"): moves by
+ * Ranks through the API on both databases (docs/content-storage.md "Ranks and CSV"): moves by
  * position and by neighbours, in nested lists too, only the moved item's rank changing; 20
  * concurrent moves leave unique ranks and the order a replay of the moves in the order they were
  * applied gives; initRank ranks unranked items in batches with progress; bad input is a problem

@@ -1,5 +1,5 @@
 /**
- * Required image fields and the create-then-upload flow (content §4; README "Item page"): a new
+ * Required image fields and the create-then-upload flow (docs/console.md "Item page"): a new
  * item is created without its files, which are uploaded into it once it exists, so the create
  * takes a required ImageRef or ImageRefSet empty; an update still may not empty one, and other
  * required fields are still required at create.

@@ -1,5 +1,5 @@
 /**
- * A project's restricted view (platform §2's hidden-collections special case as data,
+ * A project's restricted view (the hidden-collections rule as data,
  * definitions/restricted-view.ts): administrators name members who see only some collections;
  * the server filters the project and the collection list for them and answers 404 for the rest.
  */

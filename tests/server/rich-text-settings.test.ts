@@ -1,6 +1,6 @@
 /**
- * A project's rich-text switches (definitions/rich-text.ts; content spec §6's hard-coded
- * organizations and projects as settings): members with the update right turn the editor's
+ * A project's rich-text switches (definitions/rich-text.ts; editor options that could have been
+ * tied to hard-coded organizations and projects, as settings): members with the update right turn the editor's
  * right-to-left, menu bar and quote formats on and off; only organization admins turn scripts on
  * or off, and a RichText field may be given a custom script file only while scripts are on.
  */

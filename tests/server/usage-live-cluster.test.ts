@@ -1,5 +1,5 @@
 /**
- * SimultaneousLive across server processes (README "Usage metering"): two app instances on one
+ * SimultaneousLive across server processes (docs/billing.md "Usage metering"): two app instances on one
  * database stand for two processes; streams open in both count together (the sum, not the larger
  * of the two), a process that is gone or silent for three heartbeats counts for nothing, a closed
  * process takes its rows away, and opening a stream stays free of I/O.

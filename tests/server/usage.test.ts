@@ -1,5 +1,5 @@
 /**
- * Usage metering (issue 11 "Usage metering"; README "Usage metering"): `add` and `peak` touch no
+ * Usage metering (docs/billing.md "Usage metering"): `add` and `peak` touch no
  * database; counts flush on their own and add up across processes on one database, peaks keep the
  * maximum, months split at the UTC boundary, levels come from the tables that hold them, BandWidth
  * counts app responses, file downloads and live streams (not console calls), and the read route

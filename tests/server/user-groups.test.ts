@@ -38,7 +38,7 @@ describe.each(databaseKinds)('user groups on %s', (kind) => {
     const renamed = await f.call('PUT', `userGroups/${group.groupID}`, { groupID: group.groupID, name: 'Readers 2' });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(json(renamed)).toMatchObject({ name: 'Readers 2', permissions: [{ collection: 'posts', read: true }] });
-    // The spec's form: PUT with the groupID in the body.
+    // The other form: PUT with the groupID in the body.
     const rights = await f.call('PUT', 'userGroups', { groupID: group.groupID, permissions: [{ collection: 'notes', ...full }] });
     expect(rights.statusCode, rights.body).toBe(200);
     expect(json(rights)).toMatchObject({ name: 'Readers 2', permissions: [{ collection: 'notes', ...full }] });

@@ -1,5 +1,5 @@
 /**
- * Webhooks (platform spec §3–§5, §7; README "Webhooks") against a real receiving HTTP server on
+ * Webhooks (docs/webhooks.md) against a real receiving HTTP server on
  * loopback, reached through the outbound allow-list: the calls and their bad input, a signature
  * the receiver can verify, retries with backoff, redelivery, disabling, nested triggers, a
  * receiver that hangs, answers 10 MB or redirects forever, a clean stop and restart on PGlite that

@@ -117,7 +117,7 @@ describe('content api: schema and fields', () => {
     expect(last(fake)).toEqual({ method: 'PUT', url: `${base}/collection/posts/schema?nestedID=chapters`, body: [{ name: 'Title', slug: 'title', type: 1 }] });
   });
 
-  it('reorders with the payload the spec names', async () => {
+  it('reorders with the payload the server reads', async () => {
     const { api, fake } = start(() => json(200, [field]));
     await api.reorderSchema(scope, 'posts', [FIELD, '_metadata']);
     expect(last(fake)).toEqual({

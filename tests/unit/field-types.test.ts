@@ -1,5 +1,5 @@
 /**
- * The field-type registry: codes and capabilities as the spec and the client contract give them,
+ * The field-type registry: codes and capabilities as the console and the official client expect them,
  * storage descriptors the storage layer can use, and each type's validation on chosen examples.
  */
 import { describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('the registry', () => {
     expect(noRequired).toEqual(['NestedCollection']);
   });
 
-  it('declares the filter operators of content spec §5', () => {
+  it('declares the filter operators of each type', () => {
     const operators = Object.fromEntries(fieldTypes.map((t) => [t.name, t.filterOperators]));
     for (const name of ['Option', 'PlainText', 'Number', 'Bool', 'RichText', 'Date', 'ItemRef', 'Link']) expect(operators[name], name).toContain('=');
     for (const name of ['Phone', 'ImageRef', 'ImageRefSet', 'NestedCollection', 'JSON', 'Metadata']) expect(operators[name], name).not.toContain('=');
@@ -76,7 +76,7 @@ describe('the registry', () => {
     expect(byName('Bool').defaultOperator).toBe('=');
   });
 
-  it('searches text fields by regex and numbers by equality (spec §5)', () => {
+  it('searches text fields by regex and numbers by equality', () => {
     const search = Object.fromEntries(fieldTypes.filter((t) => t.search).map((t) => [t.name, t.search]));
     expect(search).toEqual({ PlainText: 'regex', RichText: 'regex', Phone: 'regex', Link: 'regex', ItemRef: 'regex', Number: 'equals' });
   });
@@ -301,7 +301,7 @@ describe('images, geo points, JSON, nested collections and metadata', () => {
 });
 
 describe('content constants', () => {
-  it('slugifies collection ids as spec §5 says', () => {
+  it('slugifies collection ids', () => {
     expect(slugify('My blog  posts')).toBe('myBlogPosts');
     expect(slugify('Price list (2024)!')).toBe('priceList2024');
     expect(slugify('  Über-cool items ')).toBe('ber-coolItems');

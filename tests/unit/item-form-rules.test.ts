@@ -184,7 +184,7 @@ describe('reading a refusal', () => {
     expect(itemFormErrorOf('text')).toMatchObject({ status: null, code: 'unknown', detail: '' });
   });
 
-  it('picks the spec’s toast for each refusal', () => {
+  it('picks the toast for each refusal', () => {
     const offline = itemFormErrorOf(problemError(0, 'network_error', 'Failed to fetch'));
     const refused = itemFormErrorOf(problemError(400, 'validation_failed', 'title: must be text'));
     const bare = itemFormErrorOf(problemError(500, 'internal', ''));

@@ -1,5 +1,5 @@
 /**
- * Layout settings against a schema (content §2 "Bad input"): what still fits is kept, a field
+ * Layout settings against a schema: what still fits is kept, a field
  * deleted or of another type is dropped (the layout then asks for a field), end wins over
  * duration, the map's centre must be in range; the server's problems name every unfit key.
  */

@@ -1,4 +1,4 @@
-/** Membership rules of the console (platform §4, §5, §6): whose flags, choices, seats, payloads. */
+/** Membership rules of the console: whose flags, choices, seats, payloads. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {

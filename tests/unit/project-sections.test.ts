@@ -1,4 +1,4 @@
-/** The project shell's section rule (platform §2): active section by route, where choosing one goes. */
+/** The project shell's section rule: active section by route, where choosing one goes. */
 import { describe, expect, it } from 'vitest';
 import { activeSection, bottomNavigation, projectSections, sectionTarget, type SectionState } from '../../definitions/project-sections.ts';
 import { routeTemplate } from '../../definitions/route-path.ts';

@@ -14,7 +14,7 @@ export const bool: FieldType = {
   defaultOperator: '=',
   storage: { kind: 'column', column: 'boolean', indexes: [{ kind: 'btree', on: { of: 'value' } }], sortKey: { of: 'value' } },
   validate: (value) => (typeof value === 'boolean' ? ok(value) : fail('must be true or false')),
-  // Spec §5: required fields must be non-empty "except Bool" (an unset switch means false).
+  // Required fields must be non-empty "except Bool" (an unset switch means false).
   isEmpty: () => false,
   checkSettings(field) {
     const problems =

@@ -3,7 +3,7 @@ import { contentLimits } from '../../content.ts';
 import { extraKeys, fail, isPlainObject, jsonCsv, ok, unstorableText } from '../support.ts';
 import type { Check, FieldType, SettingProblem } from '../types.ts';
 
-/** What an image value may hold (content spec §3; `file` and `selectedImage` live only in the browser). */
+/** What an image value may hold (`file` and `selectedImage` live only in the browser). */
 /** `fileName` is the name the file was uploaded with (`imageName` is the stored file's unique name). */
 export const imageKeys = ['imageURL', 'imageName', 'altText', 'extension', 'fileURL', 'fileName'] as const;
 

@@ -1,8 +1,8 @@
 /**
  * ItemRef (6): links to items of another collection. Written as `[{itemRefID}]`; the server
- * checks each item exists and stores its display text beside it as `value` (contract §10).
+ * checks each item exists and stores its display text beside it as `value`.
  * A field with `nestedReferenceCollectionID` also picks, under each link, items of those nested
- * collections of the linked item: `[{itemRefID, [slug]: [{itemRefID}, …]}]` (content §3), each
+ * collections of the linked item: `[{itemRefID, [slug]: [{itemRefID}, …]}]`, each
  * checked to be an item of that nested collection of that very linked item, and stored with its
  * display text too.
  */

@@ -1,6 +1,6 @@
 /**
- * JSON (14): any JSON value from the JSON editor. The spec names the type (JSONType) without a
- * code; 14 is the first free one after the client's 1–13.
+ * JSON (14): any JSON value from the JSON editor. The type (JSONType) has no code in the official
+ * client; 14 is the first free one after the client's 1–13.
  */
 import { contentLimits } from '../../content.ts';
 import { fail, jsonCsv, ok, unstorableJson } from '../support.ts';

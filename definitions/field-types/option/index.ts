@@ -1,6 +1,6 @@
 /**
  * Option (7): one choice from the field's list. Written as `{_id}` and stored as `{_id, value}`
- * with the choice's current text (contract §10).
+ * with the choice's current text.
  */
 import { contentLimits } from '../../content.ts';
 import { fail, isPlainObject, ok, unstorableText } from '../support.ts';

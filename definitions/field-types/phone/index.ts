@@ -1,4 +1,4 @@
-/** Phone (4): a phone number kept as its digits only (content spec §5). */
+/** Phone (4): a phone number kept as its digits only. */
 import { contentLimits } from '../../content.ts';
 import { fail, isBlank, ok, searchableTextStorage, textCsv } from '../support.ts';
 import type { FieldType } from '../types.ts';

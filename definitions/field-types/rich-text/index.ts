@@ -37,7 +37,7 @@ export const richText: FieldType = {
     } else if (js !== undefined && !/^https?:\/\//i.test(js)) {
       problems.push({ path: 'richTextCustomJS', message: "must be the script file's http(s) address" });
     } else if (js !== undefined && context.scriptsEnabled !== true && js !== context.previous?.richTextCustomJS) {
-      // Content spec §6: custom scripts only where an organization admin has turned them on.
+      // Custom scripts only where an organization admin has turned them on.
       problems.push({ path: 'richTextCustomJS', message: 'custom script files are turned off for this project (an organization admin can turn them on)' });
     }
     return { field, problems };

@@ -1,5 +1,5 @@
 /**
- * Bool: a switch with a third, indeterminate position for "not set" (content §2), which shows
+ * Bool: a switch with a third, indeterminate position for "not set", which shows
  * neither on nor off. Drawn on radix Checkbox, the primitive that has that state
  * (`aria-checked="mixed"`); Space toggles it, and once set it is on or off. A field with a default
  * (`defaultValue`) starts a new item in that position instead.

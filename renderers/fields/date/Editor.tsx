@@ -1,6 +1,6 @@
 /**
  * Date: a native date-and-time input in the person's own time zone, which it names (the zone the
- * browser guesses, content §2). The value is the instant as ISO text (`toISOString()`).
+ * browser guesses). The value is the instant as ISO text (`toISOString()`).
  *
  * A date with some parts blank (a segment cleared with Backspace) is no date: the browser then
  * reports the input empty while it still shows the other parts. That is held back as a problem,

@@ -1,4 +1,4 @@
-/** A map location as "latitude, longitude" to 4 decimals (content §9). */
+/** A map location as "latitude, longitude" to 4 decimals. */
 import { maps } from '../../../definitions/constants.ts';
 import type { DisplayProps } from '../display-types.ts';
 

@@ -1,5 +1,5 @@
 /**
- * GeoPoint: a map location `{lat, lng}` (content §2). Three ways to set it, one way to clear it:
+ * GeoPoint: a map location `{lat, lng}`. Three ways to set it, one way to clear it:
  * - an address search (a combobox): 380 ms after the last keystroke, from 3 characters, it asks
  *   `GET /api/maps?input&sessiontoken`; picking a place (arrows and Enter, or the pointer) asks
  *   `?place_id` for its coordinates and moves the map there at the default zoom (6);

@@ -1,5 +1,5 @@
 /**
- * ImageRefSet (content §2, §3, §5, §8): several files, in order. Files are chosen (button or
+ * ImageRefSet: several files, in order. Files are chosen (button or
  * drop, several at once) and checked one by one as for an ImageRef. On a saved item each uploads
  * at once, one after the other, with its progress bar, and is appended; on a new item they wait
  * in the form and go after the create. Each file has its preview, alt text and Delete. The order

@@ -1,5 +1,5 @@
 /**
- * An image in lists (content §5, §7): a small thumbnail (`resize=200`) of a stored raster image,
+ * An image in lists: a small thumbnail (`resize=200`) of a stored raster image,
  * described by its alt text. The grid shows jpeg, jpg, gif, svg, png, avif, webp and jfif as
  * images (SVG as it is: the server makes thumbnails of raster images only); any other file, or
  * an image linked from elsewhere that the server cannot resize, by its address as it is or its name.

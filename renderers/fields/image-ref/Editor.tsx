@@ -1,5 +1,5 @@
 /**
- * ImageRef (content §2, §3, §5, §8): one file. Choose it with the button or drop it; it is checked
+ * ImageRef: one file. Choose it with the button or drop it; it is checked
  * first (limit, accept list, the 4 MB note). On a saved item it uploads at once, with a progress
  * bar, and replaces the stored one; on a new item it waits in the form (its preview from the
  * browser) and goes after the create. The stored file shows in its preview (image, audio player,

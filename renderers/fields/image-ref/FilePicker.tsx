@@ -1,7 +1,7 @@
 /**
  * Choosing files for the ImageRef and ImageRefSet editors: a button (the keyboard's way) and a
- * drop zone around it, over a hidden file input. Each chosen file is checked here first (content
- * §5): above the upload limit it is refused ("File is too large, files must be below 10mb") and
+ * drop zone around it, over a hidden file input. Each chosen file is checked here first,
+ * before any request: above the upload limit it is refused ("File is too large, files must be below 10mb") and
  * the selection is cleared; a file the field does not accept is refused; above 4 MB it passes with
  * a note. The server checks all of it again.
  */
@@ -22,7 +22,7 @@ export function useFileCheck(accept: string) {
     if (file.size === 0) return { ok: false, message: format('editor.image.empty', { name: file.name }) };
     if (!acceptsFile(accept, file.type, file.name)) return { ok: false, message: format('editor.image.notAccepted', { name: file.name, accept }) };
     if (file.size > fileLimits.uploadBytesWarn) {
-      // Spec §5: "File is size is Xmb": megabytes of 1,000,000 bytes, one decimal.
+      // "File is size is Xmb": megabytes of 1,000,000 bytes, one decimal.
       return { ok: true, note: format('editor.image.largeNote', { size: Math.round(file.size / 100_000) / 10 }) };
     }
     return { ok: true };

@@ -1,5 +1,5 @@
 /**
- * What the ImageRef and ImageRefSet editors need from the form around them (content §4, §7): on a
+ * What the ImageRef and ImageRefSet editors need from the form around them: on a
  * saved item, upload and remove at once (the form takes the item each call answers); on a new
  * item, nothing (chosen files wait in the form's value and the form uploads them after the
  * create, reporting progress here). The item page and the linked-item dialog provide it (use-form-files.ts);

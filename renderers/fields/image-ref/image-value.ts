@@ -1,5 +1,5 @@
 /**
- * Image values as the ImageRef and ImageRefSet editors and displays read them (content §3):
+ * Image values as the ImageRef and ImageRefSet editors and displays read them:
  * `imageURL`, `imageName` (the stored file's unique name), `fileName` (the name it was uploaded
  * with), `altText`, `extension`, `fileURL`, an image set entry's `_id`, and,
  * only in the browser before an upload, the chosen `file` and its preview address `selectedImage`.
@@ -11,7 +11,7 @@ import { isPendingImage } from '../../../machines/item-form-rules.ts';
 export interface ImageValue {
   imageURL?: string;
   imageName?: string;
-  /** The name the file was uploaded with (README "Files"). */
+  /** The name the file was uploaded with (docs/files.md). */
   fileName?: string;
   altText?: string;
   extension?: string;

@@ -1,5 +1,5 @@
 /**
- * The item form's file calls (content §4, §7, §8): what the ImageRef and ImageRefSet editors use
+ * The item form's file calls: what the ImageRef and ImageRefSet editors use
  * on a saved item (upload or remove at once; the form then takes the item the call answered,
  * through `onStored`), and the `uploadFiles` step of the item-form machine, which uploads a new
  * item's chosen files once it is created, one after the other, reporting progress to the editors.

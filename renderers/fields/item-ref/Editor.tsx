@@ -1,10 +1,10 @@
 /**
  * ItemRef: links to items of the field's referenced collection. A search box asks the collection's
- * list search 300 ms after the last keystroke (content §7, §9); picked items show as chips that
+ * list search 300 ms after the last keystroke; picked items show as chips that
  * can be removed or edited in a dialog, and the same dialog creates a new item of the collection,
- * which is then picked (content §2; LinkedItemDialog). A field with nested
+ * which is then picked (LinkedItemDialog). A field with nested
  * collections to pick from asks, under each linked item, for at least one of their items: those
- * selections sit on the link, keyed by the nested collection's slug (content §3).
+ * selections sit on the link, keyed by the nested collection's slug.
  */
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Pencil, Plus, X } from 'lucide-react';
@@ -54,7 +54,7 @@ export function ItemRefEditor({ field, value, onChange, onBlur, error, disabled,
   const collection = useCollection(anyScope, target, { enabled: usable });
   const search = useItemList(anyScope, target, { search: query, perPage: resultsPerPage }, { enabled: usable && query !== '' });
   useEffect(() => {
-    // Pickers only log a failed search (content §8); the box stays usable.
+    // Pickers only log a failed search; the box stays usable.
     if (search.error) console.error(search.error);
   }, [search.error]);
 

@@ -1,6 +1,6 @@
 /**
  * The ItemRef picker's dialog to create an item in the referenced collection, or to edit a linked
- * one (content §2). It is the item form in a modal: the same item-form machine drives it, so the
+ * one. It is the item form in a modal: the same item-form machine drives it, so the
  * same rules hold as on the item page: required fields, editors' own problems held before any
  * request, the server's per-field refusals shown at the field with everything typed kept, updates
  * naming the version edited (If-Match) and a 409 settled field by field, leaving with unsaved

@@ -1,6 +1,6 @@
 /**
  * The nested-reference picker: under one linked item, the items of one of its nested collections
- * to link as well. At least one must be chosen (content §5: "you must select at least one item").
+ * to link as well. At least one must be chosen ("you must select at least one item").
  */
 import { useId } from 'react';
 import { paging } from '../../../definitions/constants.ts';

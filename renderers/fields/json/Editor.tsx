@@ -1,5 +1,5 @@
 /**
- * JSON: a text editor that says whether its text is Valid or Not Valid JSON (content §2). Only
+ * JSON: a text editor that says whether its text is Valid or Not Valid JSON. Only
  * valid JSON the field can store is emitted; broken text stays in the editor as a problem.
  */
 import { useEffect, useRef, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Link: an address of at most 256 characters (content §5): what is typed or pasted past them is
+ * Link: an address of at most 256 characters: what is typed or pasted past them is
  * not taken, and it says so. An address the type refuses (spaces, a script scheme) is held as a problem.
  * Beside it: open the link, copy it. Under it, for a web address, a preview card of the page
  * (LinkPreviewCard: title, description, image), which never holds up editing or saving.

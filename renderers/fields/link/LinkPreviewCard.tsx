@@ -1,5 +1,5 @@
 /**
- * The preview card under a Link editor (content §2): once the address has stayed the same for a
+ * The preview card under a Link editor: once the address has stayed the same for a
  * moment, the server reads the page's title, description and image (`POST /api/generatePreview`).
  * The image is the server's re-encoded copy shown through a blob: address (the console's CSP loads
  * no remote images). Loading and "no preview" are quiet notes: the card never blocks editing or saving.

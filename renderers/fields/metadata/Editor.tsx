@@ -1,6 +1,6 @@
 /**
- * Metadata: a read-only panel of the item's id and dates, "Not Set" for a date it lacks (content
- * §8). Its value is the item's system keys; without one, the environment's saved item is read.
+ * Metadata: a read-only panel of the item's id and dates, "Not Set" for a date it lacks.
+ * Its value is the item's system keys; without one, the environment's saved item is read.
  */
 import { formatDateTime } from '../../../definitions/format-date-time.ts';
 import { isPlainObject } from '../../../definitions/field-types/support.ts';

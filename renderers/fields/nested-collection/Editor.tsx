@@ -1,8 +1,8 @@
 /**
  * NestedCollection: nested items are written through their own calls, never in the item's value,
- * so the editor shows them and opens them (the page folds them out beside the item, content §2):
- * a preview table of the nested items, 10 per page, `_rank` descending, at most 600 px high
- * (content §9), each column drawn by its field's display renderer, and the open button.
+ * so the editor shows them and opens them (the page folds them out beside the item):
+ * a preview table of the nested items, 10 per page, `_rank` descending, at most 600 px high,
+ * each column drawn by its field's display renderer, and the open button.
  * It explains why it cannot yet: no nested schema, or an item not saved yet.
  */
 import { useEffect, useId, useState } from 'react';
@@ -19,7 +19,7 @@ import type { EditorProps } from '../editor-types.ts';
 import { nestedListID, useNestedPlace, type NestedPlaceOfItem } from './nested-place.ts';
 import './nested-collection.css';
 
-/** The metadata entry alone is no schema (content §2): a field that keeps values of its own is needed. */
+/** The metadata entry alone is no schema: a field that keeps values of its own is needed. */
 export const hasNestedSchema = (field: SchemaField) => (field.nestedCollectionSchema ?? []).some((nested) => fieldType(nested.type)?.capabilities.creatable);
 
 /** The preview's columns: the nested fields a list shows as columns, else the id. */

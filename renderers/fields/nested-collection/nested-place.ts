@@ -1,5 +1,5 @@
 /**
- * Where a saved item's nested collections are read from (content §2, §7 "Nested items fetch"):
+ * Where a saved item's nested collections are read from:
  * nested lists are addressed through the top-level item, with a nestedID walking down to the
  * item and ending in the nested collection's slug. The item page provides it around its form.
  */

@@ -1,6 +1,6 @@
 /**
  * Number: only digits and one dot (and a leading minus) get into the field; anything else is
- * refused as it is typed with "Value must be a number" (content §5). Emitted as a number.
+ * refused as it is typed with "Value must be a number". Emitted as a number.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useFormat } from '../../messages/use-format.ts';

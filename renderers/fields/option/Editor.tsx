@@ -1,6 +1,6 @@
 /**
  * Option: a dropdown of the field's options (radix Select: arrow keys, Enter, typeahead, Escape)
- * that opens and closes after the product's short delay (content §4: about 100 ms). The value is
+ * that opens and closes after the product's short delay (about 100 ms). The value is
  * the option as the server stores it, `{_id, value}`, or null for "No option".
  */
 import { useEffect, useRef, useState } from 'react';

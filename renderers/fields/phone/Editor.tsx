@@ -1,5 +1,5 @@
 /**
- * Phone: kept as its digits (content §5), typed as people write numbers. Digits, spaces and
+ * Phone: kept as its digits, typed as people write numbers. Digits, spaces and
  * + ( ) - . are taken and stay as typed (also after leaving the field); the value is the digits.
  * Anything else typed changes nothing. What the editor has to say (the digits that are saved, a
  * refused key) goes in one note line that is always there, so the page never moves under the

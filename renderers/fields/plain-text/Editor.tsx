@@ -1,5 +1,5 @@
 /**
- * PlainText: text within the field's min and max characters (content §5), with a counter. What is
+ * PlainText: text within the field's min and max characters, with a counter. What is
  * typed or pasted past the maximum is not taken (the text already there is kept whole); text under
  * the minimum is held as a problem, not refused.
  */

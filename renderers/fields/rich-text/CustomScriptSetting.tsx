@@ -1,6 +1,6 @@
 /**
- * A RichText field's custom script file (content §2 "script-file field for rich text accepting
- * .js", §6): Upload Custom JS and View JS File, shown only while the project's scripts are on
+ * A RichText field's custom script file (a script-file setting that
+ * accepts .js): Upload Custom JS and View JS File, shown only while the project's scripts are on
  * (an organization admin's switch; the server refuses a new script otherwise). The file is stored
  * as a project asset; the server serves scripts as attachments under a sandboxing CSP, so it
  * never runs on the console's origin, and View JS File shows its text in a dialog. An upload

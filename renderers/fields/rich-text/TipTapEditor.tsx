@@ -1,7 +1,7 @@
 /**
  * The RichText editor (TipTap; loaded in a chunk of its own by Editor.tsx): a toolbar (and, with
  * the project's switch, a menu bar), the text area (600 px tall, the text scrolling within 550;
- * table cells at most 450 px wide: content §9), a link dialog (Mod-K; add, change, remove) and an
+ * table cells at most 450 px wide), a link dialog (Mod-K; add, change, remove) and an
  * image dialog (an address, or a file stored as a project asset). The field's custom CSS is
  * scoped to this editor (scope-css.ts). The value is the editor's HTML; an empty text is null.
  */

@@ -36,7 +36,7 @@ export const browserRichTextServices: RichTextServices = {
     return requestJson<StoredAsset>(getApiClient().http(contentPath(scope, 'asset'), { method: 'put', body: form, timeout: false }));
   },
   async readText(url) {
-    // Files are public by address (README "Files"); the answer is read as text, never evaluated.
+    // Files are public by address (docs/files.md); the answer is read as text, never evaluated.
     try {
       const response = await fetch(url, { credentials: 'omit', headers: { accept: 'text/plain, */*' } });
       if (!response.ok) throw response;

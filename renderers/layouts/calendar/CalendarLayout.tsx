@@ -1,5 +1,5 @@
 /**
- * The calendar layout of an item list (content §2 "Calendar", §4 prefill, §9): a month grid
+ * The calendar layout of an item list: a month grid
  * (FullCalendar) of the items whose start field falls in the visible dates, read through a date
  * range query on top of the list's search and filter, plus a side list of the items without a
  * start, in pages. Dragging or resizing an event saves the item (If-Match its version; a refusal

@@ -1,5 +1,5 @@
 /**
- * The calendar's side list (content §2): the items whose start field is not set (`find`
+ * The calendar's side list: the items whose start field is not set (`find`
  * `$exists: false`, with the list's search and filter), in pages. Each item is dragged onto a
  * date of the grid (FullCalendar's external dragging), or — the keyboard's way — given a date
  * and time with Schedule…; both save its start (and an end an hour later when the layout has

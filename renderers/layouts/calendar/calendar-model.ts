@@ -1,5 +1,5 @@
 /**
- * The calendar layout's rules, apart from React and FullCalendar (content §2 "Calendar", §9):
+ * The calendar layout's rules, apart from React and FullCalendar:
  * which fields it reads (settings that stopped fitting the schema are dropped), the range query
  * of the visible dates, the side list's `find`, an item's title, span and colour, and the values
  * a move or a resize writes. Pure, so the component stays thin and the rules are tested alone.
@@ -9,9 +9,9 @@ import type { Item, ListParams } from '../../../src/api/content.ts';
 import { validLayoutSettings } from '../settings.ts';
 import type { LayoutSettings } from '../types.ts';
 
-/** Content §9: an event without an end lasts this long. */
+/** An event without an end lasts this long. */
 export const defaultDurationMinutes = 60;
-/** Content §9: the colours events take in turn (CSS variables --calendar-event-0…6). */
+/** The colours events take in turn (CSS variables --calendar-event-0…6). */
 export const colourCount = 7;
 /** The list API's largest page (server listLimits.perPageMax). */
 export const rangePerPage = 1000;

@@ -1,5 +1,5 @@
 /**
- * The kanban layout of an item list (content §2 "Kanban", §4 prefill from clicks): an "Unset"
+ * The kanban layout of an item list (a click prefills the new item; docs/layouts.md): an "Unset"
  * column, then one column per option of the chosen Option field. Each column reads only its own
  * cards, a page at a time ("Load more"), through the list's search, filter and nested path plus
  * the column's own term (kanban-model.ts); its count is the list total (`item-count`). Within a

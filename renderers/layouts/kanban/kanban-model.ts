@@ -1,5 +1,5 @@
 /**
- * What the kanban layout reads and shows, as pure functions (content §2 "Kanban"): its columns (an
+ * What the kanban layout reads and shows, as pure functions: its columns (an
  * "Unset" column, then one per option of the chosen Option field, in the field's order), the list
  * parameters that load one column (a choice's `query` term; for Unset a `find` matching items with
  * no option or an option the field no longer has), a card's title, and the value a drop saves.

@@ -1,5 +1,5 @@
 /**
- * The map layout of an item list (content §2 "Map", §4 prefill from clicks, §9 default zoom 6):
+ * The map layout of an item list (a click prefills the new item; default zoom 6; docs/layouts.md):
  * a marker per item placed by the chosen GeoPoint field, and an "Unset Markers" list beside it
  * (below it at 900 px and narrower).
  *

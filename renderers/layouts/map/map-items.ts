@@ -1,5 +1,5 @@
 /**
- * The map layout's pure rules (content §2 "Map", §9): which GeoPoint field it draws, what it asks
+ * The map layout's pure rules: which GeoPoint field it draws, what it asks
  * the list for (the visible area as a `within` box, the items with no place as `$exists: false`),
  * which values are places, and how a marker is named. Kept apart from the components so they are
  * tested without a map.
@@ -52,7 +52,7 @@ export function pointOf(value: unknown): MapPoint | null {
   return { lat, lng };
 }
 
-/** A point picked on the map as the GeoPoint editor stores it: 4 decimals (content §9), never −0. */
+/** A point picked on the map as the GeoPoint editor stores it: 4 decimals, never −0. */
 export function geoValueAt(point: MapPoint): MapPoint {
   const round = (n: number) => {
     const r = Number(n.toFixed(maps.geoDecimals));
@@ -72,7 +72,7 @@ const wrap = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180;
 /**
  * The `within` box of a view: `minLat,minLng,maxLat,maxLng`. A view wider than the world asks for
  * every longitude; one whose edges wrap across the antimeridian gives `minLng > maxLng`, which the
- * server reads as a box crossing it (README "query").
+ * server reads as a box crossing it (docs/content-storage.md).
  */
 export function withinBox(bounds: ViewBounds): string {
   const south = clamp(Math.min(bounds.south, bounds.north), 90);

@@ -137,7 +137,7 @@ export const trigramLength = 3;
  * The expression a substring search compares when the word index cannot serve it: the indexed one,
  * or for text with no trigram a copy no index covers. A trigram index asked for such text returns
  * every row it holds, each then rechecked on the table — more reading than one pass over the
- * table, which this leaves the planner (README "Listing and searching items").
+ * table, which this leaves the planner (docs/content-storage.md "Listing and searching items").
  */
 const trigramOperand = (expression: SQL, text: string): SQL => ([...text].length < trigramLength ? sql`(${expression} || '')` : expression);
 
@@ -171,8 +171,8 @@ export function caseVariants(text: string): string[] | undefined {
  * undefined for any other condition. A short search text: ILIKE lower-cases every row's
  * whole value before it compares, about 5 times the work of a case-sensitive LIKE, so an ASCII text
  * is tested as LIKE of each of its spellings (`ka`: `ka`, `kA`, `Ka`, `KA`, `\u212aa`, `\u212aA`) —
- * one pass over the table that a common term ends at the first spelling. README "Listing and
- * searching items".
+ * one pass over the table that a common term ends at the first spelling. See docs/content-storage.md
+ * "Listing and searching items".
  */
 function shortScanVariants(c: Cond): string[] | undefined {
   if (c.k !== 'contains' || (Array.isArray(c.words) && wordSearch(c)) || [...c.text].length >= trigramLength) return undefined;
@@ -194,7 +194,7 @@ export function wordSearch(c: Cond): { words: 'content_words' | 'content_ref_wor
   return { words, column: c.t.column };
 }
 
-/** Limits of the word index's search (README "Listing and searching items"). */
+/** Limits of the word index's search (docs/content-storage.md "Listing and searching items"). */
 export const searchWordLimits = {
   /** A text held by more tokens of a field's vocabulary than this is searched without the word index. */
   tokens: 256,
@@ -438,7 +438,7 @@ export const countStatement = (c: CompiledList): SQL => sql`select count(*)::int
  * of counting the matching index entries; undefined for any other list.
  *
  * Also the total of none of several choices (`$nin`, which holds the items without a choice too),
- * alone or or-ed with `$exists: false` on the same field (the kanban's Unset column, issue 10):
+ * alone or or-ed with `$exists: false` on the same field (the kanban's Unset column):
  * the collection's item count minus those choices' kept counts, where counting the rows would scan
  * the whole table (no index serves `not in`).
  */

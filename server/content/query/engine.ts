@@ -364,7 +364,7 @@ async function runPipeline(db: Db, address: ListAddress, q: ListQuery): Promise<
 const sortExpression = (t: Target): SQL => targetExpression(t.column, t.sortKey ?? { of: 'value' });
 
 /**
- * Follows a nestedID to a nested list (contract §5), checking every item on the way belongs to
+ * Follows a nestedID to a nested list, checking every item on the way belongs to
  * the one before it. Undefined when the chain ends in an item (not a list).
  */
 export async function resolveNestedList(db: Db, row: SchemaRow, itemId: string, nestedID: string): Promise<ListAddress | undefined> {

@@ -1,5 +1,5 @@
 /**
- * The list query engine (content spec §5, §7; client contract §3, §5): parameters parsed and
+ * The list query engine: parameters parsed and
  * checked against the schema, compiled to SQL on the collection's tables, run with a timeout.
  * The console's API and the public API both use it.
  */

@@ -1,6 +1,6 @@
 /**
  * Exact totals kept for the searches that would otherwise count by passing over a whole item
- * table (migration 0021, README "Listing and searching items"): a top-level list whose conditions
+ * table (migration 0021, docs/content-storage.md "Listing and searching items"): a top-level list whose conditions
  * hold a short search text the word index does not serve (`ka`, in most rows). Its page already
  * walks the sort index and stops after one page; only its total needed the pass.
  *

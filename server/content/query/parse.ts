@@ -1,5 +1,5 @@
 /**
- * Parses and checks the parameters of a list (content spec §5, §7; client contract §3): pure,
+ * Parses and checks the parameters of a list: pure,
  * against the schema level only. Every refusal is a 400 naming the parameter and its bad part.
  */
 import { isPlainObject, unstorableJson, unstorableText } from '../../../definitions/field-types/support.ts';
@@ -262,7 +262,7 @@ function parseFindObject(level: SchemaLevel, value: unknown, path: string, depth
   return conds.length ? and(conds) : { k: 'const', value: true };
 }
 
-/** `find`: a safe subset of MongoDB's filter JSON (see README "Listing and searching items"). */
+/** `find`: a safe subset of MongoDB's filter JSON (see docs/content-storage.md "Listing and searching items"). */
 export function parseFind(level: SchemaLevel, raw: string): Cond {
   return parseFindObject(level, parseJson(raw, 'find'), 'find', 0, { conditions: 0 });
 }

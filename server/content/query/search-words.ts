@@ -4,7 +4,7 @@
  * statement tests the word indexes with constant token lists: the planner then estimates them
  * from the index's statistics, and the GIN tests are split in a few tokens each (compile.ts
  * holdsWord). A text too many tokens or rows hold is marked 'many' and searched without the word
- * index (README "Listing and searching items").
+ * index (docs/content-storage.md "Listing and searching items").
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { query, type Executor } from '../storage.ts';

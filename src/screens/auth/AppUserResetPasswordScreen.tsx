@@ -1,5 +1,5 @@
 /**
- * bagel-auth-reset-password/{resetID} (platform §2, §7; issue 11): the public page an app user's
+ * bagel-auth-reset-password/{resetID}: the public page an app user's
  * reset mail links to. No console sign-in: it sets the new password of that app user (not of a
  * console account), so the console's own session is left alone; on success the page says so and
  * the user returns to their app.

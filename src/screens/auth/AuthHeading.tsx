@@ -1,4 +1,4 @@
-/** The heading of an Auth screen (Users, Groups): its title, marked Beta as the section is (platform §2). */
+/** The heading of an Auth screen (Users, Groups): its title, marked Beta as the section is. */
 import type { ReactNode } from 'react';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 

@@ -1,5 +1,5 @@
 /**
- * A user group's rights (issue 11 "Groups"): a table, one row per collection, one column per
+ * A user group's rights: a table, one row per collection, one column per
  * right (create, read, update, delete) and "Associated items only". Native checkboxes, so Tab,
  * Space and screen readers work as everywhere; the arrow keys also move between the cells.
  */

@@ -1,5 +1,5 @@
 /**
- * The item page's Users panel (content §2, §7, §8; issue 11): the app users associated with the
+ * The item page's Users panel: the app users associated with the
  * item, add one, remove one. Without any app user in the project it only says how to begin. A
  * group's "Associated items only" rights reach an item through this list.
  */

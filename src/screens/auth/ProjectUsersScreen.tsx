@@ -1,5 +1,5 @@
 /**
- * Auth → Users (platform §2, §7, §8; issue 11): the project's app users, a page at a time and
+ * Auth → Users: the project's app users, a page at a time and
  * searched by e-mail or phone; one user's details (e-mail or phone, created, last login, groups),
  * a password-reset mail, changing the user's groups (a member who may update ticks the project's
  * groups and saves: "User groups have been updated" / "Could not update the user's groups
@@ -24,7 +24,7 @@ import { useProjectActions, useProjectIds } from '../project/project-context.ts'
 import { AuthHeading, userName } from './AuthHeading.tsx';
 import './auth.css';
 
-/** A pause this long in the search box makes one request (content §7's list search waits 500 ms; pickers 300). */
+/** A pause this long in the search box makes one request (the item list's search waits 500 ms; pickers 300). */
 const SEARCH_DEBOUNCE_MS = 300;
 
 type Open = { kind: 'view'; user: ProjectUser } | { kind: 'delete'; user: ProjectUser } | { kind: 'add' } | null;

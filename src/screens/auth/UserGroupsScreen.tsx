@@ -1,5 +1,5 @@
 /**
- * Auth → Groups (viewRoles; platform §2, §3, §8; issue 11): the project's user groups; create one
+ * Auth → Groups (viewRoles): the project's user groups; create one
  * ("Could not create user group [reason]"), rename it and edit its collection × right matrix
  * ("User group has been updated"; "Unknown error updating user group", or the server's text on a
  * 400), delete it.

@@ -1,5 +1,5 @@
 /**
- * The project's user groups as the API token form offers them (platform §6): id and name. Empty
+ * The project's user groups as the API token form offers them: id and name. Empty
  * while loading or when the project has none; the form then shows the hint to create one first.
  */
 import { useMemo } from 'react';

@@ -1,5 +1,5 @@
 /**
- * A saved collection's name (content spec §2): shown as text with a pencil; the pencil turns it
+ * A saved collection's name: shown as text with a pencil; the pencil turns it
  * into an input with a tick. The tick (or Enter) saves, Escape cancels; focus goes back to the
  * pencil either way.
  */

@@ -1,5 +1,5 @@
 /**
- * New Collection and Edit Collection (content spec §2): one screen for both routes. With a
+ * New Collection and Edit Collection: one screen for both routes. With a
  * collectionID in the route it edits that collection, otherwise it creates one.
  */
 import { useParams } from 'react-router';

@@ -1,5 +1,5 @@
 /**
- * The Single/Multi collection type toggle (content spec §2, §4): a radio group of two. Single is
+ * The Single/Multi collection type toggle: a radio group of two. Single is
  * refused (disabled, with the warning) while the collection holds more than one item.
  */
 import { useId } from 'react';

@@ -1,4 +1,4 @@
-/** The RTL/LTR switch of a collection (content spec §2): on is right to left. */
+/** The RTL/LTR switch of a collection: on is right to left. */
 import { useId } from 'react';
 import { Switch } from 'radix-ui';
 import { useFormat } from '../../../renderers/messages/use-format.ts';

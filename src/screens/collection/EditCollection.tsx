@@ -1,5 +1,5 @@
 /**
- * Edit Collection (content spec §2, §4): the name in a pencil/tick edit mode, the ID read-only,
+ * Edit Collection: the name in a pencil/tick edit mode, the ID read-only,
  * Single/Multi (Single refused while more than one item exists), RTL/LTR, the schema builder,
  * Done (to the collection, which shows the single item or the list by its type) and the Delete
  * Collection dialog. Every change is saved at once with PUT collection/{id}.
@@ -91,7 +91,7 @@ function EditCollectionForm({ scope, collection, onDeleted }: { scope: ProjectSc
   const pending = update.isPending ? update.variables : undefined;
   const singleItem = pending?.singleItem ?? collection.singleItem;
   const rtlDirection = pending?.rtlDirection ?? collection.rtlDirection;
-  // Becoming single needs at most one item (spec §4); going back to multi is always allowed.
+  // Becoming single needs at most one item; going back to multi is always allowed.
   const singleRefused = !collection.singleItem && collection.itemCount > 1;
   const warning = singleRefused || typeRefused ? format('collection.singleItemTooMany') : null;
   const canUpdate = actions.update;

@@ -1,5 +1,5 @@
 /**
- * New Collection (content spec §2, §5): name; "Collection ID (only alphanumeric values)" derived
+ * New Collection: name; "Collection ID (only alphanumeric values)" derived
  * from the name until edited by hand and checked as it is typed; Single/Multi (Multi first);
  * RTL/LTR; Create Collection, enabled with a name and a usable ID. After creation the collection's
  * settings open (editCollection) so its schema can be built.

@@ -1,5 +1,5 @@
 /**
- * The New Collection form's state (content spec §2, §5): the collection ID follows the name,
+ * The New Collection form's state: the collection ID follows the name,
  * slugified, until the person edits the ID by hand; from then on it is theirs. Multi and LTR are
  * the defaults.
  */
@@ -35,7 +35,7 @@ export function collectionDraftReducer(state: CollectionDraftState, event: Colle
   }
 }
 
-/** Create Collection is enabled only with a name and a usable collection ID (spec §5). */
+/** Create Collection is enabled only with a name and a usable collection ID. */
 export const canCreateCollection = (state: CollectionDraftState): boolean => state.name.trim() !== '' && collectionIdProblemCode(state.id) === undefined;
 
 /** The message key and values explaining why an ID cannot be used, or null. */

@@ -1,6 +1,6 @@
 /**
- * An item with its nested collections folded out beside it (content §2 "Nested collections", §4,
- * §9). The address is the source of truth: viewItem shows the item alone; viewNestedCollection
+ * An item with its nested collections folded out beside it (docs/console.md
+ * "Item page"). The address is the source of truth: viewItem shows the item alone; viewNestedCollection
  * (`…/item/{itemID}/nestedID/{chain}`) and nestedItem (`…/item/{collectionNestedID}`) fold out
  * one level per nested collection in the chain, each with its own list (100 per page) and item
  * panel. The nested-navigation machine holds the stack read from the address and turns the
@@ -187,7 +187,7 @@ function Fold({ scope, collection, itemID, nestedID, collectionNestedID }: ItemF
       const isDeepest = depth === deepest;
       const visible = isDeepest || depth === deepest - 1;
       const levelItem = level.itemID === newNestedItemID && depth > 0 ? null : level.itemID;
-      // A new nested item may start from values a list layout set (content §4 "Prefill from clicks").
+      // A new nested item may start from values a list layout set.
       const prefill = levelItem === null && isDeepest ? prefillOf(location.state) : undefined;
       children.push(
         <div key={`item:${chain}:${level.itemID}`} className="fold-pane fold-pane-item" {...paneOf(visible, isDeepest)}>
@@ -228,7 +228,7 @@ function followLink(event: MouseEvent<HTMLAnchorElement>, follow: () => void) {
   follow();
 }
 
-/** The breadcrumbs of the fold (content §2: as in the list, 10 characters plus "..."). */
+/** The breadcrumbs of the fold (as in the list, 10 characters plus "..."). */
 function FoldCrumbs({ crumbs, stack, onReturn }: { crumbs: readonly NavCrumb[]; stack: readonly NavLevel[]; onReturn: (depth: number, to: 'item' | 'collection') => void }) {
   const format = useFormat();
   const path = useProjectPath();

@@ -1,5 +1,5 @@
 /**
- * The item page (content §2 "Item page", §4, §5, §8) drawn from the item-form machine: the
+ * The item page drawn from the item-form machine: the
  * navigation bar (title, Close, Update or Create Item, the menu), one FieldEditor per schema
  * field, the conflict chooser after a 409, and the delete and leave confirmations. The page only
  * provides the machine's I/O: the item calls, the toasts, the navigations and the stored
@@ -52,7 +52,7 @@ export interface ItemFormPageProps {
   /** Null for a new item. */
   itemID: string | null;
   nested?: NestedPlace | undefined;
-  /** Drawn as the single-item view of its collection (content §2): the menu differs, Close leaves the collection. */
+  /** Drawn as the single-item view of its collection: the menu differs, Close leaves the collection. */
   singleView?: boolean;
   /** A new item's first values (a duplicate's copy) and whether they count as a change. */
   initialValues?: ItemValues | undefined;
@@ -427,7 +427,7 @@ function ItemForm({
               />
             </ImageFilesProvider>
           </div>
-          {/* The Users panel (content §2): app users of a saved top-level item. */}
+          {/* The Users panel: app users of a saved top-level item. */}
           {context.itemID && !isNested ? (
             <ItemUsersPanel place={{ ...scope, collectionID, itemID: context.itemID }} editable={actions.update} />
           ) : null}

@@ -1,5 +1,5 @@
 /**
- * The item page's routes (content §2): addItemToCollection (a new item, maybe a duplicate's copy
+ * The item page's routes: addItemToCollection (a new item, maybe a duplicate's copy
  * handed over in the navigation's state), and viewItem with its nested collections folded out
  * beside it (viewNestedCollection, nestedItem: ItemFold). A new item's form is fresh on every
  * navigation; an item's form lives as long as the item is open.

@@ -1,5 +1,5 @@
 /**
- * A single-item collection's page (content §2 viewSingleItem): the form of its one item, or a new
+ * A single-item collection's page: the form of its one item, or a new
  * item's form (Create enabled without changes) while it has none. After saving or deleting here,
  * the view reads its item again and shows it.
  */

@@ -1,4 +1,4 @@
-/** The item page's "Close after saving" choice (content §2): kept in this browser, on by default. */
+/** The item page's "Close after saving" choice: kept in this browser, on by default. */
 const storageKey = 'larder.item.closeAfterSaving';
 
 export function loadCloseAfterSaving(): boolean {

@@ -1,4 +1,4 @@
-/** Column Settings (content §2): show or hide and pin each column of the table. */
+/** Column Settings: show or hide and pin each column of the table. */
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
 import { noColumnSettings, setHidden, setPin, type ColumnSettings, type Pin } from './column-settings.ts';

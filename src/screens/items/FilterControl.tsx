@@ -1,7 +1,7 @@
 /**
- * The list's filter control (content §3, §5): a field (filterable types only), an operator (the
+ * The list's filter control: a field (filterable types only), an operator (the
  * type's), a value drawn for the field's kind of value. Reports the `filter` parameter as it
- * changes, text after a pause; a value without a field and operator shows the spec's warning.
+ * changes, text after a pause; a value without a field and operator shows a warning.
  */
 import { useEffect, useId, useMemo, useState } from 'react';
 import { X } from 'lucide-react';
@@ -25,7 +25,7 @@ import {
   type RefPick,
 } from './filter-state.ts';
 
-/** ItemRef filters list the referenced collection 300 items at a time (content §5). */
+/** ItemRef filters list the referenced collection 300 items at a time. */
 export const refFilterPerPage = 300;
 const typingPauseMs = 500;
 
@@ -160,7 +160,7 @@ function FilterValue({ scope, field, state, invalid, describedBy, onValue, onRef
   );
 }
 
-/** Picks linked items of the referenced collection (its first 300, content §5). */
+/** Picks linked items of the referenced collection (its first 300). */
 function RefPicker({ scope, field, refs, onRefs }: { scope: ProjectScope; field: SchemaField; refs: readonly RefPick[]; onRefs: (refs: RefPick[]) => void }) {
   const format = useFormat();
   const target = field.referenceCollectionID ?? '';

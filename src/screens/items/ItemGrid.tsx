@@ -1,5 +1,5 @@
 /**
- * The item table (content §2 Table): ag-grid's infinite row model serving one page of the list
+ * The item table: ag-grid's infinite row model serving one page of the list
  * per block, row height 42, an optional checkbox column, sort toggling asc/desc per column.
  * ag-grid loads with this screen's chunk only.
  */

@@ -1,5 +1,5 @@
 /**
- * The item list screen (content §2 "Item list screen", §4, §5, §9): the collection's name and
+ * The item list screen: the collection's name and
  * item count, the menu (Column Settings, Download CSV, Select/Unselect, Collection Settings, Make
  * collection sortable, Layout, Layout settings), New Item or Delete N Items, search, filter, the
  * table and its footer — or, with another layout chosen (the menu, or the `layout` query parameter
@@ -47,11 +47,11 @@ import { defaultPerPage, nestedPerPage, pageCount } from './paging.ts';
 import './items.css';
 import { saveCsv } from './save-csv.ts';
 
-/** The list search waits this long after typing (content §9) and takes at most 256 characters. */
+/** The list search waits this long after typing and takes at most 256 characters. */
 export const searchDebounceMs = 500;
 export const searchMaxLength = 256;
 
-/** An item with fewer keys than this came back incomplete (content §4): the page is read again. */
+/** An item with fewer keys than this came back incomplete: the page is read again. */
 const completeItemKeys = 2;
 
 /** A single-item collection's page: its own chunk, with the field editors, loaded only for such collections. */
@@ -86,7 +86,7 @@ export default function ItemListScreen() {
   );
 }
 
-/** A nested collection's list (content §2), 100 per page, embedded in the fold beside its parent item. */
+/** A nested collection's list, 100 per page, embedded in the fold beside its parent item. */
 export function NestedItemList({ collectionID, itemID, nestedID, embedding }: { collectionID: string; itemID: string; nestedID: string; embedding: Embedding }) {
   return <ItemList collectionID={collectionID} nested={{ itemID, nestedID }} embedding={embedding} />;
 }
@@ -126,7 +126,7 @@ function ItemList({ collectionID, nested, embedding }: { collectionID: string; n
     const view: Collection = { ...query.data, name: field.name, schema: field.nestedCollectionSchema ?? [], itemCount: 0 };
     return <ItemListView scope={scope} collection={view} nested={nested} embedding={embedding} />;
   }
-  // A single-item collection shows its one item's form instead of the list (content §2 viewSingleItem).
+  // A single-item collection shows its one item's form instead of the list.
   if (query.data.singleItem) {
     return (
       <Suspense fallback={<p className="muted" role="status">{format('itemList.loading')}</p>}>
@@ -244,7 +244,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
     const read = (staleTime: number) => queryClient.fetchQuery({ queryKey, queryFn: () => api.listItems(scope, collectionID, params), staleTime });
     try {
       let result = await read(5_000);
-      // Items with fewer than 2 keys are missing (content §4): read the page again, once.
+      // Items with fewer than 2 keys are missing: read the page again, once.
       if (result.items.some((item) => Object.keys(item).length < completeItemKeys)) {
         void notify({ kind: 'info', title: format('itemList.missingReload') });
         result = await read(0);
@@ -258,7 +258,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
       return items;
     } catch (error) {
       setLoadFailed(true);
-      // A failed search says "Unknown Issue" (content §8).
+      // A failed search says "Unknown Issue".
       if (params.search) void notify({ kind: 'error', title: format('search.failed') });
       throw error;
     }
@@ -271,7 +271,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
     if (page > pages) setPage(pages);
   }, [total, perPage, page]);
 
-  // Multi-select turns off when the list has no items left (content §4).
+  // Multi-select turns off when the list has no items left.
   useEffect(() => {
     if (total === 0 && multiSelect) {
       setMultiSelect(false);
@@ -383,7 +383,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
     wasItemOpen.current = itemOpen;
   }, [itemOpen]);
 
-  // Live data (content spec §4): on sorts newest first, off clears the sort; Load New Items reloads page 1.
+  // Live data: on sorts newest first, off clears the sort; Load New Items reloads page 1.
   const live = useLiveData(
     { scope, collectionID, ...(nested ? { itemID: nested.itemID, nestedID: nested.nestedID } : {}) },
     {
@@ -430,7 +430,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
       onSettled: () => setRankRemaining(null),
     });
 
-  // A nested item moves through its top-level item, nestedID ending in its own id (README "Ranks").
+  // A nested item moves through its top-level item, nestedID ending in its own id (docs/content-storage.md).
   const move = (itemID: string, target: { afterID?: string; beforeID?: string; order?: number }) =>
     moveItem.mutate(nested ? { itemID: nested.itemID, nestedID: `${nested.nestedID}.${itemID}`, ...target } : { itemID, ...target }, {
       onError: orderFailed,
@@ -457,7 +457,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
             ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: itemID })
             : path('viewItem', { collectionID, itemID }),
         );
-  // A new item with values set by a click in a layout (content §4 "Prefill from clicks"): the item page takes them from the navigation's state.
+  // A new item with values set by a click in a layout: the item page takes them from the navigation's state.
   const newItem = (prefill: Record<string, unknown>) =>
     navigate(
       nested

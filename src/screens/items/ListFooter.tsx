@@ -1,5 +1,5 @@
 /**
- * The list's footer (content §2, §9): up to 6 page links with previous and next, and Per Page
+ * The list's footer: up to 6 page links with previous and next, and Per Page
  * 20/50/100/300 or a custom number (digits only).
  */
 import { useId, useState } from 'react';

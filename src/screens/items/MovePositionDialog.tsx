@@ -1,5 +1,5 @@
 /**
- * "Move to position…" (README "Ranks and CSV"): moves one item to any position of the whole
+ * "Move to position…" (docs/content-storage.md "Ranks and CSV"): moves one item to any position of the whole
  * list in rank order, whatever page it is on. The position is typed (digits only, 1 to the list
  * size) and checked here; the grid sends it as the sort route's `order`, which the server counts
  * in the list's rank order under the list's lock.

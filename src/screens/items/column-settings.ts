@@ -1,5 +1,5 @@
 /**
- * Column Settings of the item list (content §2, §9): which columns are hidden and which are
+ * Column Settings of the item list: which columns are hidden and which are
  * pinned, kept in localStorage per organization, project, collection and nested path.
  */
 export type Pin = 'left' | 'right';

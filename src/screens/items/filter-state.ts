@@ -1,7 +1,7 @@
 /**
- * The list's filter control (content §3 Filter, §5): which fields may be filtered, which
+ * The list's filter control: which fields may be filtered, which
  * operators each takes (from the field-type registry), the defaults a chosen field brings, and
- * the `filter` parameter the state becomes (encoding: README "Listing and searching items").
+ * the `filter` parameter the state becomes (encoding: docs/content-storage.md "Listing and searching items").
  */
 import { fieldType, type FilterOperator, type SchemaField } from '../../../definitions/field-types/index.ts';
 

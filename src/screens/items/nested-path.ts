@@ -1,5 +1,5 @@
 /**
- * Nested lists (content §2, §3): a nestedID alternates nested collection slugs and item ids,
+ * Nested lists: a nestedID alternates nested collection slugs and item ids,
  * joined by dots (`chapters.<itemId>.sections`). The breadcrumbs of the fold come from the
  * nested-navigation machine (machines/nested-navigation-rules.ts).
  */

@@ -1,7 +1,7 @@
-/** Paging of the item list (content §9): page from 1, per-page choices, up to 6 page links. */
+/** Paging of the item list: page from 1, per-page choices, up to 6 page links. */
 export const perPageChoices = [20, 50, 100, 300] as const;
 export const defaultPerPage = 50;
-/** Nested lists show 100 per page (content §9). */
+/** Nested lists show 100 per page. */
 export const nestedPerPage = 100;
 /** The server's limit of one page. */
 export const perPageMax = 1000;

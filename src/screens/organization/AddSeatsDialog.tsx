@@ -1,4 +1,4 @@
-/** Add seats: a whole number above 0 (platform §5); the organization's seat count grows by it. */
+/** Add seats: a whole number above 0; the organization's seat count grows by it. */
 import addSeatsForm from '../../../definitions/forms/add-seats.ts';
 import validateAddSeats from '../../../definitions/forms/add-seats.ts?validator';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';

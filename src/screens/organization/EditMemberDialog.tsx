@@ -1,4 +1,4 @@
-/** Edit a member's (or a pending invitation's) permissions; the flags go flattened with the e-mail (platform §6). */
+/** Edit a member's (or a pending invitation's) permissions; the flags go flattened with the e-mail. */
 import { useState, type FormEvent } from 'react';
 import { memberEditBody, memberName, shownChoices } from '../../../definitions/membership.ts';
 import type { MemberPermissions } from '../../../definitions/permissions.ts';

@@ -1,5 +1,5 @@
 /**
- * Invite people (platform §2, §5, §6): a list of e-mail addresses, rows added at will, each with
+ * Invite people: a list of e-mail addresses, rows added at will, each with
  * its permission choices (read-only by default). "Invalid email address" under a wrong address;
  * Send Invite is disabled while the first address is invalid, and with "No more seats available"
  * when members and pending invitations fill the seats.

@@ -1,5 +1,5 @@
 /**
- * New Project (platform §2, §5): name (trimmed; empty disables Create), description, and "Use a
+ * New Project: name (trimmed; empty disables Create), description, and "Use a
  * template?" with the organization's projects. "Project Created", then the new project opens.
  */
 import { useNavigate } from 'react-router';

@@ -1,5 +1,5 @@
 /**
- * The organization page (platform §2): tabs Overview and Settings, one route each
+ * The organization page: tabs Overview and Settings, one route each
  * (`organization`, `organizationSettings`), so either can be linked to and reloaded.
  */
 import { Tabs } from 'radix-ui';

@@ -1,5 +1,5 @@
 /**
- * The permission choices of a member or an invitation (platform §4, §6): read is always on;
+ * The permission choices of a member or an invitation: read is always on;
  * choosing admin forces create, update and delete on and holds them there.
  */
 import { useId } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Organization settings (platform §2): General (name editable by admins), Users, Billing and
+ * Organization settings: General (name editable by admins), Users, Billing and
  * Plan & Usage (admins; empty until the billing issue), Danger Zone (admins). Non-admins see only
  * General and the user list. `?view=plans` scrolls to the plans for admins.
  */

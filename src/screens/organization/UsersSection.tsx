@@ -1,5 +1,5 @@
 /**
- * Settings → Users (platform §2, §5, §6): members and pending invitations with their status and
+ * Settings → Users: members and pending invitations with their status and
  * permissions; admins invite, edit permissions, remove (never themselves) and add seats.
  */
 import { useState } from 'react';

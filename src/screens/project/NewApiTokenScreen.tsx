@@ -1,5 +1,5 @@
 /**
- * newAPIKey (platform §2, §4): the token form starts blank; after Generate the form resets and
+ * newAPIKey: the token form starts blank; after Generate the form resets and
  * the new token is shown once, with a copy button.
  */
 import { useState } from 'react';

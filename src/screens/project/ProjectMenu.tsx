@@ -1,5 +1,5 @@
 /**
- * The project's side menu (platform §2): Data (collections, each with its settings), Auth (Users,
+ * The project's side menu: Data (collections, each with its settings), Auth (Users,
  * Groups; Beta), Webhooks (list with an add button), Help, Project Settings and the theme toggle.
  * The active section follows the route; choosing a section goes where the section rule says.
  */
@@ -25,7 +25,7 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
   const collections = project?.collections ?? [];
   const webhooks = project?.webhooks ?? [];
   const current = (section: ProjectSection) => (active === section ? 'true' : undefined);
-  /** Opens the Create Webhook dialog (platform §2): the list screen opens it when asked so in the navigation. */
+  /** Opens the Create Webhook dialog: the list screen opens it when asked so in the navigation. */
   const createWebhook = () => {
     navigate(path('viewWebhooks'), { state: { createWebhook: true } });
     onNavigate?.();

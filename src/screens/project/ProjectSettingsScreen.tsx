@@ -1,5 +1,5 @@
 /**
- * Project Settings (platform §2, §4, §5): General (name, ProjectID with copy, description), Api
+ * Project Settings: General (name, ProjectID with copy, description), Api
  * Tokens (saved tokens and "+ New API Token"), Rich text editor (switches), Restricted view (admins: which members see only
  * which collections), Danger Zone (Delete Project, confirmed by typing
  * the project's name exactly in a 500 px dialog; on success the organization is loaded again and

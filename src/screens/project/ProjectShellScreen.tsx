@@ -1,5 +1,5 @@
 /**
- * The project shell (platform §2): the side menu (a drawer at 900 px or less, opened by a menu
+ * The project shell: the side menu (a drawer at 900 px or less, opened by a menu
  * button), the section's screen, the first-API-token prompt, a floating menu bottom-right, and a
  * bottom navigation bar on narrow screens.
  */

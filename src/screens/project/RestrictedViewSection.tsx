@@ -1,5 +1,5 @@
 /**
- * Project Settings → Restricted view (admins): the spec's hidden-collections special case as data
+ * Project Settings → Restricted view (admins): the hidden-collections rule as data
  * (definitions/restricted-view.ts). Admins choose members of the organization and the collections
  * those members see; everyone else sees every collection. The server enforces it.
  */

@@ -31,7 +31,7 @@ export function useActiveSection(): ProjectSection {
   return activeSection(useRouteNames());
 }
 
-/** Goes where choosing a section leads (platform §2); stays when the rule says so. */
+/** Goes where choosing a section leads; stays when the rule says so. */
 export function useGoToSection() {
   const navigate = useNavigate();
   const routeNames = useRouteNames();

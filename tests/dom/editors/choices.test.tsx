@@ -74,7 +74,7 @@ describe('Option editor', () => {
     expect(trigger).toHaveTextContent('Choose an option');
     trigger.focus();
     await user.keyboard('{Enter}');
-    // The dropdown opens about 100 ms later (content §4), not at once.
+    // The dropdown opens about 100 ms later, not at once.
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
     expect(await screen.findByRole('listbox')).toBeInTheDocument();
     await user.keyboard('{ArrowDown}{ArrowDown}');

@@ -1,5 +1,5 @@
 /**
- * Files are shown by the name they were uploaded with (the value's `fileName`; README "Files"):
+ * Files are shown by the name they were uploaded with (the value's `fileName`; docs/files.md):
  * the ImageRef and ImageRefSet editors name the file, its download, its alt text field and its
  * Delete button by it, never by the stored file's random name. Alt text is what the person typed,
  * or empty (the picture is then decorative: the name is written beside it). Values stored before

@@ -1,5 +1,5 @@
 /**
- * The preview of a stored file (content §2, §5): its kind by extension, the audio player's speeds
+ * The preview of a stored file: its kind by extension, the audio player's speeds
  * and download, the 3D viewer loaded only when a model is shown, and what the viewer says about a
  * broken file or a browser without WebGL (jsdom has none). Parsing is tested apart from drawing.
  */

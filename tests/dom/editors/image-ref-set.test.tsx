@@ -1,5 +1,5 @@
 /**
- * The ImageRefSet editor (content §2, §5, §8): several files each uploaded with its progress,
+ * The ImageRefSet editor: several files each uploaded with its progress,
  * reordering by keyboard (the new order is the field's value, saved with the item), dragging
  * disabled for files not uploaded yet and while an upload runs, deleting one (by its `_id`), alt
  * text per file, and the merge of a file call's answer with the person's order.

@@ -1,5 +1,5 @@
 /**
- * The ImageRef editor (content §2, §5, §8): the size limit refuses and clears the selection, the
+ * The ImageRef editor: the size limit refuses and clears the selection, the
  * 4 MB note, the accept list, upload at once with progress on a saved item, a chosen file kept in
  * the form on a new item (with the progress of its upload after the create), alt text, and
  * delete with its toasts.

@@ -1,5 +1,5 @@
 /**
- * The 3D viewer once a model is drawn (content §2): its controls and that it frees what it drew
+ * The 3D viewer once a model is drawn: its controls and that it frees what it drew
  * when it goes. jsdom has no WebGL, so the drawing half (model-scene) is replaced by a recorder;
  * the parsing half is real.
  */

@@ -1,5 +1,5 @@
 /**
- * The Phone editor (content §5: a phone number is kept as its digits): the usual characters are
+ * The Phone editor (a phone number is kept as its digits): the usual characters are
  * taken as typed (digits, spaces, + ( ) - .) and stay as typed, also after leaving the field,
  * while the value is the digits; what it has to say (the digits saved, a refused letter) goes in
  * one line that is always there, so nothing moves under the pointer.

@@ -1,5 +1,5 @@
 /**
- * An in-memory reference evaluator of list queries, written from the documented semantics (README
+ * An in-memory reference evaluator of list queries, written from the documented semantics (docs/content-storage.md
  * "Listing and searching items") and independent of the SQL compiler: the property tests compare
  * the engine's answers with it over random items and random filters.
  */

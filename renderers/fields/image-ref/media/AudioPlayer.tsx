@@ -1,5 +1,5 @@
 /**
- * The audio player (content §2): the browser's own controls, a speed choice of 1, 1.5 and 2
+ * The audio player: the browser's own controls, a speed choice of 1, 1.5 and 2
  * (the element's playbackRate, kept when the source reloads) and a download.
  */
 import { useEffect, useId, useRef, useState } from 'react';

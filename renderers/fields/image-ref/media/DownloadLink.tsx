@@ -1,5 +1,5 @@
 /**
- * Downloads a stored file: its URL with `download=true` (content §7), which the server sends as an
+ * Downloads a stored file: its URL with `download=true`, which the server sends as an
  * attachment under the name it was uploaded with (so the link names no file itself).
  */
 import { Download } from 'lucide-react';

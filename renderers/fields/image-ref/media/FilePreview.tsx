@@ -1,5 +1,5 @@
 /**
- * The preview of a stored file in the ImageRef and ImageRefSet editors (content §2, §5), chosen by
+ * The preview of a stored file in the ImageRef and ImageRefSet editors, chosen by
  * the file's extension: an image, an audio player, the 3D viewer (three, loaded only here and
  * only when a model is shown), or a card. Every kind offers the file's download; alt text
  * editing and delete are the editor's.

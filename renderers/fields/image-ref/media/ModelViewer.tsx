@@ -1,5 +1,5 @@
 /**
- * The 3D viewer (content §2): fetches the file, parses it (model-parse), then draws it
+ * The 3D viewer: fetches the file, parses it (model-parse), then draws it
  * (model-scene). Loaded only when a model is shown: it is the one module that brings three in.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';

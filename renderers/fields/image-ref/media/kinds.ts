@@ -1,5 +1,5 @@
 /**
- * How the console previews a stored file, decided by its extension (content §2, §5). The lists
+ * How the console previews a stored file, decided by its extension. The lists
  * live in definitions/files.ts; this only reads them.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The attributes of one field being defined (content spec §2, §3): those every field has, then
+ * The attributes of one field being defined: those every field has, then
  * the settings its type declares in the registry, each drawn by the editor of that setting. No
  * type code is consulted here: what a type allows is read from its capabilities and settings.
  */
@@ -102,7 +102,7 @@ export function FieldAttributes(props: FieldAttributesProps) {
             id={`${idBase}-required`}
             label={format('schemaField.required')}
             checked={draft.required}
-            // A primary field is always required (spec §4).
+            // A primary field is always required.
             disabled={disabled || draft.primaryField}
             onChange={(required) => change({ required })}
           />
@@ -248,7 +248,7 @@ function SwitchAttribute({ id, label, checked, onChange, disabled, help }: Switc
   );
 }
 
-/** Option: the list of choices; at least one with text (spec §5), empty texts are not added. */
+/** Option: the list of choices; at least one with text, empty texts are not added. */
 function OptionsEditor({ idBase, draft, send, disabled, change, problemAt, touch }: SettingEditorProps) {
   const format = useFormat();
   const [text, setText] = useState('');

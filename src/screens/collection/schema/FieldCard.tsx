@@ -1,5 +1,5 @@
 /**
- * One field of a schema level, driven by the field-draft machine (content spec §4): a draft with
+ * One field of a schema level, driven by the field-draft machine: a draft with
  * its attributes, Discard and the tick; a saved field that opens for editing, saves ("Field
  * Updated") or is deleted in two clicks (Delete, then Confirm Delete).
  */

@@ -1,5 +1,5 @@
 /**
- * The create-new-field picker (content spec §2): every field type people may create, as the
+ * The create-new-field picker: every field type people may create, as the
  * registry lists them (Metadata is not creatable), each with its declared icon and label.
  */
 import { useRef } from 'react';

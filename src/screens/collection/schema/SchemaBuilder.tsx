@@ -1,5 +1,5 @@
 /**
- * The schema builder of a collection (content spec §2): the fields of one schema level in order,
+ * The schema builder of a collection: the fields of one schema level in order,
  * drag to reorder, the create-new-field picker, per-field attributes and nested schema builders.
  * What the signed-in user may change mirrors the server's rules (the server decides).
  */

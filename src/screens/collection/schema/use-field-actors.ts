@@ -1,7 +1,7 @@
 /**
  * The I/O of the field-draft machine for one schema level: a new top-level field is POSTed to
  * `field`, one inside a nested collection to `field/{nested-collection field id}?nestedSlug`; an
- * update is PUT with `nestedSlug`, a delete sent with `nestedID` (content spec §7).
+ * update is PUT with `nestedSlug`, a delete sent with `nestedID`.
  */
 import { useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';

@@ -1,5 +1,5 @@
 /**
- * A saved API token (platform §2): a header with its name and an edit button; in edit mode the
+ * A saved API token: a header with its name and an edit button; in edit mode the
  * token form with Delete and Save ("Token has been updated" / "Token has been deleted").
  */
 import { useId, useState } from 'react';
@@ -75,7 +75,7 @@ export function SavedToken({ token, collections, minter, canUpdate, canDelete }:
                     if (remove.isPending) return;
                     remove.mutate(token.id, {
                       onSuccess: () => void notify({ kind: 'success', title: format('token.deleted') }),
-                      // The spec logs this failure only.
+                      // This failure is only logged.
                       onError: (error) => console.error('The token could not be deleted', error),
                     });
                   }}

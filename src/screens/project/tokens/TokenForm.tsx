@@ -1,5 +1,5 @@
 /**
- * The API token form (platform §2, §4, §6), driven by machines/token-form.ts: name, per-collection
+ * The API token form, driven by machines/token-form.ts: name, per-collection
  * permissions (once the project has collections), power permissions for any collection, User
  * Admin and the user group. A right beyond the signed-in member's own is not offered.
  */

@@ -1,5 +1,5 @@
 /**
- * The Create Webhook dialog (platform spec §2, §4, §5, §8): 400 px wide; Create is enabled only
+ * The Create Webhook dialog: 400 px wide; Create is enabled only
  * with a name, an address and a method. On success the form clears, the dialog closes, "Webhook
  * created successfully" shows and the new webhook opens with its signing secret, shown this once.
  * A refusal shows the server's reason in the dialog; any other failure "Unknown error creating webhook".

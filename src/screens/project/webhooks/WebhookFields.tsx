@@ -1,5 +1,5 @@
 /**
- * The fields of a webhook (platform spec §2, §5): Name, URI, HTTP Method (POST, PUT), Trigger
+ * The fields of a webhook: Name, URI, HTTP Method (POST, PUT), Trigger
  * (create, update, delete) and the Select Collections tree with a filter box. The tree lists each
  * collection and, under it, its nested collections (`posts.comments`); ticking a row selects that
  * list only, never the lists under it. No ticked row means every collection.
@@ -47,7 +47,7 @@ export function collectionTree(collections: readonly CollectionLike[]): TreeNode
 
 export const emptyDraft = (): WebhookDraft => ({ name: '', webhookURI: '', method: 'POST', trigger: 'create', collections: [] });
 
-/** Create and Save need a name, an address and a method (spec §5). */
+/** Create and Save need a name, an address and a method. */
 export const draftComplete = (draft: WebhookDraft) => draft.name.trim() !== '' && draft.webhookURI.trim() !== '' && draft.method !== '';
 
 export function WebhookFields({ draft, onChange, collections }: { draft: WebhookDraft; onChange: (draft: WebhookDraft) => void; collections: readonly CollectionLike[] }) {

@@ -1,5 +1,5 @@
 /**
- * One webhook (viewWebhook; platform spec §2, §3, §8): its signing secret right after creation
+ * One webhook (viewWebhook): its signing secret right after creation
  * (shown this once), a notice with Re-enable when it was disabled, its settings (editable; "Unknown
  * error updating webhook"), Delete, and its delivery log — status code, the answer's start, error,
  * time and attempt — with Redeliver per delivery. The log refreshes itself while attempts are due.
@@ -190,7 +190,7 @@ function WebhookView({ webhookID }: { webhookID: string }) {
                       onClick={() =>
                         redeliver.mutate(entry.deliveryID, {
                           onSuccess: () => void notify({ kind: 'success', title: format('webhook.redelivered') }),
-                          // The spec names no message for a failed redelivery; rather than fail silently,
+                          // A failed redelivery has no message of its own; rather than fail silently,
                           // an error toast says so in the words of the other webhook failures.
                           onError: () => void notify({ kind: 'error', title: format('webhook.redeliverFailed') }),
                         })

@@ -1,5 +1,5 @@
 /**
- * Webhooks (viewWebhooks; platform spec §2): the project's webhooks with a Create Webhook button,
+ * Webhooks (viewWebhooks): the project's webhooks with a Create Webhook button,
  * or "You don't seem to have any webhooks yet" with it. Create opens the Create Webhook dialog;
  * the new webhook then opens with its secret. The project menu's Create Webhook comes here with
  * `{ createWebhook: true }` in the navigation state, which opens the dialog at once.
