@@ -158,7 +158,7 @@ export async function openBenchDatabase(kind: Kind, keep: { keep: boolean; reuse
   if (kind === 'pglite') {
     if (keep.keep || keep.reuse) throw new Error('--keep and --reuse are for PostgreSQL');
     const dir = mkdtempSync(path.join(tmpdir(), 'larder-bench-'));
-    const database = await openDatabase({ dataDir: dir });
+    const database = await openDatabase({ dataDir: dir, namedStatements: loadConfig().pgliteNamedStatements });
     return { database, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,16 +1,15 @@
 /**
- * Configuration from the environment, read once at start. Every variable is documented in the README.
+ * The app's configuration, derived once at start from the settings schema (server/settings.ts),
+ * which parses the environment and documents every variable (docs/configuration.md). This is the
+ * only module that reads `process.env`.
  */
 import path from 'node:path';
-import ipaddr from 'ipaddr.js';
 import type { FilesConfig } from './files/storage.ts';
 import { loadMapsConfig, type MapsConfig } from './maps/geocoder.ts';
+import { readSettings, type Env, type RateLimitRule, type Settings } from './settings.ts';
 import type { WebhookDeliveryConfig } from './webhooks/delivery.ts';
 
-export interface RateLimitRule {
-  max: number;
-  windowMs: number;
-}
+export type { RateLimitRule } from './settings.ts';
 
 export interface Config {
   port: number;
@@ -65,152 +64,91 @@ export interface Config {
   maps: MapsConfig;
   /** Webhook deliveries (docs/webhooks.md). */
   webhooks: WebhookDeliveryConfig;
+  /** Whether PGlite runs repeated reads as named statements (`LARDER_PGLITE_NAMED`). */
+  pgliteNamedStatements: boolean;
 }
 
-type Env = Record<string, string | undefined>;
+/** Builds the app's configuration from `env` through the settings schema (server/settings.ts). */
+export function loadConfig(env: Env = process.env): Config {
+  const s = readSettings(env);
+  const dataDir = path.resolve(s.DATA_DIR);
+  return {
+    port: s.PORT,
+    host: s.HOST,
+    dataDir,
+    databaseUrl: s.DATABASE_URL,
+    publicUrl: (s.PUBLIC_URL ?? `http://localhost:${s.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: s.SMTP_URL,
+    mailFrom: s.MAIL_FROM,
+    devMailbox: s.DEV_MAILBOX,
+    adminEmail: s.ADMIN_EMAIL,
+    adminPassword: s.ADMIN_PASSWORD,
+    adminUsername: s.ADMIN_USERNAME,
+    superAdminUsernames: s.SUPER_ADMIN_USERNAMES,
+    refreshReuseGraceS: s.REFRESH_REUSE_GRACE_S,
+    accessTokenTtlS: s.ACCESS_TOKEN_TTL_S,
+    refreshTokenTtlS: s.REFRESH_TOKEN_TTL_S,
+    resetTokenTtlS: s.RESET_TOKEN_TTL_S,
+    confirmationTtlS: s.CONFIRMATION_TTL_S,
+    consoleClient: { id: s.CONSOLE_CLIENT_ID, secret: s.CONSOLE_CLIENT_SECRET },
+    google: s.GOOGLE_CLIENT_ID ? { clientId: s.GOOGLE_CLIENT_ID, jwksUrl: s.GOOGLE_JWKS_URL, issuer: s.GOOGLE_ISSUER } : undefined,
+    rateLimits: {
+      loginAccount: s.RATE_LIMIT_LOGIN_ACCOUNT,
+      loginAccountAddress: s.RATE_LIMIT_LOGIN_ACCOUNT_ADDRESS,
+      loginAddress: s.RATE_LIMIT_LOGIN_ADDRESS,
+      resetAccount: s.RATE_LIMIT_RESET_ACCOUNT,
+      resetAddress: s.RATE_LIMIT_RESET_ADDRESS,
+      signupAddress: s.RATE_LIMIT_SIGNUP_ADDRESS,
+      previewUser: s.RATE_LIMIT_PREVIEW_USER,
+      mapsUser: s.RATE_LIMIT_MAPS_USER,
+    },
+    serveConsole: s.SERVE_CONSOLE,
+    logLevel: s.LOG_LEVEL,
+    liveStreamMaxS: s.LIVE_STREAM_MAX_S,
+    liveEventRetentionS: s.LIVE_EVENT_RETENTION_S,
+    files: filesConfig(s, dataDir),
+    filesSweepIntervalS: s.FILES_SWEEP_INTERVAL_S,
+    filesPendingGraceS: s.FILES_PENDING_GRACE_S,
+    outboundAllowPrivate: s.OUTBOUND_ALLOW_PRIVATE,
+    maps: loadMapsConfig(env),
+    webhooks: webhooksConfig(s),
+    pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
+  };
+}
 
-const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** A comma list of durations (`1m, 5m, 2h`; units ms, s, m, h, d), in milliseconds. */
-function durationList(env: Env, name: string, fallback: string): number[] {
-  return (env[name] || fallback)
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(part);
-      if (!match) throw new Error(`${name} must be a comma list of durations such as 1m,5m,2h, got "${part}"`);
-      return Math.round(Number(match[1]) * durationUnits[match[2]!]!);
-    });
+/** The environment of a server this process starts (`npm run dev`): its own, with `overrides` on top. */
+export function serverEnvironment(overrides: Env): Env {
+  return { ...process.env, ...overrides };
 }
 
 /** Webhook retries: 8 attempts over about 22 hours by default. */
-function webhooksConfig(env: Env): WebhookDeliveryConfig {
-  const polling = Number(env.WEBHOOK_POLL_S || '2');
-  if (!(polling >= 0.5)) throw new Error(`WEBHOOK_POLL_S must be a number of seconds of at least 0.5, got "${env.WEBHOOK_POLL_S}"`);
+function webhooksConfig(s: Settings): WebhookDeliveryConfig {
   return {
-    retryDelaysMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE', '1m,5m,15m,1h,3h,6h,12h'),
-    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_S', 10) * 1000,
-    disableAfter: Math.max(1, integer(env, 'WEBHOOK_DISABLE_AFTER', 5)),
+    retryDelaysMs: s.WEBHOOK_RETRY_SCHEDULE,
+    timeoutMs: s.WEBHOOK_TIMEOUT_S * 1000,
+    disableAfter: Math.max(1, s.WEBHOOK_DISABLE_AFTER),
     relayIntervalMs: 5000,
-    pollingIntervalS: polling,
-    maintenanceIntervalS: Math.max(1, integer(env, 'WEBHOOK_MAINTENANCE_S', 60)),
-    sender: webhookSender(env.WEBHOOK_SENDER),
-    senderNice: Math.min(19, Math.max(0, integer(env, 'WEBHOOK_SENDER_NICE', 10))),
-    directAttempts: Math.max(0, integer(env, 'WEBHOOK_DIRECT_MAX', 200)),
+    pollingIntervalS: s.WEBHOOK_POLL_S,
+    maintenanceIntervalS: Math.max(1, s.WEBHOOK_MAINTENANCE_S),
+    sender: s.WEBHOOK_SENDER,
+    senderNice: Math.min(19, Math.max(0, s.WEBHOOK_SENDER_NICE)),
+    directAttempts: s.WEBHOOK_DIRECT_MAX,
   };
 }
 
-function webhookSender(raw: string | undefined): WebhookDeliveryConfig['sender'] {
-  const value = (raw || 'process').trim();
-  if (value !== 'thread' && value !== 'process' && value !== 'inline') throw new Error(`WEBHOOK_SENDER must be thread, process or inline, got "${raw}"`);
-  return value;
-}
-
-const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Parses a rule written as `max/window`, e.g. `10/15m`. */
-export function parseRateLimit(value: string, name: string): RateLimitRule {
-  const match = /^(\d+)\s*\/\s*(\d+)?\s*([smhd])$/.exec(value.trim());
-  if (!match) throw new Error(`${name} must look like 10/15m (max per window), got "${value}"`);
-  const windowMs = Number(match[2] ?? 1) * units[match[3]!]!;
-  return { max: Number(match[1]), windowMs };
-}
-
-function integer(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
-function filesConfig(env: Env, dataDir: string): FilesConfig {
-  const kind = env.FILES_STORAGE || 'local';
-  if (kind === 'local') return { kind, dir: path.resolve(env.FILES_DIR || path.join(dataDir, 'files')) };
-  if (kind !== 's3') throw new Error(`FILES_STORAGE must be local or s3, got "${kind}"`);
-  if (!env.S3_BUCKET) throw new Error('FILES_STORAGE=s3 needs S3_BUCKET');
-  const endpoint = env.S3_ENDPOINT || undefined;
-  const prefix = (env.S3_PREFIX || '').replace(/^\/+/, '');
+function filesConfig(s: Settings, dataDir: string): FilesConfig {
+  if (s.FILES_STORAGE === 'local') return { kind: 'local', dir: path.resolve(s.FILES_DIR ?? path.join(dataDir, 'files')) };
+  if (!s.S3_BUCKET) throw new Error('FILES_STORAGE=s3 needs S3_BUCKET');
+  const prefix = s.S3_PREFIX.replace(/^\/+/, '');
   return {
-    kind,
-    endpoint,
-    bucket: env.S3_BUCKET,
-    region: env.S3_REGION || 'us-east-1',
-    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
-    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    kind: 's3',
+    endpoint: s.S3_ENDPOINT,
+    bucket: s.S3_BUCKET,
+    region: s.S3_REGION,
+    accessKeyId: s.S3_ACCESS_KEY_ID,
+    secretAccessKey: s.S3_SECRET_ACCESS_KEY,
     // S3-compatible servers at an endpoint mostly want path-style addresses; AWS itself the virtual-host style.
-    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE !== '0' : endpoint !== undefined,
+    forcePathStyle: s.S3_FORCE_PATH_STYLE ?? s.S3_ENDPOINT !== undefined,
     prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
-  };
-}
-
-/** A comma list of address ranges (`127.0.0.0/8, ::1/128`; a bare address is one address). */
-function cidrList(env: Env, name: string): string[] {
-  const ranges = (env[name] || '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const range of ranges) {
-    const ok = range.includes('/') ? ipaddr.isValidCIDR(range) : ipaddr.isValid(range);
-    if (!ok) throw new Error(`${name} must be a comma list of address ranges such as 127.0.0.0/8, got "${range}"`);
-  }
-  return ranges;
-}
-
-export function loadConfig(env: Env = process.env): Config {
-  const port = integer(env, 'PORT', 8080);
-  const dataDir = path.resolve(env.DATA_DIR || './data');
-  const rule = (name: string, fallback: string) => parseRateLimit(env[name] || fallback, name);
-  const googleClientId = env.GOOGLE_CLIENT_ID;
-  return {
-    port,
-    host: env.HOST || '0.0.0.0',
-    dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
-    smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM || 'Larder <no-reply@larder.local>',
-    devMailbox: env.DEV_MAILBOX !== '0',
-    adminEmail: env.ADMIN_EMAIL || undefined,
-    adminPassword: env.ADMIN_PASSWORD || undefined,
-    adminUsername: env.ADMIN_USERNAME || 'admin',
-    superAdminUsernames: (env.SUPER_ADMIN_USERNAMES || '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-    refreshReuseGraceS: integer(env, 'REFRESH_REUSE_GRACE_S', 10),
-    accessTokenTtlS: integer(env, 'ACCESS_TOKEN_TTL_S', 900),
-    refreshTokenTtlS: integer(env, 'REFRESH_TOKEN_TTL_S', 30 * 86_400),
-    resetTokenTtlS: integer(env, 'RESET_TOKEN_TTL_S', 3600),
-    confirmationTtlS: integer(env, 'CONFIRMATION_TTL_S', 7 * 86_400),
-    consoleClient: { id: env.CONSOLE_CLIENT_ID || 'larder-console', secret: env.CONSOLE_CLIENT_SECRET || 'larder-console' },
-    google: googleClientId
-      ? {
-          clientId: googleClientId,
-          jwksUrl: env.GOOGLE_JWKS_URL || 'https://www.googleapis.com/oauth2/v3/certs',
-          issuer: env.GOOGLE_ISSUER || 'https://accounts.google.com',
-        }
-      : undefined,
-    rateLimits: {
-      loginAccount: rule('RATE_LIMIT_LOGIN_ACCOUNT', '10/15m'),
-      loginAccountAddress: rule('RATE_LIMIT_LOGIN_ACCOUNT_ADDRESS', '5/15m'),
-      loginAddress: rule('RATE_LIMIT_LOGIN_ADDRESS', '50/15m'),
-      resetAccount: rule('RATE_LIMIT_RESET_ACCOUNT', '5/1h'),
-      resetAddress: rule('RATE_LIMIT_RESET_ADDRESS', '20/1h'),
-      signupAddress: rule('RATE_LIMIT_SIGNUP_ADDRESS', '20/1h'),
-      previewUser: rule('RATE_LIMIT_PREVIEW_USER', '120/1m'),
-      mapsUser: rule('RATE_LIMIT_MAPS_USER', '300/1m'),
-    },
-    serveConsole: env.SERVE_CONSOLE !== '0',
-    logLevel: env.LOG_LEVEL || 'info',
-    liveStreamMaxS: integer(env, 'LIVE_STREAM_MAX_S', 3600),
-    liveEventRetentionS: integer(env, 'LIVE_EVENT_RETENTION_S', 86_400),
-    files: filesConfig(env, dataDir),
-    filesSweepIntervalS: integer(env, 'FILES_SWEEP_INTERVAL_S', 3600),
-    filesPendingGraceS: integer(env, 'FILES_PENDING_GRACE_S', 900),
-    outboundAllowPrivate: cidrList(env, 'OUTBOUND_ALLOW_PRIVATE'),
-    maps: loadMapsConfig(env),
-    webhooks: webhooksConfig(env),
   };
 }

@@ -4,12 +4,13 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'vite';
+import { loadConfig, serverEnvironment } from './config.ts';
 
-const port = Number(process.env.PORT || 8080);
+const { port, publicUrl } = loadConfig();
 const apiPort = port + 1;
 const api = spawn(process.execPath, ['--import', 'tsx', '--watch', 'server/start.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, PORT: String(apiPort), SERVE_CONSOLE: '0', PUBLIC_URL: process.env.PUBLIC_URL || `http://localhost:${port}` },
+  env: serverEnvironment({ PORT: String(apiPort), SERVE_CONSOLE: '0', PUBLIC_URL: publicUrl }),
 });
 const target = `http://127.0.0.1:${apiPort}`;
 const proxy = Object.fromEntries(['/api', '/auth', '/billing', '/integrations', '/functions'].map((p) => [p, { target, changeOrigin: false }]));

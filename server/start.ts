@@ -14,7 +14,7 @@ if (config.serveConsole) await ensureConsoleBuilt();
 
 let database;
 try {
-  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, namedStatements: config.pgliteNamedStatements });
 } catch (error) {
   if (error instanceof DataDirectoryLockedError) {
     console.error(error.message);

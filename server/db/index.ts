@@ -68,6 +68,8 @@ export interface OpenOptions {
   readPoolSize?: number;
   /** The statement timeout of the read pool, in milliseconds. */
   readTimeoutMs?: number;
+  /** Whether PGlite runs repeated reads as named statements (default on; `LARDER_PGLITE_NAMED=0` turns it off to measure the difference). */
+  namedStatements?: boolean;
 }
 
 export const defaultReadTimeoutMs = 10_000;
@@ -127,6 +129,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     await release?.();
     throw error;
   }
+  if (options.namedStatements === false) pgliteUnnamed.add(client);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   if (!options.skipMigrations) await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
   return {
@@ -236,13 +239,13 @@ export async function queryText<T = Record<string, unknown>>(db: Db, text: strin
   }
   if (client instanceof PGlite) {
     const plain = params.every((value) => value === null || typeof value === 'string' || typeof value === 'number');
-    return name && plain && pgliteNamedStatements.enabled ? pglitePrepared<T>(client, name, text, params) : (await client.query<T>(text, params)).rows;
+    return name && plain && !pgliteUnnamed.has(client) ? pglitePrepared<T>(client, name, text, params) : (await client.query<T>(text, params)).rows;
   }
   throw new Error('queryText needs a database opened by openDatabase');
 }
 
-/** Whether PGlite runs repeated reads as named statements (a switch for measuring the difference). */
-export const pgliteNamedStatements = { enabled: process.env.LARDER_PGLITE_NAMED !== '0' };
+/** The PGlite instances opened with `namedStatements: false`: their repeated reads run as plain queries. */
+const pgliteUnnamed = new WeakSet<PGlite>();
 
 /** The statement names each PGlite instance has parsed (its one backend keeps them). */
 const pgliteParsed = new WeakMap<PGlite, Set<string>>();

@@ -4,6 +4,7 @@
  * Nominatim server instead. Shapes follow Google Places' names (predictions with `place_id` and
  * `description`; a place's `geometry.location`), so a console written for Places reads them unchanged.
  */
+import { readSettings, type Env } from '../settings.ts';
 
 /** One suggestion for what was typed. */
 export interface Prediction {
@@ -47,24 +48,10 @@ export interface MapsConfig {
   tileAttribution: string | undefined;
 }
 
-type Env = Record<string, string | undefined>;
-
-/** Reads `GEOCODER`, `GEOCODER_URL`, `GEOCODER_TIMEOUT_MS`, `MAP_TILE_URL`, `MAP_TILE_ATTRIBUTION`. */
+/** Reads `GEOCODER`, `GEOCODER_URL`, `GEOCODER_TIMEOUT_MS`, `MAP_TILE_URL`, `MAP_TILE_ATTRIBUTION` through the settings schema. */
 export function loadMapsConfig(env: Env): MapsConfig {
-  const kind = env.GEOCODER || 'gazetteer';
-  if (kind !== 'gazetteer' && kind !== 'nominatim') throw new Error(`GEOCODER must be gazetteer or nominatim, got "${kind}"`);
-  const url = (env.GEOCODER_URL || 'https://nominatim.openstreetmap.org').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s/]+/i.test(url)) throw new Error(`GEOCODER_URL must be an http(s) address, got "${url}"`);
-  const timeoutRaw = env.GEOCODER_TIMEOUT_MS || '5000';
-  const timeoutMs = Number(timeoutRaw);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`GEOCODER_TIMEOUT_MS must be a positive integer, got "${timeoutRaw}"`);
-  const tileUrl = env.MAP_TILE_URL || undefined;
-  if (tileUrl !== undefined) {
-    if (!/^https?:\/\/[^\s/]+\/\S*$/i.test(tileUrl) || !['{z}', '{x}', '{y}'].every((part) => tileUrl.includes(part))) {
-      throw new Error(`MAP_TILE_URL must be an http(s) template with {z}, {x} and {y}, got "${tileUrl}"`);
-    }
-  }
-  return { geocoder: { kind, url, timeoutMs }, tileUrl, tileAttribution: env.MAP_TILE_ATTRIBUTION || undefined };
+  const s = readSettings(env, ['GEOCODER', 'GEOCODER_URL', 'GEOCODER_TIMEOUT_MS', 'MAP_TILE_URL', 'MAP_TILE_ATTRIBUTION']);
+  return { geocoder: { kind: s.GEOCODER, url: s.GEOCODER_URL, timeoutMs: s.GEOCODER_TIMEOUT_MS }, tileUrl: s.MAP_TILE_URL, tileAttribution: s.MAP_TILE_ATTRIBUTION };
 }
 
 /**

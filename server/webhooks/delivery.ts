@@ -117,6 +117,7 @@ const inTransaction = (tx: Executor): BossDb => ({
 function bossDb(database: Database): BossDb {
   const client = (database.db as unknown as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
+    // Setting `options` replaces what pg would take from PostgreSQL's own PGOPTIONS variable, so it is passed on here.
     const pool = new pg.Pool({ ...(client as unknown as { options: pg.PoolConfig }).options, max: 3, options: `-c synchronous_commit=off ${process.env.PGOPTIONS ?? ''}` });
     pool.on('error', () => undefined);
     return { executeSql: (text, values = []) => pool.query(text, values as unknown[]), close: () => pool.end() };

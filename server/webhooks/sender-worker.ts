@@ -9,7 +9,8 @@ import { OutboundError, UrlGuard, type GuardedSendOptions, type UrlGuardOptions 
 
 type Request = { id: number; uri: string; options: GuardedSendOptions } | 'close';
 
-const options = (parentPort ? workerData : JSON.parse(process.env.LARDER_SENDER_OPTIONS ?? '{}')) as UrlGuardOptions;
+// A thread gets the guard's options as its workerData, a child process as its one argument (sender.ts).
+const options = (parentPort ? workerData : JSON.parse(process.argv[2] ?? '{}')) as UrlGuardOptions;
 const guard = new UrlGuard(options);
 const answer = (message: unknown) => (parentPort ? parentPort.postMessage(message) : process.send?.(message));
 

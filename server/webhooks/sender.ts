@@ -39,8 +39,8 @@ function threadChannel(options: object): Channel {
 }
 
 function processChannel(options: object, nice: number): Channel {
-  const child = fork(entry, [], {
-    env: { ...process.env, LARDER_SENDER_OPTIONS: JSON.stringify(options) },
+  // The guard's options travel as the child's one argument (JSON), read by sender-worker.ts.
+  const child = fork(entry, [JSON.stringify(options)], {
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
