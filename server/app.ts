@@ -49,6 +49,13 @@ import { BackgroundWork } from './lib/background.ts';
 import { registerWebhooks } from './webhooks/index.ts';
 import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
 
+import { CollectionService } from './content/collections.ts';
+import { ItemService } from './content/items.ts';
+import { ItemQueryService } from './content/query/index.ts';
+import { RankService } from './content/ranks.ts';
+import { FileService } from './files/files.ts';
+import { registerFileClaimer } from './files/claims.ts';
+import { createStorage } from './files/storage.ts';
 export interface AppContext {
   config: Config;
   database: Database;
@@ -79,11 +86,23 @@ export interface AppContext {
   /** Work answered before it is done (reset mail), awaited at close (server/lib/background.ts). */
   background: BackgroundWork;
 }
+  /** A project's collections and their schemas (server/content/collections.ts). */
+  collections: CollectionService;
+  /** Item reads and writes (server/content/items.ts). */
+  items: ItemService;
+  /** Lists and searches of items (server/content/query). */
+  itemQueries: ItemQueryService;
+  /** Manual order of items (server/content/ranks.ts). */
+  ranks: RankService;
+  /** The registry of stored files and its sweeper, over the configured storage (server/files). */
+  files: FileService;
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
   }
+    /** The same file service as `ctx.files`. */
+    files: FileService;
 }
 
 export type App = FastifyInstance;
@@ -130,6 +149,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const usage = new UsageMeter(database.db, { log: app.log, shareLive: true });
   usage.start();
   const superAdmins = new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
+  const collections = new CollectionService(database.db);
+  const files = new FileService(database.db, createStorage(config.files), {
+    pendingGraceS: config.filesPendingGraceS,
+    sweepIntervalS: config.filesSweepIntervalS,
+    log: app.log,
+  });
   app.decorate('ctx', {
     config,
     database,
@@ -139,7 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     keys,
     access: new AccessService(database.db, superAdmins, accessCaches),
     organizations: new OrganizationService(database.db, config, mailer),
-    projects: new ProjectService(database.db, projectCache),
+    projects: new ProjectService(database.db, projectCache, collections),
     apiTokens: new ApiTokenService(database.db, keys, authCaches.apiToken),
     live,
     caches,
@@ -164,6 +189,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       ...(options.resolve ? { resolve: options.resolve } : {}),
     }),
   });
+    collections,
+    items: new ItemService(database.db, collections),
+    itemQueries: new ItemQueryService(database.db, database.read, caches, collections),
+    ranks: new RankService(database.db, collections),
+    files,
+  });
+  app.decorate('files', files);
+  // Item writes naming files other items hold copy them (docs/files.md: who owns a file).
+  registerFileClaimer(database.db, files, config.publicUrl);
+  files.start();
+  app.addHook('onClose', async () => {
+    await files.close();
+    (files.storage as { close?: () => void }).close?.();
   // Answered work still running (reset mail) ends before the mailer and the database close.
   app.addHook('onClose', () => app.ctx.background.settled());
   app.addHook('onClose', () => mailer.close());

@@ -85,6 +85,17 @@ export function schemaLevel(row: CollectionRow, nested: string | undefined): Sch
   }
   return level;
 }
+/** One collection by its slug; `lock` takes its row for the rest of the transaction. */
+export async function collectionRow(executor: Db | Tx, projectId: string, slug: string, lock?: 'update' | 'share'): Promise<CollectionRow> {
+  const base = executor
+    .select()
+    .from(contentCollections)
+    .where(and(eq(contentCollections.projectId, projectId), eq(contentCollections.slug, slug)));
+  const [row] = lock ? await base.for(lock === 'update' ? 'update' : 'share') : await base;
+  if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`);
+  return row;
+}
+
 
 interface CreateInput {
   id?: string | undefined;
@@ -103,13 +114,7 @@ export class CollectionService {
 
   /** One collection; `lock` takes its row for the rest of the transaction. */
   async row(projectId: string, slug: string, executor: Db | Tx = this.db, lock?: 'update' | 'share'): Promise<CollectionRow> {
-    const base = executor
-      .select()
-      .from(contentCollections)
-      .where(and(eq(contentCollections.projectId, projectId), eq(contentCollections.slug, slug)));
-    const [row] = lock ? await base.for(lock === 'update' ? 'update' : 'share') : await base;
-    if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`);
-    return row;
+    return collectionRow(executor, projectId, slug, lock);
   }
 
   /**

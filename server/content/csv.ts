@@ -29,7 +29,7 @@ import { PassThrough } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { fieldType, type ColumnType, type CsvCodec, type CsvSqlForm, type SchemaField } from '../../definitions/field-types/index.ts';
 import type { Db } from '../db/index.ts';
-import { CollectionService, invalid, levelOf } from './collections.ts';
+import { collectionRow, invalid, levelOf } from './collections.ts';
 import { compileListQuery, countStatement, holdsSearch, type CompiledList } from './query/compile.ts';
 import { resolveSearchWords } from './query/search-words.ts';
 import { guarded, listStatementTimeoutMs, resolveNestedList } from './query/engine.ts';
@@ -642,7 +642,7 @@ export async function exportListCsv(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const { pageNumber: _page, perPage: _perPage, download: _download, pagination: _pagination, ...raw } = params;
-  const row = await new CollectionService(db).row(target.projectId, target.slug);
+  const row = await collectionRow(db, target.projectId, target.slug);
   if (target.itemId === undefined || !target.nestedID) {
     const level = levelOf(row);
     return streamItemsCsv(db, { level, query: parseListQuery(level, raw), filename: csvFilename(row.slug), unfilteredTotal: async () => row.itemCount }, reply);

@@ -99,11 +99,11 @@ const createBatchMax = 100;
 const createQueues = new WeakMap<object, Map<string, CreateQueue>>();
 
 export class ItemService {
-  private readonly collections: CollectionService;
-
-  constructor(private readonly db: Db) {
-    this.collections = new CollectionService(db);
-  }
+  /** `collections`: the process's collection service (server/app.ts builds one for everything). */
+  constructor(
+    private readonly db: Db,
+    private readonly collections: CollectionService = new CollectionService(db),
+  ) {}
 
   /** Top-level items in rank order, and their total (the kept count: no scan). */
   async list(projectId: string, slug: string, page: Page): Promise<{ items: Item[]; total: number }> {

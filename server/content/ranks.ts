@@ -72,11 +72,10 @@ function validKey(key: string): boolean {
 }
 
 export class RankService {
-  private readonly collections: CollectionService;
-
-  constructor(private readonly db: Db) {
-    this.collections = new CollectionService(db);
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly collections: CollectionService = new CollectionService(db),
+  ) {}
 
   /**
    * Moves an item within its list. `nestedID` (ending in an item id) addresses a nested item under

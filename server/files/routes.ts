@@ -36,17 +36,10 @@ import { CollectionId, Id, ItemId, ItemSchema, NestedId } from '../content/route
 import { fieldColumn, followChain } from '../content/schema-tree.ts';
 import { readItem, type Item } from '../content/storage.ts';
 import { sql } from 'drizzle-orm';
-import { FileService, thumbnailKey, type ItemOwner } from './files.ts';
-import { registerFileClaimer } from './claims.ts';
+import { thumbnailKey, type ItemOwner } from './files.ts';
 import { isInline, isRasterImage, linkedFileName, sniffFile, type Sniffed } from './sniff.ts';
-import { createStorage, isSafeKey } from './storage.ts';
+import { isSafeKey } from './storage.ts';
 import { meterBandwidth } from '../usage/routes.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    files: FileService;
-  }
-}
 
 const imageTypes = new Set(['ImageRef', 'ImageRefSet']);
 const tooLarge = () => new AppError(413, 'file_too_large', `The file is too large: files must be at most ${fileLimits.uploadBytesMax} bytes.`);
@@ -115,21 +108,12 @@ function parseRange(header: string | undefined, size: number): { start: number; 
 
 export async function registerFiles(app: FastifyInstance): Promise<void> {
   const { config, database } = app.ctx;
-  const storage = createStorage(config.files);
-  const files = new FileService(database.db, storage, { pendingGraceS: config.filesPendingGraceS, sweepIntervalS: config.filesSweepIntervalS, log: app.log });
-  app.decorate('files', files);
+  const { files } = app.ctx;
+  const storage = files.storage;
   const spoolDir = path.join(config.dataDir, 'uploads');
   const collections = new CollectionService(database.db);
   const items = new ItemService(database.db);
   const urlOf = (key: string) => `${config.publicUrl}/files/${key}`;
-
-  // Item writes naming files other items hold copy them (docs/files.md: who owns a file).
-  registerFileClaimer(database.db, files, config.publicUrl);
-  files.start();
-  app.addHook('onClose', async () => {
-    await files.close();
-    (storage as { close?: () => void }).close?.();
-  });
 
   // After a content write, the files it may have orphaned are checked at once (docs/files.md).
   const api = '/api/organization/:org/project/:proj';

@@ -110,15 +110,12 @@ const settingsProblem = (errors: { path: string; message: string }[]) =>
   new AppError(400, 'validation_failed', errors.map((e) => `${e.path} ${e.message}`).join(', '), { errors });
 
 export class ProjectService {
-  private readonly collections: CollectionService;
-
   constructor(
     private readonly db: Db,
     /** Project rows by id, per process (server/lib/shared-cache.ts; a trigger invalidates). */
     private readonly cache?: SharedCache<ProjectRow>,
-  ) {
-    this.collections = new CollectionService(db);
-  }
+    private readonly collections: CollectionService = new CollectionService(db),
+  ) {}
 
   async row(organizationId: string, projectId: string): Promise<ProjectRow> {
     const missing = () => notFound('project_not_found', 'There is no such project in this organization.');

@@ -10,7 +10,6 @@ import { Type } from '@sinclair/typebox';
 import { parseNestedId } from '../../definitions/content.ts';
 import { invalid } from '../content/collections.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ItemService } from '../content/items.ts';
 import { badRequest, forbidden } from '../lib/errors.ts';
 import { responses } from '../lib/schemas.ts';
 import type { Principal } from './principal.ts';
@@ -31,8 +30,7 @@ function userIdOf(body: unknown): string {
 
 export async function publicBagelUserRoutes(fastify: PublicApp) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { itemUsers, database } = app.ctx;
-  const items = new ItemService(database.db);
+  const { itemUsers, database, items } = app.ctx;
 
   /**
    * The caller's project and the item's place (`nestedPath`: the nestedID of a nested item, '' for

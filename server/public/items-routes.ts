@@ -12,9 +12,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { isItemId, parseNestedId } from '../../definitions/content.ts';
 import { fieldType, type SchemaField } from '../../definitions/field-types/index.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';
-import { CollectionService, invalid, levelOf } from '../content/collections.ts';
-import { ItemService } from '../content/items.ts';
-import { ItemQueryService, type ListResult } from '../content/query/index.ts';
+import { invalid, levelOf } from '../content/collections.ts';
+import { type ListResult } from '../content/query/index.ts';
 import { ListParams } from '../content/route-schemas.ts';
 import { levelAt, type SchemaLevel } from '../content/schema-tree.ts';
 import { query, rowToItem, selectList, type Item } from '../content/storage.ts';
@@ -41,10 +40,7 @@ const Entry = Type.Record(Type.String(), Type.Unknown());
 
 export async function publicItemRoutes(fastify: PublicApp) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, caches } = app.ctx;
-  const collections = new CollectionService(database.db);
-  const items = new ItemService(database.db);
-  const queries = new ItemQueryService(database.db, database.read, caches);
+  const { database, collections, items, itemQueries: queries } = app.ctx;
 
   /**
    * `everything=true`: each ItemRef link of the items gets the linked item as `item` (one query per

@@ -16,7 +16,6 @@ import { decodeJwt } from 'jose';
 import { responses } from '../lib/schemas.ts';
 import { serveLiveStream } from '../live/stream.ts';
 import { liveTarget } from '../live/target.ts';
-import { CollectionService } from '../content/collections.ts';
 import { forbidden } from '../lib/errors.ts';
 import { bearerToken } from '../auth/authenticate.ts';
 import { requireAssociated, requireRight, resolvePrincipal } from './principal.ts';
@@ -34,8 +33,7 @@ export const liveRoute = '/api/public/collection/:collection/live';
 
 export async function publicLiveRoutes(fastify: PublicApp) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, live, config, itemUsers } = app.ctx;
-  const collections = new CollectionService(database.db);
+  const { database, live, config, itemUsers, collections } = app.ctx;
 
   app.get(
     '/collection/:collection/live',

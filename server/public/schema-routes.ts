@@ -8,7 +8,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { metadataField } from '../../definitions/content.ts';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
 import { responses } from '../lib/schemas.ts';
-import { CollectionService } from '../content/collections.ts';
 import { can, requireRight } from './principal.ts';
 import { inCollection, principalOf, security, tags, type PublicApp } from './support.ts';
 
@@ -17,8 +16,7 @@ const withMetadata = (fields: SchemaField[]) => (fields.some((f) => f.id === met
 
 export async function publicSchemaRoutes(fastify: PublicApp) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { projects, database } = app.ctx;
-  const collections = new CollectionService(database.db);
+  const { projects, collections } = app.ctx;
 
   app.get(
     '/project',

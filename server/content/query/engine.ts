@@ -380,8 +380,6 @@ export async function resolveNestedList(db: Db, row: SchemaRow, itemId: string, 
 
 /** Lists and searches of a project's collections, by the API's parameters. */
 export class ItemQueryService {
-  private readonly collections: CollectionService;
-
   private readonly deep: { versions: ItemVersions; anchors: ListAnchors } | undefined;
 
   /** `read` serves the lists (the read pool); `db` the rest; with `versions` deep pages keep anchors. */
@@ -389,8 +387,8 @@ export class ItemQueryService {
     private readonly db: Db,
     private readonly read: Db = db,
     versions?: ItemVersions,
+    private readonly collections: CollectionService = new CollectionService(db),
   ) {
-    this.collections = new CollectionService(db);
     this.deep = versions ? { versions, anchors: new ListAnchors() } : undefined;
   }
 
