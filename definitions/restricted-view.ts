@@ -1,6 +1,7 @@
 /**
  * A project's restricted view: a rule that hides every collection but some named ones from some
- * named members of one project, kept as data rather than hard-coded ids. It lives in the project's settings as `settings.restrictedView`:
+ * named members of one project, kept as data rather than hard-coded ids. It lives in the project's
+ * settings as `settings.restrictedView`:
  *
  *   { members: string[]; collections: string[] }   or absent / null (off)
  *

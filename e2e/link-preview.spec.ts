@@ -1,5 +1,5 @@
 /**
- * The Link editor's preview card (docs/security.md "Outbound requests"). The spec serves a
+ * The Link editor's preview card (docs/security.md "Outbound requests"). The test serves a
  * page on 127.0.0.2, the one range the e2e server may reach (`OUTBOUND_ALLOW_PRIVATE` in
  * e2e/run.ts): the card shows its title, description and image (the server's re-encoded copy, under
  * the console's CSP). A refused address (the cloud metadata address, the server's own loopback)
