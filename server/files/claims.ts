@@ -1,5 +1,5 @@
 /**
- * A file belongs to exactly one item field (docs/files.md, docs/files.md "Who owns a file"). An
+ * A file belongs to exactly one item field (docs/files.md "Who owns a file"). An
  * item write whose image values name a stored file that another item (or another field of the
  * same item) holds gets a copy of that file of its own, and its value is rewritten to the copy's
  * address before the write: a duplicate, or an item made through an API from another item's
