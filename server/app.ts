@@ -24,6 +24,7 @@ import { publicRoutes } from './public/routes.ts';
 import { TokenService } from './auth/tokens.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerAuthentication } from './auth/authenticate.ts';
+import { registerRequestScope } from './lib/request-scope.ts';
 import { frameworkOptions, registerErrorHandling } from './lib/errors.ts';
 import { ProblemSchema } from './lib/schemas.ts';
 import { registerValidation } from './lib/validation.ts';
@@ -48,7 +49,6 @@ import { UsageMeter } from './usage/usage.ts';
 import { BackgroundWork } from './lib/background.ts';
 import { registerWebhooks } from './webhooks/index.ts';
 import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
-
 import { CollectionService } from './content/collections.ts';
 import { ItemService } from './content/items.ts';
 import { ItemQueryService } from './content/query/index.ts';
@@ -56,6 +56,7 @@ import { RankService } from './content/ranks.ts';
 import { FileService } from './files/files.ts';
 import { registerFileClaimer } from './files/claims.ts';
 import { createStorage } from './files/storage.ts';
+
 export interface AppContext {
   config: Config;
   database: Database;
@@ -85,7 +86,6 @@ export interface AppContext {
   usage: UsageMeter;
   /** Work answered before it is done (reset mail), awaited at close (server/lib/background.ts). */
   background: BackgroundWork;
-}
   /** A project's collections and their schemas (server/content/collections.ts). */
   collections: CollectionService;
   /** Item reads and writes (server/content/items.ts). */
@@ -96,13 +96,14 @@ export interface AppContext {
   ranks: RankService;
   /** The registry of stored files and its sweeper, over the configured storage (server/files). */
   files: FileService;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
-  }
     /** The same file service as `ctx.files`. */
     files: FileService;
+  }
 }
 
 export type App = FastifyInstance;
@@ -148,13 +149,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await live.start();
   const usage = new UsageMeter(database.db, { log: app.log, shareLive: true });
   usage.start();
-  const superAdmins = new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
   const collections = new CollectionService(database.db);
   const files = new FileService(database.db, createStorage(config.files), {
     pendingGraceS: config.filesPendingGraceS,
     sweepIntervalS: config.filesSweepIntervalS,
     log: app.log,
   });
+  const superAdmins = new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
   app.decorate('ctx', {
     config,
     database,
@@ -188,7 +189,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       maxRedirects: linkPreview.maxRedirects,
       ...(options.resolve ? { resolve: options.resolve } : {}),
     }),
-  });
     collections,
     items: new ItemService(database.db, collections),
     itemQueries: new ItemQueryService(database.db, database.read, caches, collections),
@@ -202,6 +202,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => {
     await files.close();
     (files.storage as { close?: () => void }).close?.();
+  });
   // Answered work still running (reset mail) ends before the mailer and the database close.
   app.addHook('onClose', () => app.ctx.background.settled());
   app.addHook('onClose', () => mailer.close());
@@ -230,6 +231,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });
   registerAuthentication(app);
+  registerRequestScope(app);
 
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(publicAuthRoutes, { prefix: '/auth/public' });
