@@ -27,7 +27,7 @@ import { fieldType, type SchemaField } from '../../definitions/field-types/index
 import type { Action } from '../../definitions/permissions.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { collectionVisibilityOf } from '../main/projects.ts';
-import { AppError, badRequest, notFound, problem } from '../lib/errors.ts';
+import { AppError, badRequest, notFound, problem, unsupportedMediaType as unsupported } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { responses } from '../lib/schemas.ts';
 import { CollectionService, invalid, levelOf } from '../content/collections.ts';
@@ -43,7 +43,6 @@ import { meterBandwidth } from '../usage/routes.ts';
 
 const imageTypes = new Set(['ImageRef', 'ImageRefSet']);
 const tooLarge = () => new AppError(413, 'file_too_large', `The file is too large: files must be at most ${fileLimits.uploadBytesMax} bytes.`);
-const unsupported = (code: string, detail: string) => new AppError(415, code, detail);
 
 /** A file part written to a temporary file as it arrives, counted; stops at the limit. */
 interface Spooled {

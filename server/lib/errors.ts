@@ -1,11 +1,11 @@
 /**
- * RFC 9457 problem details plus a stable `code` the console maps to a message.
- * Status discipline: 401 only for a missing, invalid or expired bearer token; 400 bad input and bad
- * credentials; 403 permission denial; 404 unknown; 409 conflict; 429 throttling.
+ * RFC 9457 problem details plus a stable `code` the console maps to a message. Codes and their
+ * statuses come from the closed table in definitions/problems.ts: an unknown code does not compile.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { ProblemCode, ProblemCodeOf } from '../../definitions/problems.ts';
 
 export const PROBLEM_TYPE_BASE = 'https://larder.dev/problems/';
 
@@ -42,7 +42,7 @@ export interface Problem {
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ProblemCode,
     detail: string,
     readonly extra: { errors?: Problem['errors']; headers?: Record<string, string> } = {},
   ) {
@@ -51,14 +51,15 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (code: string, detail: string) => new AppError(400, code, detail);
-export const unauthorized = (code: string, detail: string) =>
+export const badRequest = (code: ProblemCodeOf<400>, detail: string) => new AppError(400, code, detail);
+export const unauthorized = (code: ProblemCodeOf<401>, detail: string) =>
   new AppError(401, code, detail, { headers: { 'www-authenticate': 'Bearer' } });
-export const forbidden = (code: string, detail: string) => new AppError(403, code, detail);
-export const notFound = (code: string, detail: string) => new AppError(404, code, detail);
-export const conflict = (code: string, detail: string) => new AppError(409, code, detail);
+export const forbidden = (code: ProblemCodeOf<403>, detail: string) => new AppError(403, code, detail);
+export const notFound = (code: ProblemCodeOf<404>, detail: string) => new AppError(404, code, detail);
+export const conflict = (code: ProblemCodeOf<409>, detail: string) => new AppError(409, code, detail);
+export const unsupportedMediaType = (code: ProblemCodeOf<415>, detail: string) => new AppError(415, code, detail);
 
-export function problem(status: number, code: string, detail: string, errors?: Problem['errors']): Problem {
+export function problem(status: number, code: ProblemCode, detail: string, errors?: Problem['errors']): Problem {
   return { type: PROBLEM_TYPE_BASE + code, title: titles[status] ?? 'Error', status, detail, code, ...(errors ? { errors } : {}) };
 }
 
@@ -68,7 +69,7 @@ function sendProblem(reply: FastifyReply, body: Problem, headers?: Record<string
 }
 
 /** Maps fastify's own error codes onto our problem codes. */
-const frameworkErrors: Record<string, [number, string]> = {
+const frameworkErrors: Record<string, [number, ProblemCode]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'malformed_json'],
@@ -77,7 +78,7 @@ const frameworkErrors: Record<string, [number, string]> = {
 };
 
 /** Problems for requests the router refuses before any route or hook (fastify's `frameworkErrors`). */
-const routerErrors: Record<string, [number, string, string]> = {
+const routerErrors: Record<string, [number, ProblemCode, string]> = {
   FST_ERR_BAD_URL: [400, 'bad_url', 'The address is not valid: its path holds malformed percent-encoding or text that is not UTF-8.'],
   FST_ERR_MAX_PARAM_LENGTH: [414, 'uri_too_long', 'A part of the address is longer than any this server accepts.'],
   FST_ERR_ASYNC_CONSTRAINT: [500, 'internal', 'Something went wrong on our side.'],
@@ -87,7 +88,7 @@ const routerErrors: Record<string, [number, string, string]> = {
 const longRequestLine = 8 * 1024;
 
 /** The HTTP/1.1 problem answer written straight to a socket the parser gave up on. */
-function rawProblem(status: number, code: string, detail: string): string {
+function rawProblem(status: number, code: ProblemCode, detail: string): string {
   const body = JSON.stringify(problem(status, code, detail));
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
@@ -106,7 +107,7 @@ function rawProblem(status: number, code: string, detail: string): string {
 function clientErrorHandler(this: FastifyInstance, failure: Error, socket: Socket) {
   const error = failure as NodeJS.ErrnoException & { rawPacket?: Buffer };
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  let answer: [number, string, string];
+  let answer: [number, ProblemCode, string];
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     answer = [408, 'request_timeout', 'The request did not arrive in time.'];
   } else if (error.code === 'HPE_HEADER_OVERFLOW') {

@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { maps } from '../../definitions/constants.ts';
 import { characterCount } from '../../definitions/field-types/support.ts';
 import { AppError, notFound } from '../lib/errors.ts';
+import type { ProblemCodeOf } from '../../definitions/problems.ts';
 import { routeRateLimit } from '../lib/rate-limit.ts';
 import { responses } from '../lib/schemas.ts';
 import { createGazetteer } from './gazetteer.ts';
@@ -34,7 +35,7 @@ export function createGeocoder(config: MapsConfig, publicUrl: string): Geocoder 
   return createGazetteer();
 }
 
-const badQuery = (code: string, path: string, detail: string) => new AppError(400, code, detail, { errors: [{ path, message: detail }] });
+const badQuery = (code: ProblemCodeOf<400>, path: string, detail: string) => new AppError(400, code, detail, { errors: [{ path, message: detail }] });
 
 export async function mapsRoutes(fastify: FastifyInstance, options: { geocoder?: Geocoder }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

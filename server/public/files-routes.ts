@@ -23,7 +23,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { contentLimits, defaultAccept, parseNestedId } from '../../definitions/content.ts';
 import { acceptsFile, fileLimits } from '../../definitions/files.ts';
 import { fieldType } from '../../definitions/field-types/index.ts';
-import { AppError, badRequest, forbidden } from '../lib/errors.ts';
+import { AppError, badRequest, forbidden, unsupportedMediaType as unsupported } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { OutboundError } from '../lib/url-guard.ts';
 import { CollectionService, invalid, levelOf } from '../content/collections.ts';
@@ -36,7 +36,6 @@ import { mayStoreAssets, requireAssociated, requireRight } from './principal.ts'
 import { changeField, inCollection, inItem, principalOf, security, tags, type PublicApp } from './support.ts';
 
 const tooLarge = () => new AppError(413, 'file_too_large', `The file is too large: files must be at most ${fileLimits.uploadBytesMax} bytes.`);
-const unsupported = (code: string, detail: string) => new AppError(415, code, detail);
 
 interface Spooled {
   file: string;

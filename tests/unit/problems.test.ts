@@ -1,0 +1,121 @@
+/**
+ * The problem vocabulary is closed and the catalogue has no dead text: every code the server sends
+ * is in definitions/problems.ts with the status it is sent with and a message, and every message
+ * of the catalogue is used by some source file.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import en from '../../definitions/messages/en.json' with { type: 'json' };
+import { problems, type ProblemCode } from '../../definitions/problems.ts';
+
+const root = join(import.meta.dirname, '../..');
+const catalogue = en as Record<string, string>;
+
+function sources(dir: string, out: { path: string; text: string }[] = []) {
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) sources(path, out);
+    else if (/\.(ts|tsx|json)$/.test(entry.name) && path !== join('definitions', 'messages', 'en.json')) out.push({ path, text: readFileSync(join(root, path), 'utf8') });
+  }
+  return out;
+}
+
+const server = sources('server');
+const product = [...server, ...sources('definitions'), ...sources('machines'), ...sources('renderers'), ...sources('src')];
+
+/** Status of each error helper of server/lib/errors.ts (and the local aliases of the query and map routes). */
+const helperStatus: Record<string, number> = {
+  badRequest: 400,
+  badQuery: 400,
+  queryError: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  unsupported: 415,
+  unsupportedMediaType: 415,
+};
+
+/** Every `[code, status]` the server source passes to an error helper, a problem or an AppError. */
+function sentCodes(): { code: string; status: number; where: string }[] {
+  const found: { code: string; status: number; where: string }[] = [];
+  for (const { path, text } of server) {
+    for (const m of text.matchAll(/\b(\w+)\(\s*'([a-z0-9_]+)'/g)) {
+      if (Object.hasOwn(helperStatus, m[1]!)) found.push({ code: m[2]!, status: helperStatus[m[1]!]!, where: path });
+    }
+    for (const m of text.matchAll(/(?:\bAppError|\bsuper|\bproblem)\(\s*(\d{3}),\s*'([a-z0-9_]+)'/g)) found.push({ code: m[2]!, status: Number(m[1]), where: path });
+    // The framework's and the HTTP parser's answers are tables of `[status, code, …]`.
+    for (const m of text.matchAll(/\[\s*(\d{3}),\s*'([a-z0-9_]+)'/g)) found.push({ code: m[2]!, status: Number(m[1]), where: path });
+  }
+  return found;
+}
+
+describe('the problem table', () => {
+  it('gives every code a message of the catalogue, named problem.<code>', () => {
+    const withoutMessage = Object.entries(problems).filter(([code, p]) => p.message !== `problem.${code}` || !(p.message in catalogue));
+    expect(withoutMessage.map(([code]) => code)).toEqual([]);
+  });
+
+  it('holds every code the server sends, with the status it is sent with', () => {
+    const sent = sentCodes();
+    expect(sent.length).toBeGreaterThan(100);
+    const wrong = sent.filter(({ code, status }) => problems[code as ProblemCode]?.status !== status).map(({ code, status, where }) => `${where}: ${code} ${status}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('holds no code the server never sends', () => {
+    const text = server.map((file) => file.text).join('\n');
+    expect(Object.keys(problems).filter((code) => !text.includes(`'${code}'`))).toEqual([]);
+  });
+});
+
+/**
+ * Keys a source builds from a part it reads at run time. Each entry names the prefix and where it
+ * is built; the test also checks the prefix is still built, so the list cannot outlive the code.
+ */
+const builtKeys: { prefix: string; reason: string }[] = [
+  { prefix: 'collectionId.', reason: 'src/screens/collection/collection-draft.ts: one key per collection id problem code' },
+  { prefix: 'itemList.filter.op.', reason: 'src/screens/items/FilterControl.tsx: one key per filter operator' },
+  { prefix: 'members.status.', reason: "src/screens/organization/UsersSection.tsx: one key per member's status" },
+  { prefix: 'layout.settings.endMode.', reason: "renderers/layouts/LayoutSettingsDialog.tsx: one key per calendar event's end mode" },
+  { prefix: 'richText.quoteFormat.', reason: 'renderers/fields/rich-text/Toolbar.tsx: one key (and a short one) per quote format' },
+  { prefix: 'questionnaire.', reason: 'definitions/forms/questionnaire.ts: one key per answer of each question' },
+];
+
+/**
+ * Keys of screens not built yet whose texts the catalogue keeps word for word (tests/dom/messages.test.ts
+ * lists them among the platform's messages): billing and the contact form.
+ */
+const awaitedKeys = [
+  'billingStatus.title',
+  'billingStatus.updatePayment',
+  'billing.readFailed',
+  'billing.transactionsFailed',
+  'billing.updateFailed',
+  'billing.updated',
+  'billing.addOnsUpdated',
+  'billing.creditAdded',
+  'billing.addressRequired',
+  'contact.sent',
+];
+
+describe('the message catalogue', () => {
+  const text = product.map((file) => file.text).join('\n');
+
+  const literals = new Set([...text.matchAll(/(['"`])([\w.+!=<>-]+)\1/g)].map((m) => m[2]!));
+  const used = (key: string) => literals.has(key) || builtKeys.some(({ prefix }) => key.startsWith(prefix));
+
+  it('has no key that nothing uses', () => {
+    expect(Object.keys(catalogue).filter((key) => !used(key) && !awaitedKeys.includes(key))).toEqual([]);
+  });
+
+  it('still awaits each awaited key', () => {
+    expect(awaitedKeys.filter((key) => key in catalogue && !used(key))).toEqual(awaitedKeys);
+  });
+
+  it.each(builtKeys)('builds keys from the prefix $prefix ($reason)', ({ prefix, reason }) => {
+    const file = product.find(({ path }) => relative('.', path) === reason.split(':')[0]);
+    expect(file?.text).toContain(`\`${prefix}\${`);
+  });
+});
