@@ -76,6 +76,7 @@ export interface PageAnswer {
 
 export type ItemListEvent =
   | { type: 'SEARCH_TYPED'; text: string }
+  | { type: 'SEARCH_SHOWN' }
   | { type: 'FILTER_CHANGED'; filter: string | undefined }
   | { type: 'SORT_CHANGED'; sort: ListSort | null }
   | { type: 'PAGE_CHANGED'; page: number }
@@ -142,6 +143,7 @@ export const itemListMachine = setup({
   },
   guards: {
     isSearchUnchanged: ({ context, event }) => event.type === 'SEARCH_TYPED' && event.text.slice(0, searchMaxLength).trim() === context.search,
+    isTextUnchanged: ({ context, event }) => event.type === 'SEARCH_TYPED' && event.text.slice(0, searchMaxLength) === context.searchText,
   },
 }).createMachine({
   id: 'itemList',
@@ -199,6 +201,11 @@ export const itemListMachine = setup({
       initial: 'idle',
       states: {
         idle: {},
+        // The wait starts once the typed text is shown (the console sends SEARCH_SHOWN after drawing
+        // it), so a slow render of a keystroke does not count as the person pausing.
+        typing: {
+          on: { SEARCH_SHOWN: 'debouncing' },
+        },
         // Typing settles for searchDebounceMs before the list is searched again, from page 1.
         debouncing: {
           after: {
@@ -208,8 +215,9 @@ export const itemListMachine = setup({
       },
       on: {
         SEARCH_TYPED: [
+          { guard: 'isTextUnchanged' },
           { guard: 'isSearchUnchanged', target: '.idle', actions: assign({ searchText: ({ event }) => event.text.slice(0, searchMaxLength) }) },
-          { target: '.debouncing', reenter: true, actions: assign({ searchText: ({ event }) => event.text.slice(0, searchMaxLength) }) },
+          { target: '.typing', actions: assign({ searchText: ({ event }) => event.text.slice(0, searchMaxLength) }) },
         ],
       },
     },

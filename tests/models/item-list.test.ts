@@ -63,6 +63,12 @@ class World {
     this.actor.send(event);
   }
 
+  /** Types into the search box, and the console shows the text. */
+  type(text: string) {
+    this.send({ type: 'SEARCH_TYPED', text });
+    this.send({ type: 'SEARCH_SHOWN' });
+  }
+
   loaded(total: number) {
     this.send({ type: 'PAGE_LOADED', total, rows: Math.min(total, PER_PAGE), hasRanks: false });
   }
@@ -137,8 +143,8 @@ describe('item list: search, paging, sort, filter and live data', () => {
       const world = new World();
       await path.test({
         events: {
-          TYPE_AB: () => world.send({ type: 'SEARCH_TYPED', text: 'ab' }),
-          CLEAR: () => world.send({ type: 'SEARCH_TYPED', text: '' }),
+          TYPE_AB: () => world.type('ab'),
+          CLEAR: () => world.type(''),
           DEBOUNCE_ELAPSED: () => {
             const before = world.context.search;
             world.clock.increment(searchDebounceMs - 1);
@@ -174,23 +180,37 @@ describe('item list: search, paging, sort, filter and live data', () => {
 
   it('restarts the wait on each keystroke and searches the trimmed text', () => {
     const world = new World();
-    world.send({ type: 'SEARCH_TYPED', text: ' a' });
+    world.type(' a');
     world.clock.increment(searchDebounceMs - 100);
-    world.send({ type: 'SEARCH_TYPED', text: ' ab ' });
+    world.type(' ab ');
     world.clock.increment(searchDebounceMs - 1);
     expect(world.context.search).toBe('');
     world.clock.increment(1);
     expect(world.context.search).toBe('ab');
     expect(world.context.searchText).toBe(' ab ');
     // Typing back to what was searched cancels the wait.
-    world.send({ type: 'SEARCH_TYPED', text: 'abc' });
-    world.send({ type: 'SEARCH_TYPED', text: 'ab' });
+    world.type('abc');
+    world.type('ab');
     expect(world.actor.getSnapshot().matches({ search: 'idle' })).toBe(true);
+  });
+
+  it('starts waiting only once the typed text is shown', () => {
+    const world = new World();
+    world.send({ type: 'SEARCH_TYPED', text: 'ab' });
+    world.clock.increment(searchDebounceMs * 3);
+    expect(world.context.search).toBe('');
+    expect(world.actor.getSnapshot().matches({ search: 'typing' })).toBe(true);
+    // The same text again (nothing new to show) keeps the wait as it is.
+    world.send({ type: 'SEARCH_SHOWN' });
+    world.clock.increment(searchDebounceMs - 1);
+    world.send({ type: 'SEARCH_TYPED', text: 'ab' });
+    world.clock.increment(1);
+    expect(world.context).toMatchObject({ search: 'ab', page: 1 });
   });
 
   it('keeps at most the search limit of what is typed', () => {
     const world = new World();
-    world.send({ type: 'SEARCH_TYPED', text: 'x'.repeat(searchMaxLength + 10) });
+    world.type('x'.repeat(searchMaxLength + 10));
     expect(world.context.searchText).toHaveLength(searchMaxLength);
   });
 
@@ -384,7 +404,7 @@ describe('item list: CSV download', () => {
   for (const path of paths) {
     it(path.description, async () => {
       const world = new World();
-      world.send({ type: 'SEARCH_TYPED', text: 'ab' });
+      world.type('ab');
       world.clock.increment(searchDebounceMs);
       world.send({ type: 'SORT_CHANGED', sort: nameSort });
       world.send({ type: 'PAGE_CHANGED', page: 2 });

@@ -7,61 +7,46 @@
  * closing the item returns to the same page, sort and filter. A nested collection's list is drawn
  * by the item page, folded beside its parent item (NestedItemList, src/screens/item/ItemFold.tsx).
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType } from 'react';
-import { Link, useNavigate, useOutlet, useParams, useSearchParams } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef } from 'react';
+import { Link, useNavigate, useOutlet, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { MoreHorizontal, Plus, Search, Settings, Trash2, X } from 'lucide-react';
-import { DropdownMenu, Switch } from 'radix-ui';
-import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { Settings } from 'lucide-react';
 import { contentFeatures } from '../../../definitions/content.ts';
 import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
-import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
-import { layoutChoices, layoutKindOf, layoutLabelKey, layouts } from '../../../renderers/layouts/index.ts';
+import { layouts } from '../../../renderers/layouts/index.ts';
 import { LayoutSettingsDialog } from '../../../renderers/layouts/LayoutSettingsDialog.tsx';
-import type { LayoutKind } from '../../../renderers/layouts/types.ts';
-import { displayFor, type DisplayProps } from '../../../renderers/fields/displays.ts';
-import { DirectedDisplay } from '../../../renderers/fields/DirectedDisplay.tsx';
-import type { TextDirection } from '../../../renderers/fields/editor-environment.ts';
-import { DateDisplay } from '../../../renderers/fields/date/Display.tsx';
-import { TextDisplay } from '../../../renderers/fields/TextDisplay.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
-import type { Collection, Item, ListParams, ProjectScope } from '../../api/content.ts';
-import { contentKeys, useCollection, useContentApi, useDeleteItems, useInitListRank, useMoveItem } from '../../api/content-queries.ts';
+import type { Collection, Item, ProjectScope } from '../../api/content.ts';
+import { contentKeys, useCollection, useContentApi } from '../../api/content-queries.ts';
 import { isApiError } from '../../api/errors.ts';
-import { useLayoutSettings, useSaveLayoutSettings } from '../../api/layout-queries.ts';
 import { useLiveData } from '../../hooks/use-live-data.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { useProjectScope } from '../collection/use-project-scope.ts';
 import { useProjectActions, useProjectPath } from '../project/project-context.ts';
-import { ColumnSettingsDialog, type ColumnChoice } from './ColumnSettingsDialog.tsx';
-import { loadColumnSettings, saveColumnSettings, type ColumnScope, type ColumnSettings } from './column-settings.ts';
-import { FilterControl } from './FilterControl.tsx';
-import { ItemGrid, type SortState } from './ItemGrid.tsx';
-import { columnWidth, idColumnWidth } from './column-widths.ts';
+import { ColumnSettingsDialog } from './ColumnSettingsDialog.tsx';
+import type { ColumnScope } from './column-settings.ts';
+import { DeleteItemsDialog } from './DeleteItemsDialog.tsx';
+import { ItemGrid } from './ItemGrid.tsx';
+import { ItemListHeader } from './ItemListHeader.tsx';
+import { ItemListMenu } from './ItemListMenu.tsx';
+import { ItemListNotices } from './ItemListNotices.tsx';
+import { ItemListToolbar } from './ItemListToolbar.tsx';
 import { ListFooter } from './ListFooter.tsx';
-import { RowHandleCell } from './RowHandle.tsx';
 import { nestedFields, slugPath } from './nested-path.ts';
 import { newNestedItemID } from '../item/new-nested-item.ts';
-import { defaultPerPage, nestedPerPage, pageCount } from './paging.ts';
+import { defaultPerPage, nestedPerPage } from './paging.ts';
+import { useItemColumns } from './use-item-columns.ts';
+import { useItemList, type NestedList } from './use-item-list.ts';
+import { useItemOrder } from './use-item-order.ts';
+import { useListLayout } from './use-list-layout.ts';
 import './items.css';
-import { saveCsv } from './save-csv.ts';
-
-/** The list search waits this long after typing and takes at most 256 characters. */
-export const searchDebounceMs = 500;
-export const searchMaxLength = 256;
 
 /** An item with fewer keys than this came back incomplete: the page is read again. */
 const completeItemKeys = 2;
 
 /** A single-item collection's page: its own chunk, with the field editors, loaded only for such collections. */
 const SingleItemScreen = lazy(() => import('../item/SingleItemScreen.tsx').then((module) => ({ default: module.SingleItemScreen })));
-
-/** A nested list: the top-level item it hangs under and the nestedID naming it. */
-interface NestedList {
-  itemID: string;
-  nestedID: string;
-}
 
 /** What the fold gives a nested list it embeds: its open item, how to open one and how to close the list. */
 interface Embedding {
@@ -137,17 +122,8 @@ function ItemList({ collectionID, nested, embedding }: { collectionID: string; n
   return <ItemListView scope={scope} collection={query.data} />;
 }
 
-const isColumnField = (field: SchemaField) => field.visible !== false && fieldType(field.type)?.storage.kind === 'column';
 /** A schema holds more than the metadata entry when a field keeps values of its own. */
 const hasOwnFields = (schema: readonly SchemaField[]) => schema.some((field) => fieldType(field.type)?.storage.kind !== 'none');
-
-function cellOf(Display: ComponentType<DisplayProps>, field: SchemaField, direction?: TextDirection) {
-  return function Cell(params: ICellRendererParams<Item>) {
-    return params.data ? <DirectedDisplay Display={Display} value={params.value} field={field} direction={direction} /> : null;
-  };
-}
-
-const metaField = (slug: string, name: string, code: number): SchemaField => ({ id: slug, slug, name, type: code });
 
 function ItemListView({ scope, collection, nested, embedding }: { scope: ProjectScope; collection: Collection; nested?: NestedList | undefined; embedding?: Embedding | undefined }) {
   const format = useFormat();
@@ -159,84 +135,27 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
   const actions = useProjectActions();
   const problemMessage = useProblemMessage();
   const collectionID = collection.id;
-
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPage] = useState(nested ? nestedPerPage : defaultPerPage);
-  const [sort, setSort] = useState<SortState | null>(null);
-  const [searchText, setSearchText] = useState('');
-  const [search, setSearch] = useState('');
-  const [filter, setFilter] = useState<string | undefined>(undefined);
-  const [reload, setReload] = useState(0);
-  const [total, setTotal] = useState<number | null>(null);
-  const [rowsShown, setRowsShown] = useState(0);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [multiSelect, setMultiSelect] = useState(false);
-  const [selected, setSelected] = useState<string[]>([]);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [columnsOpen, setColumnsOpen] = useState(false);
+  const { context, dialog: openDialog, deleting, send, params } = useItemList(scope, collectionID, nested, nested ? nestedPerPage : defaultPerPage);
+  const { page, perPage, sort, search, filter, reload, total, rowsShown, loadFailed, multiSelect, selected } = context;
   const nestedPath = nested ? slugPath(nested.nestedID) : '';
   const columnScope: ColumnScope = useMemo(() => ({ ...scope, collectionID, nestedPath }), [scope, collectionID, nestedPath]);
-  const [columnSettings, setColumnSettings] = useState<ColumnSettings>(() => loadColumnSettings(columnScope));
-  const [hasRanks, setHasRanks] = useState(false);
-  const [rankRemaining, setRankRemaining] = useState<number | null>(null);
-  const deleteItems = useDeleteItems(scope, collectionID, nested ? { itemID: nested.itemID, nestedID: nested.nestedID } : undefined);
-  const initRank = useInitListRank(scope, collectionID, nested ? { parentItemID: nested.itemID, nestedID: nested.nestedID } : undefined, setRankRemaining);
-  const moveItem = useMoveItem(scope, collectionID);
-
-  // The layout: the `layout` query parameter (top-level lists), else the one chosen here, else the
-  // one saved with the collection (shared by the team), else the table.
-  const [searchParams, setSearchParams] = useSearchParams();
-  const layoutSettings = useLayoutSettings(scope, collectionID, nestedPath);
-  const saveLayoutSettings = useSaveLayoutSettings(scope, collectionID, nestedPath);
-  const [chosenLayout, setChosenLayout] = useState<LayoutKind | undefined>(undefined);
-  const [layoutSettingsOpen, setLayoutSettingsOpen] = useState(false);
-  const addressLayout = embedding || nested ? undefined : layoutKindOf(searchParams.get('layout'));
-  const layoutKind: LayoutKind = addressLayout ?? chosenLayout ?? layoutSettings.data?.layout ?? 'table';
-  // The address's layout stays chosen when an item page opened from it closes to the plain list address.
-  useEffect(() => {
-    if (addressLayout) setChosenLayout(addressLayout);
-  }, [addressLayout]);
-  const chooseLayout = (next: LayoutKind) => {
-    setChosenLayout(next);
-    if (!nested) {
-      setSearchParams(
-        (current) => {
-          const params = new URLSearchParams(current);
-          params.set('layout', next);
-          return params;
-        },
-        { replace: true },
-      );
-    }
-    if (actions.update && layoutSettings.data?.layout !== next) saveLayoutSettings.mutate({ layout: next });
-  };
+  const order = useItemOrder({ scope, collectionID, nested, onRanked: () => send({ type: 'RELOAD' }), onMoved: () => send({ type: 'REFRESH' }) });
+  const layout = useListLayout({
+    scope,
+    collectionID,
+    nestedPath,
+    topLevel: !embedding && !nested,
+    canUpdate: actions.update,
+    chosen: context.layout,
+    onChosen: (kind) => send({ type: 'LAYOUT_CHOSEN', layout: kind }),
+  });
 
   const schema = collection.schema;
   const ownFields = hasOwnFields(schema);
-  const fields = useMemo(() => schema.filter(isColumnField), [schema]);
-
-  // Typing settles for 500 ms before the list is searched again, from page 1.
-  useEffect(() => {
-    const next = searchText.trim();
-    if (next === search) return undefined;
-    const timer = setTimeout(() => {
-      setSearch(next);
-      setPage(1);
-    }, searchDebounceMs);
-    return () => clearTimeout(timer);
-  }, [searchText, search]);
-
-  const params: ListParams = useMemo(
-    () => ({
-      pageNumber: page,
-      perPage,
-      ...(sort ? { sort: sort.key, order: sort.order } : {}),
-      ...(search ? { search } : {}),
-      ...(filter ? { filter } : {}),
-      ...(nested ? { parentItemID: nested.itemID, nestedID: nested.nestedID } : {}),
-    }),
-    [page, perPage, sort, search, filter, nested?.itemID, nested?.nestedID],
-  );
+  // The drag handle moves items in rank order: shown when ranks exist and no column sorts the list.
+  // Search and filter keep the rank order, and the neighbours sent are those shown, so moves stay exact.
+  const dragColumn = context.hasRanks && sort === null && !multiSelect && actions.update;
+  const columns = useItemColumns(collection, columnScope, dragColumn);
   const fetchKey = `${JSON.stringify(params)}#${reload}`;
 
   const fetchPage = useCallback(async (): Promise<Item[]> => {
@@ -250,221 +169,49 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
         result = await read(0);
       }
       const items = result.items.filter((item) => Object.keys(item).length >= completeItemKeys);
-      setTotal(result.total);
-      setRowsShown(items.length);
       // Ranks exist once every item of the page has one (after "Make collection sortable").
-      setHasRanks(items.length > 0 && items.every((item) => typeof item._rank === 'string' && item._rank !== ''));
-      setLoadFailed(false);
+      const hasRanks = items.length > 0 && items.every((item) => typeof item._rank === 'string' && item._rank !== '');
+      send({ type: 'PAGE_LOADED', total: result.total, rows: items.length, hasRanks });
       return items;
     } catch (error) {
-      setLoadFailed(true);
+      send({ type: 'PAGE_FAILED' });
       // A failed search says "Unknown Issue".
       if (params.search) void notify({ kind: 'error', title: format('search.failed') });
       throw error;
     }
-  }, [api, collectionID, format, params, queryClient, scope]);
+  }, [api, collectionID, format, params, queryClient, scope, send]);
 
-  // A page past the end after deleting goes back to the last page.
-  useEffect(() => {
-    if (total === null) return;
-    const pages = pageCount(total, perPage);
-    if (page > pages) setPage(pages);
-  }, [total, perPage, page]);
-
-  // Multi-select turns off when the list has no items left.
-  useEffect(() => {
-    if (total === 0 && multiSelect) {
-      setMultiSelect(false);
-      setSelected([]);
-    }
-  }, [total, multiSelect]);
-
-  const changeColumns = (next: ColumnSettings) => {
-    setColumnSettings(next);
-    saveColumnSettings(columnScope, next);
-  };
-
-  const columnChoices: ColumnChoice[] = useMemo(
-    () => [
-      ...fields.map((field) => ({ id: field.slug, name: field.name })),
-      { id: '_id', name: format('itemList.col.id') },
-      { id: '_lastUpdatedDate', name: format('itemList.col.lastUpdated') },
-      { id: '_createdDate', name: format('itemList.col.created') },
-    ],
-    [fields, format],
-  );
-
-  // The drag handle moves items in rank order: shown when ranks exist and no column sorts the list.
-  // Search and filter keep the rank order, and the neighbours sent are those shown, so moves stay exact.
-  const dragColumn = hasRanks && sort === null && !multiSelect && actions.update;
-  // How a person knows an item in the handle's name and the announcements: its primary field, else
-  // its first text column, else its id.
-  const nameField = useMemo(
-    () => fields.find((field) => field.primaryField) ?? fields.find((field) => fieldType(field.type)?.name === 'PlainText'),
-    [fields],
-  );
-  const itemName = useCallback(
-    (item: Item) => {
-      const value = nameField ? item[nameField.slug] : undefined;
-      return typeof value === 'string' && value.trim() !== '' ? value : item._id;
-    },
-    [nameField],
-  );
-  const columnDefs: ColDef<Item>[] = useMemo(() => {
-    const dateType = schema.find((field) => fieldType(field.type)?.name === 'Date')?.type ?? 10;
-    const defs: ColDef<Item>[] = [
-      ...fields.map((field) => ({
-        colId: field.slug,
-        headerName: field.name,
-        valueGetter: (p: { data: Item | undefined }) => p.data?.[field.slug],
-        cellRenderer: cellOf(displayFor(field), field, collection.rtlDirection ? 'rtl' : 'ltr'),
-        sortable: fieldType(field.type)?.capabilities.sortable ?? false,
-        width: columnWidth(fieldType(field.type)?.name, field.name),
-      })),
-      {
-        colId: '_id',
-        headerName: format('itemList.col.id'),
-        valueGetter: (p) => p.data?._id,
-        cellRenderer: cellOf(TextDisplay, metaField('_id', 'ID', 1)),
-        sortable: true,
-        cellClass: 'cell-mono',
-        width: idColumnWidth,
-      },
-      {
-        colId: '_lastUpdatedDate',
-        width: columnWidth('Date', format('itemList.col.lastUpdated')),
-        headerName: format('itemList.col.lastUpdated'),
-        valueGetter: (p) => p.data?._lastUpdatedDate,
-        cellRenderer: cellOf(DateDisplay, metaField('_lastUpdatedDate', 'Last Updated', dateType)),
-        sortable: true,
-      },
-      {
-        colId: '_createdDate',
-        width: columnWidth('Date', format('itemList.col.created')),
-        headerName: format('itemList.col.created'),
-        valueGetter: (p) => p.data?._createdDate,
-        cellRenderer: cellOf(DateDisplay, metaField('_createdDate', 'Created Date', dateType)),
-        sortable: true,
-      },
-    ];
-    if (dragColumn) {
-      defs.unshift({
-        colId: '_drag',
-        headerName: format('itemList.col.order'),
-        cellRenderer: RowHandleCell,
-        cellClass: 'cell-handle',
-        sortable: false,
-        resizable: false,
-        width: 84,
-        minWidth: 84,
-        maxWidth: 84,
-        pinned: 'left',
-        valueGetter: () => '',
-      });
-    }
-    return defs.map((def) => ({
-      ...def,
-      hide: columnSettings.hidden.includes(def.colId ?? ''),
-      pinned: def.colId === '_drag' ? 'left' : (columnSettings.pinned[def.colId ?? ''] ?? null),
-    }));
-  }, [fields, schema, format, columnSettings, dragColumn, collection.rtlDirection]);
-
-  const reloadList = () => {
-    void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) });
-    setReload((n) => n + 1);
-  };
+  // The search's wait starts once the typed text is drawn (machines/item-list.ts).
+  useEffect(() => send({ type: 'SEARCH_SHOWN' }), [context.searchText, send]);
 
   // Back from the item page (the child route closed): items may have changed there, so the page is read again.
   const outletOpen = useOutlet() !== null;
   const itemOpen = embedding ? embedding.itemOpen : outletOpen;
   const wasItemOpen = useRef(itemOpen);
   useEffect(() => {
-    if (wasItemOpen.current && !itemOpen) setReload((n) => n + 1);
+    if (wasItemOpen.current && !itemOpen) send({ type: 'REFRESH' });
     wasItemOpen.current = itemOpen;
-  }, [itemOpen]);
+  }, [itemOpen, send]);
 
   // Live data: on sorts newest first, off clears the sort; Load New Items reloads page 1.
   const live = useLiveData(
     { scope, collectionID, ...(nested ? { itemID: nested.itemID, nestedID: nested.nestedID } : {}) },
     {
-      applyLiveSort: () => {
-        setSort({ key: '_createdDate', order: 'desc' });
-        setPage(1);
-      },
-      clearLiveSort: () => {
-        setSort(null);
-        setPage(1);
-      },
-      reloadItems: () => {
-        setPage(1);
-        reloadList();
-      },
+      applyLiveSort: () => send({ type: 'LIVE_ON' }),
+      clearLiveSort: () => send({ type: 'LIVE_OFF' }),
+      reloadItems: () => send({ type: 'LOAD_NEW_ITEMS' }),
     },
   );
 
-  const [csvProgress, setCsvProgress] = useState<{ rows: number; total: number | null } | null>(null);
-  const downloadCsv = async () => {
-    setCsvProgress({ rows: 0, total: null });
-    try {
-      const { pageNumber: _page, perPage: _perPage, ...rest } = params;
-      const blob = await api.itemsCsv(scope, collectionID, rest, (rows, total) => setCsvProgress({ rows, total }));
-      saveCsv(blob, collectionID);
-    } catch (error) {
-      void notify({ kind: 'error', title: format('itemList.downloadFailed'), description: problemMessage(error) });
-    } finally {
-      setCsvProgress(null);
-    }
-  };
-
-  const orderFailed = () => void notify({ kind: 'error', title: format('order.failedTitle'), description: format('order.failed') });
-
-  const makeSortable = () =>
-    initRank.mutate(undefined, {
-      onSuccess: (ranked) => {
-        // Nothing ranked: every item already had its place, so nothing was made sortable.
-        if (ranked === 0) void notify({ kind: 'info', title: format('itemList.alreadySortable') });
-        else void notify({ kind: 'success', title: format('itemList.madeSortable') });
-        reloadList();
-      },
-      onError: orderFailed,
-      onSettled: () => setRankRemaining(null),
-    });
-
-  // A nested item moves through its top-level item, nestedID ending in its own id (docs/content-storage.md).
-  const move = (itemID: string, target: { afterID?: string; beforeID?: string; order?: number }) =>
-    moveItem.mutate(nested ? { itemID: nested.itemID, nestedID: `${nested.nestedID}.${itemID}`, ...target } : { itemID, ...target }, {
-      onError: orderFailed,
-      onSettled: () => setReload((n) => n + 1),
-    });
-
-  const removeSelected = async () => {
-    const count = selected.length;
-    const failed = await deleteItems.mutateAsync(selected).catch(() => selected);
-    setConfirmDelete(false);
-    setSelected([]);
-    if (failed.length < count) void notify({ kind: 'success', title: format('itemList.deleted', { count: count - failed.length }) });
-    if (failed.length) void notify({ kind: 'error', title: format('item.deleteError') });
-    reloadList();
-  };
-
   const filtered = Boolean(search || filter);
-  const Layout = layoutKind === 'table' ? null : layouts[layoutKind];
-  const openItem = (itemID: string) =>
-    embedding
-      ? embedding.onOpenItem(itemID)
-      : navigate(
-          nested
-            ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: itemID })
-            : path('viewItem', { collectionID, itemID }),
-        );
+  const Layout = layout.kind === 'table' ? null : layouts[layout.kind];
+  const itemPath = (itemID: string) =>
+    nested ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: itemID }) : path('viewItem', { collectionID, itemID });
+  const openItem = (itemID: string) => (embedding ? embedding.onOpenItem(itemID) : navigate(itemPath(itemID)));
+  // A nested list's New Item opens the nested item page with `new` for the item (never an item id).
+  const newItemPath = nested ? itemPath(newNestedItemID) : path('addItemToCollection', { collectionID });
   // A new item with values set by a click in a layout: the item page takes them from the navigation's state.
-  const newItem = (prefill: Record<string, unknown>) =>
-    navigate(
-      nested
-        ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: newNestedItemID })
-        : path('addItemToCollection', { collectionID }),
-      { state: { itemValues: prefill } },
-    );
+  const newItem = (prefill: Record<string, unknown>) => navigate(newItemPath, { state: { itemValues: prefill } });
   const layoutBaseParams = useMemo(
     () => ({ ...(search ? { search } : {}), ...(filter ? { filter } : {}), ...(nested ? { parentItemID: nested.itemID, nestedID: nested.nestedID } : {}) }),
     [search, filter, nested?.itemID, nested?.nestedID],
@@ -472,95 +219,40 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
   const count = total ?? collection.itemCount;
   const showLiveSwitch = contentFeatures.liveData && (count > 0 || live.on);
   const headingId = `${id}-title`;
-  // A nested list's New Item opens the nested item page with `new` for the item (never an item id).
-  const showNewItem = ownFields && !multiSelect && actions.create;
+  const dialog = (name: 'columns' | 'layoutSettings') => ({
+    open: openDialog === name,
+    onOpenChange: (open: boolean) => send({ type: open ? (name === 'columns' ? 'OPEN_COLUMNS' : 'OPEN_LAYOUT_SETTINGS') : 'CLOSE_DIALOG' }),
+  });
 
   return (
     <section className="item-list" aria-labelledby={headingId}>
-      <header className="item-list-header">
-        <div className="item-list-title">
-          {embedding ? (
-            <button type="button" className="icon-button" aria-label={format('fold.close', { name: collection.name })} onClick={embedding.onClose}>
-              <X aria-hidden="true" size={20} />
-            </button>
-          ) : null}
-          <h2 id={headingId}>{collection.name}</h2>
-          <span className="muted item-count" aria-live="polite">
-            {format('itemList.count', { count })}
-          </span>
-        </div>
-        <div className="item-list-actions">
-          {multiSelect && actions.delete ? (
-            <button type="button" className="button button-danger" disabled={selected.length === 0} onClick={() => setConfirmDelete(true)}>
-              <Trash2 aria-hidden="true" size={16} />
-              {format('itemList.deleteItems', { count: selected.length })}
-            </button>
-          ) : null}
-          {showNewItem ? (
-            <Link
-              className="button button-primary"
-              to={
-                nested
-                  ? path('nestedItem', { collectionID, itemID: nested.itemID, nestedID: nested.nestedID, collectionNestedID: newNestedItemID })
-                  : path('addItemToCollection', { collectionID })
-              }
-            >
-              <Plus aria-hidden="true" size={16} />
-              {format('itemList.newItem')}
-            </Link>
-          ) : null}
-          <DropdownMenu.Root modal={false}>
-            <DropdownMenu.Trigger className="icon-button" aria-label={format('itemList.menu')}>
-              <MoreHorizontal aria-hidden="true" size={20} />
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
-                <DropdownMenu.Item className="menu-item" disabled={!ownFields} onSelect={() => setColumnsOpen(true)}>
-                  {format('itemList.columnSettings')}
-                </DropdownMenu.Item>
-                <DropdownMenu.Item className="menu-item" onSelect={() => void downloadCsv()}>
-                  {format('itemList.downloadCsv')}
-                </DropdownMenu.Item>
-                <DropdownMenu.Item
-                  className="menu-item"
-                  disabled={!multiSelect && count === 0}
-                  onSelect={() => {
-                    setMultiSelect(!multiSelect);
-                    setSelected([]);
-                  }}
-                >
-                  {format(multiSelect ? 'itemList.unselect' : 'itemList.select')}
-                </DropdownMenu.Item>
-                <DropdownMenu.Item className="menu-item" onSelect={() => navigate(path('editCollection', { collectionID }))}>
-                  {format('itemList.collectionSettings')}
-                </DropdownMenu.Item>
-                {actions.update ? (
-                  <DropdownMenu.Item className="menu-item" disabled={initRank.isPending} onSelect={makeSortable}>
-                    {format('itemList.makeSortable')}
-                  </DropdownMenu.Item>
-                ) : null}
-                <DropdownMenu.Separator className="menu-separator" />
-                <DropdownMenu.Label className="menu-label">{format('itemList.layout')}</DropdownMenu.Label>
-                <DropdownMenu.RadioGroup value={layoutKind} onValueChange={(value) => chooseLayout(layoutKindOf(value) ?? 'table')}>
-                  {layoutChoices.map((kind) => (
-                    <DropdownMenu.RadioItem key={kind} className="menu-item" value={kind}>
-                      {format(layoutLabelKey(kind))}
-                    </DropdownMenu.RadioItem>
-                  ))}
-                </DropdownMenu.RadioGroup>
-                {layoutKind !== 'table' ? (
-                  <DropdownMenu.Item className="menu-item" disabled={!actions.update || !ownFields} onSelect={() => setLayoutSettingsOpen(true)}>
-                    {format('layout.settings.menu')}
-                  </DropdownMenu.Item>
-                ) : null}
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
-        </div>
-      </header>
-      {initRank.isPending ? (
+      <ItemListHeader
+        headingId={headingId}
+        name={collection.name}
+        count={count}
+        onClose={embedding?.onClose}
+        deleting={multiSelect && actions.delete ? { selected: selected.length, onDelete: () => send({ type: 'ASK_DELETE' }) } : null}
+        newItemTo={ownFields && !multiSelect && actions.create ? newItemPath : null}
+      >
+        <ItemListMenu
+          ownFields={ownFields}
+          multiSelect={multiSelect}
+          count={count}
+          canUpdate={actions.update}
+          ranking={order.ranking}
+          layoutKind={layout.kind}
+          onColumns={() => send({ type: 'OPEN_COLUMNS' })}
+          onDownloadCsv={() => send({ type: 'DOWNLOAD_CSV' })}
+          onToggleSelect={() => send({ type: 'TOGGLE_MULTI_SELECT' })}
+          onCollectionSettings={() => navigate(path('editCollection', { collectionID }))}
+          onMakeSortable={order.makeSortable}
+          onLayout={layout.choose}
+          onLayoutSettings={() => send({ type: 'OPEN_LAYOUT_SETTINGS' })}
+        />
+      </ItemListHeader>
+      {order.ranking ? (
         <p className="muted" role="status">
-          {format('itemList.ranking', { remaining: rankRemaining ?? count })}
+          {format('itemList.ranking', { remaining: order.rankRemaining ?? count })}
         </p>
       ) : null}
 
@@ -575,74 +267,19 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
         </div>
       ) : (
         <>
-          {csvProgress ? (
-            <div className="csv-progress" role="status">
-              <label htmlFor={`${id}-csv`}>
-                {csvProgress.total === null
-                  ? format('itemList.downloading')
-                  : format('itemList.downloadProgress', { rows: Math.min(csvProgress.rows, csvProgress.total), total: csvProgress.total })}
-              </label>
-              <progress id={`${id}-csv`} max={csvProgress.total ?? undefined} value={csvProgress.total === null ? undefined : Math.min(csvProgress.rows, csvProgress.total)} />
-            </div>
-          ) : null}
-          {live.newItemsAvailable ? (
-            <div className="callout-info live-alert" role="status">
-              <p>{format('itemList.newItemsAvailable')}</p>
-              <button type="button" className="button button-small button-primary" onClick={live.loadNewItems}>
-                {format('itemList.loadNewItems')}
-              </button>
-            </div>
-          ) : null}
-          {live.status === 'failed' ? (
-            <div className="callout-error live-alert" role="alert">
-              <p>{format('itemList.liveFailed')}</p>
-              <button type="button" className="button button-small" onClick={live.retry}>
-                {format('itemList.liveRetry')}
-              </button>
-            </div>
-          ) : null}
-          <div className="item-list-toolbar">
-            <label className="item-search">
-              <span className="visually-hidden">{format('itemList.search')}</span>
-              <Search aria-hidden="true" size={16} />
-              <input
-                className="input"
-                type="search"
-                placeholder={format('itemList.search')}
-                maxLength={searchMaxLength}
-                value={searchText}
-                onChange={(event) => setSearchText(event.target.value.slice(0, searchMaxLength))}
-              />
-            </label>
-            <FilterControl
-              scope={scope}
-              schema={schema}
-              onChange={(next) => {
-                setFilter(next);
-                setPage(1);
-              }}
-            />
-            {showLiveSwitch ? (
-              <div className="live-switch">
-                <Switch.Root id={`${id}-live`} className="switch" checked={live.on} aria-describedby={`${id}-live-help`} onCheckedChange={live.toggle}>
-                  <Switch.Thumb className="switch-thumb" />
-                </Switch.Root>
-                <label htmlFor={`${id}-live`}>{format('itemList.liveData')}</label>
-                <span id={`${id}-live-help`} className="visually-hidden">
-                  {format('itemList.liveDataHelp')}
-                </span>
-                {live.status === 'connecting' || live.status === 'retrying' ? (
-                  <span className="muted live-status" aria-live="polite">
-                    {format(live.status === 'connecting' ? 'itemList.liveConnecting' : 'itemList.liveRetrying')}
-                  </span>
-                ) : null}
-              </div>
-            ) : null}
-          </div>
+          <ItemListNotices csv={context.csv} live={live} />
+          <ItemListToolbar
+            scope={scope}
+            schema={schema}
+            searchText={context.searchText}
+            onSearchText={(text) => send({ type: 'SEARCH_TYPED', text })}
+            onFilter={(next) => send({ type: 'FILTER_CHANGED', filter: next })}
+            live={showLiveSwitch ? live : null}
+          />
           {loadFailed ? (
             <div className="panel item-list-error" role="alert">
               <p>{format('itemList.loadFailed')}</p>
-              <button type="button" className="button" onClick={reloadList}>
+              <button type="button" className="button" onClick={() => send({ type: 'RELOAD' })}>
                 {format('itemList.retry')}
               </button>
             </div>
@@ -653,9 +290,9 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
                 scope={scope}
                 collection={collection}
                 nested={nested}
-                settings={layoutSettings.data ?? {}}
-                onSettingsChange={(next) => saveLayoutSettings.mutate(next)}
-                onOpenSettings={() => setLayoutSettingsOpen(true)}
+                settings={layout.settings.data ?? {}}
+                onSettingsChange={(next) => layout.save.mutate(next)}
+                onOpenSettings={() => send({ type: 'OPEN_LAYOUT_SETTINGS' })}
                 baseParams={layoutBaseParams}
                 reloadKey={reload}
                 canCreate={actions.create && ownFields}
@@ -664,76 +301,66 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
                 onNewItem={newItem}
               />
             </Suspense>
-          ) : null}
-          {Layout ? null : total === 0 ? (
-            <div className="panel empty-state" role="status">
-              <h3>{format(filtered ? 'itemList.noMatch' : 'itemList.empty')}</h3>
-            </div>
-          ) : null}
-          {Layout ? null : (
-          <div hidden={total === 0}>
-            <ItemGrid
-              fetchKey={fetchKey}
-              fetchPage={fetchPage}
-              perPage={perPage}
-              visibleRows={rowsShown || perPage}
-              columnDefs={columnDefs}
-              sort={sort}
-              onSortChange={(next) => {
-                setSort(next);
-                setPage(1);
-              }}
-              multiSelect={multiSelect}
-              onSelectionChange={setSelected}
-              onMoveItem={dragColumn ? move : undefined}
-              wholeList={!filtered}
-              itemName={itemName}
-              positionOffset={(page - 1) * perPage}
-              listSize={total ?? undefined}
-              onOpenItem={openItem}
-              label={format('itemList.grid', { name: collection.name })}
-              selectLabel={format('itemList.select')}
-            />
-            <ListFooter
-              page={page}
-              perPage={perPage}
-              total={total ?? 0}
-              onPage={setPage}
-              onPerPage={(next) => {
-                setPerPage(next);
-                setPage(1);
-              }}
-            />
-          </div>
+          ) : (
+            <>
+              {total === 0 ? (
+                <div className="panel empty-state" role="status">
+                  <h3>{format(filtered ? 'itemList.noMatch' : 'itemList.empty')}</h3>
+                </div>
+              ) : null}
+              <div hidden={total === 0}>
+                <ItemGrid
+                  fetchKey={fetchKey}
+                  fetchPage={fetchPage}
+                  perPage={perPage}
+                  visibleRows={rowsShown || perPage}
+                  columnDefs={columns.columnDefs}
+                  sort={sort}
+                  onSortChange={(next) => send({ type: 'SORT_CHANGED', sort: next })}
+                  multiSelect={multiSelect}
+                  onSelectionChange={(ids) => send({ type: 'SELECTION_CHANGED', ids })}
+                  onMoveItem={dragColumn ? order.move : undefined}
+                  wholeList={!filtered}
+                  itemName={columns.itemName}
+                  positionOffset={(page - 1) * perPage}
+                  listSize={total ?? undefined}
+                  onOpenItem={openItem}
+                  label={format('itemList.grid', { name: collection.name })}
+                  selectLabel={format('itemList.select')}
+                />
+                <ListFooter
+                  page={page}
+                  perPage={perPage}
+                  total={total ?? 0}
+                  onPage={(next) => send({ type: 'PAGE_CHANGED', page: next })}
+                  onPerPage={(next) => send({ type: 'PER_PAGE_CHANGED', perPage: next })}
+                />
+              </div>
+            </>
           )}
         </>
       )}
 
-      {layoutKind !== 'table' ? (
+      {layout.kind !== 'table' ? (
         <LayoutSettingsDialog
-          open={layoutSettingsOpen}
-          onOpenChange={setLayoutSettingsOpen}
-          kind={layoutKind}
+          {...dialog('layoutSettings')}
+          kind={layout.kind}
           schema={schema}
-          settings={layoutSettings.data ?? {}}
-          saving={saveLayoutSettings.isPending}
+          settings={layout.settings.data ?? {}}
+          saving={layout.save.isPending}
           onSave={(patch) =>
-            saveLayoutSettings.mutate(patch, { onError: (error) => void notify({ kind: 'error', title: format('layout.settings.saveFailed'), description: problemMessage(error) }) })
+            layout.save.mutate(patch, { onError: (error) => void notify({ kind: 'error', title: format('layout.settings.saveFailed'), description: problemMessage(error) }) })
           }
         />
       ) : null}
-      <ColumnSettingsDialog open={columnsOpen} onOpenChange={setColumnsOpen} columns={columnChoices} settings={columnSettings} onChange={changeColumns} />
-      <ModalDialog open={confirmDelete} onOpenChange={setConfirmDelete} title={format('itemList.deleteTitle', { count: selected.length })} name="deleteItems" widthPx={440}>
-        <p>{format('itemList.deleteConfirm')}</p>
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
-            {format('form.cancel')}
-          </button>
-          <button type="button" className="button button-danger" disabled={deleteItems.isPending} onClick={() => void removeSelected()}>
-            {deleteItems.isPending ? format('form.deleting') : format('itemList.delete')}
-          </button>
-        </div>
-      </ModalDialog>
+      <ColumnSettingsDialog {...dialog('columns')} columns={columns.columnChoices} settings={columns.columnSettings} onChange={columns.changeColumns} />
+      <DeleteItemsDialog
+        open={openDialog === 'confirmDelete' || openDialog === 'deleting'}
+        count={selected.length}
+        deleting={deleting}
+        onCancel={() => send({ type: 'CLOSE_DIALOG' })}
+        onDelete={() => send({ type: 'DELETE' })}
+      />
     </section>
   );
 }

@@ -1,13 +1,15 @@
+import { paging } from '../../../definitions/constants.ts';
+
 /** Paging of the item list: page from 1, per-page choices, up to 6 page links. */
-export const perPageChoices = [20, 50, 100, 300] as const;
-export const defaultPerPage = 50;
-/** Nested lists show 100 per page. */
-export const nestedPerPage = 100;
+export const perPageChoices = paging.perPageOptions;
+export const defaultPerPage = paging.defaultPageSize;
+/** Nested lists show more per page. */
+export const nestedPerPage = paging.nestedPageSize;
 /** The server's limit of one page. */
-export const perPageMax = 1000;
+export const perPageMax = paging.perPageMax;
 export const pageLinksMax = 6;
 
-export const pageCount = (total: number, perPage: number) => Math.max(1, Math.ceil(total / Math.max(1, perPage)));
+export { pageCount } from '../../../machines/item-list.ts';
 
 /** At most `max` consecutive page numbers around the current page. */
 export function pageLinks(current: number, pages: number, max = pageLinksMax): number[] {
