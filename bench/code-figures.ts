@@ -134,7 +134,7 @@ function longFunctions(root: string, limit = 200): string[] {
 /** Spec sections, the wire contract, issue numbers and paths outside the repository. */
 const CITATION = /(content|platform|contract|spec)\s*§|§\s*\d|\b[Ii]ssues?\s+#?\d+|\.\.\/shared\/|\bthe spec\b|\bspec'?s\b/;
 
-function citingComments(root: string): string[] {
+export function citingComments(root: string): string[] {
   const hits: string[] = [];
   for (const path of files(root, ALL_CODE)) {
     const text = readFileSync(path, 'utf8');

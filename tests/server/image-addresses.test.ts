@@ -1,5 +1,5 @@
 /**
- * Image and file addresses (docs/errors.md "Image addresses"): an ImageRef or ImageRefSet value's
+ * Image and file addresses (docs/errors.md "Image and file addresses"): an ImageRef or ImageRefSet value's
  * `imageURL` and `fileURL` are http(s) addresses or this server's own `/files/…` paths, however
  * they are written (case, spaces, tabs, control characters), through the console API, the public
  * API, in nested items and in upload-by-link; a script address is a 400, never stored.
