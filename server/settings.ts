@@ -85,34 +85,30 @@ const durationUnits: Record<string, number> = { ms: 1, ...units };
 /** A comma list of durations (`1m, 5m, 2h`; units ms, s, m, h, d), in milliseconds. */
 function durations(fallback: string, doc: Doc) {
   const parse = (value: string) =>
-    value
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .map((part) => {
-        const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(part) ?? refuse();
-        return Math.round(Number(match[1]) * durationUnits[match[2]!]!);
-      });
+    commaList(value).map((part) => {
+      const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(part) ?? refuse();
+      return Math.round(Number(match[1]) * durationUnits[match[2]!]!);
+    });
   return decoded(parse, (list: number[]) => list.map((ms) => `${ms}ms`).join(','), { ...doc, default: fallback, valueType: 'durations', expect: 'a comma list of durations such as 1m,5m,2h' });
+}
+
+/** The non-empty items of a comma list, trimmed. */
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** A comma list of words. */
 function words(doc: Doc) {
-  const parse = (value: string) =>
-    value
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  return decoded(parse, (list: string[]) => list.join(','), { ...doc, default: '', defaultText: '—', valueType: 'comma list', expect: 'a comma list' });
+  return decoded(commaList, (list: string[]) => list.join(','), { ...doc, default: '', defaultText: '—', valueType: 'comma list', expect: 'a comma list' });
 }
 
 /** A comma list of address ranges (`127.0.0.0/8, ::1/128`; a bare address is one address). */
 function addressRanges(doc: Doc) {
   const parse = (value: string) => {
-    const ranges = value
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const ranges = commaList(value);
     for (const range of ranges) if (!(range.includes('/') ? ipaddr.isValidCIDR(range) : ipaddr.isValid(range))) refuse();
     return ranges;
   };
