@@ -136,7 +136,8 @@ export function parseNestedId(nestedID: string): NestedStep[] | undefined {
 export const defaultAccept = 'image/*,application/pdf';
 
 /**
- * Schema options kept behind a development flag or a testing query parameter. They stay off in the product; turn one on here to try it.
+ * Schema options kept behind a development flag or a testing query parameter. They stay off in
+ * the product; turn one on here to try it.
  * `sortedByDefault`: a field the item list sorts by when no sort is chosen.
  */
 export const schemaOptionFlags: { readonly sortedByDefault: boolean } = {

@@ -1,7 +1,7 @@
 /**
  * Project Settings → Rich text editor: editor options a project switches on or off, where they
- * could have been tied to hard-coded organizations and projects (definitions/rich-text.ts). Members with the update right change the
- * toolbar's; only organization admins change "Custom JS files" (the server refuses the others).
+ * could have been tied to hard-coded organizations and projects (definitions/rich-text.ts).
+ * Members with the update right change the toolbar's; only organization admins change "Custom JS files" (the server refuses the others).
  * Each switch saves at once.
  */
 import { useId } from 'react';
