@@ -23,12 +23,20 @@ export const ui = {
   pickerSearchDebounceMs: 300,
 } as const;
 
-/** Paging of lists. Page numbers start at 1. */
+/**
+ * Paging of lists, the same for the server's defaults and bounds and the console's choices. Page
+ * numbers start at 1.
+ */
 export const paging = {
-  firstPage: 1,
   defaultPageSize: 50,
+  /** Nested lists show this many per page. */
   nestedPageSize: 100,
   perPageOptions: [20, 50, 100, 300],
+  /** The most items one page holds, and the highest page number asked for. */
+  perPageMax: 1000,
+  pageNumberMax: 1_000_000,
+  /** The longest search of a list (terms separated by `|`). */
+  searchMaxChars: 256,
   /** The preview table of a nested collection on its parent item: rows per page, `_rank` descending, at most 600 px high. */
   nestedPreviewPageSize: 10,
   nestedPreviewMaxHeightPx: 600,

@@ -4,20 +4,14 @@
  * tests; the server enforces the same rights.
  */
 import type { MessageKey } from './messages/format.ts';
+import type { GroupPermission } from './schemas/project-user.ts';
 
 /** The four operations a group grants on a collection. */
 export const groupRightFlags = ['create', 'read', 'update', 'delete'] as const;
 export type GroupRightFlag = (typeof groupRightFlags)[number];
 
 /** A group's rights on one collection; `associatedOnly` narrows them to items whose Users panel lists the user. */
-export interface GroupPermission {
-  collection: string;
-  create: boolean;
-  read: boolean;
-  update: boolean;
-  delete: boolean;
-  associatedOnly: boolean;
-}
+export type { GroupPermission };
 
 /** The matrix's columns: the four operations, then the narrowing to associated items. */
 export const groupMatrixColumns = [...groupRightFlags, 'associatedOnly'] as const;

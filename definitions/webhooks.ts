@@ -8,6 +8,10 @@ export type WebhookMethod = (typeof webhookMethods)[number];
 export const webhookTriggers = ['create', 'update', 'delete'] as const;
 export type WebhookTrigger = (typeof webhookTriggers)[number];
 
+/** A delivery's state: pending (another attempt is due), delivered or failed. */
+export const webhookDeliveryStates = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryState = (typeof webhookDeliveryStates)[number];
+
 export const webhookLimits = {
   nameMax: 200,
   /** Longest receiver address, in characters. */

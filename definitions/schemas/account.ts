@@ -90,15 +90,5 @@ export interface QuestionnairePayload {
   heardFrom?: string;
 }
 
-/** The signed-in user as `GET /api/user/me` answers it. */
-export interface PublicUser {
-  _id: string;
-  username: string;
-  email: string;
-  organizations: string[];
-  verified: boolean;
-  superAdmin: boolean;
-  questionnaireCompleted: boolean;
-  createdDate: string;
-  lastLoggedIn: string | null;
-}
+/** The signed-in user as `GET /api/user/me` answers it (definitions/schemas/user.ts). */
+export type { PublicUser } from './user.ts';

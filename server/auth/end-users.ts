@@ -22,19 +22,11 @@ import type { SmsProvider } from '../mail/sms.ts';
 import type { EndUserClaims, EndUserTokenPair, EndUserTokenService } from './end-user-tokens.ts';
 import type { ServerKeys } from './keys.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import type { ProjectUser, ProjectUserPage } from '../../definitions/schemas/project-user.ts';
 
 /** One-time codes: how long they live, how many wrong tries kill the nonce, how often one may be resent. */
 export const otpRules = { ttlS: 300, maxAttempts: 5, maxResends: 3, digits: 6 } as const;
 
-export interface ProjectUserView {
-  userID: string;
-  email: string | null;
-  phone: string | null;
-  verified: boolean;
-  createdDate: string;
-  lastLoggedIn: string | null;
-  userGroups: string[];
-}
 
 /** An e-mail or a phone number naming a user (exactly one). */
 export type Identity = { email: string } | { phone: string };
@@ -79,7 +71,7 @@ export function identityFrom(body: { email?: string | undefined; phone?: string 
   throw badRequest('invalid_request', 'An e-mail address or a phone number is required.');
 }
 
-const toView = (row: UserRow): ProjectUserView => ({
+const toView = (row: UserRow): ProjectUser => ({
   userID: row.id,
   email: row.email,
   phone: row.phone,
@@ -183,14 +175,14 @@ export class EndUserService {
     return this.tokens.startSession(projectId, user.id, apiTokenId);
   }
 
-  async get(projectId: string, userId: string): Promise<ProjectUserView> {
+  async get(projectId: string, userId: string): Promise<ProjectUser> {
     const [row] = await this.db.select().from(projectUsers).where(and(eq(projectUsers.projectId, projectId), eq(projectUsers.id, userId)));
     if (!row) throw notFound('project_user_not_found', 'There is no such user in this project.');
     return toView(row);
   }
 
   /** A page of the project's users, oldest first; `search` matches e-mail or phone (substring, any case). */
-  async list(projectId: string, page: { pageNumber: number; perPage: number; search?: string | undefined }): Promise<{ users: ProjectUserView[]; total: number }> {
+  async list(projectId: string, page: { pageNumber: number; perPage: number; search?: string | undefined }): Promise<ProjectUserPage> {
     const term = page.search?.trim();
     const escaped = term ? `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
     const where = escaped
@@ -225,7 +217,7 @@ export class EndUserService {
    * throwing (the caller's rights over the groups added: docs/end-users.md), so a concurrent change
    * of the user's groups cannot slip between the check and the write.
    */
-  async setGroups(projectId: string, userId: string, groupIds: string[], check?: (current: string[]) => void): Promise<ProjectUserView> {
+  async setGroups(projectId: string, userId: string, groupIds: string[], check?: (current: string[]) => void): Promise<ProjectUser> {
     return this.db.transaction(async (tx) => {
       const where = and(eq(projectUsers.projectId, projectId), eq(projectUsers.id, userId));
       const [current] = await tx.select({ userGroups: projectUsers.userGroups }).from(projectUsers).where(where).for('update');
@@ -241,7 +233,7 @@ export class EndUserService {
    * users"): e-mail and password, verified when the member says so; no session is started. A
    * taken e-mail is 409. Counted like a sign-up.
    */
-  async add(projectId: string, email: string, password: string, verified: boolean): Promise<ProjectUserView> {
+  async add(projectId: string, email: string, password: string, verified: boolean): Promise<ProjectUser> {
     // Only an address: without an '@' identityOf would read a phone number.
     const identity = email.includes('@') ? identityOf(email) : undefined;
     if (!identity || !('email' in identity)) throw badRequest('invalid_email', 'This is not a valid e-mail address.');

@@ -11,16 +11,10 @@ import type { RateLimitRule } from '../config.ts';
 import { answered } from '../lib/background.ts';
 import { AppError, badRequest } from '../lib/errors.ts';
 import { Empty, Ok, responses } from '../lib/schemas.ts';
+import { TokenResponse } from '../../definitions/schemas/token-response.ts';
 import { bearerToken } from './authenticate.ts';
 import { LoginLimits } from './login-limits.ts';
 import { createThirdPartyVerifier } from './third-party.ts';
-
-const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  refresh_token: Type.String(),
-  expires_in: Type.Integer(),
-  token_type: Type.Literal('Bearer'),
-});
 
 const short = (max = 512) => Type.Optional(Type.String({ maxLength: max }));
 

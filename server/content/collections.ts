@@ -17,6 +17,7 @@ import { prepareFieldUpdate, prepareNewField, prepareSchema } from './field-inpu
 import { allLevels, findField, levelAt, replaceLevelFields, topLevel, type SchemaLevel } from './schema-tree.ts';
 import { dropKeptSearches } from './query/kept-search.ts';
 import { addFieldStorage, createLevelTable, dropFieldStorage, hasDuplicates, setUnique, type Executor } from './storage.ts';
+import type { Collection } from '../../definitions/schemas/collection.ts';
 
 export type CollectionRow = typeof contentCollections.$inferSelect;
 /** A collection row as reads use it: everything but the item counter, which changes with every write. */
@@ -33,18 +34,7 @@ export function cacheCollectionSchemas(db: Db, cache: SharedCache<SchemaRow>) {
 }
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/** A collection as the API gives it. */
-export interface CollectionView {
-  id: string;
-  name: string;
-  schema: SchemaField[];
-  singleItem: boolean;
-  rtlDirection: boolean;
-  itemCount: number;
-  createdDate: string;
-}
-
-export const toCollectionView = (row: CollectionRow): CollectionView => ({
+export const toCollectionView = (row: CollectionRow): Collection => ({
   id: row.slug,
   name: row.name,
   schema: row.schema as SchemaField[],
@@ -143,7 +133,7 @@ export class CollectionService {
     return { collectionID, collectionIDs: [...new Set([...rows.map((r) => r.slug), collectionID])], newId, scriptsEnabled };
   }
 
-  async create(projectId: string, input: CreateInput): Promise<CollectionView> {
+  async create(projectId: string, input: CreateInput): Promise<Collection> {
     const problems: SettingProblem[] = [];
     const name = input.name.trim();
     const nameProblem = name ? unstorableText(name) : 'is required';
@@ -185,7 +175,7 @@ export class CollectionService {
     return row;
   }
 
-  async update(projectId: string, slug: string, input: { name?: string | undefined; rtlDirection?: boolean | undefined; singleItem?: boolean | undefined }): Promise<CollectionView> {
+  async update(projectId: string, slug: string, input: { name?: string | undefined; rtlDirection?: boolean | undefined; singleItem?: boolean | undefined }): Promise<Collection> {
     return this.db.transaction(async (tx) => {
       const row = await this.row(projectId, slug, tx, 'update');
       const changes: Partial<CollectionRow> = { updatedAt: new Date() };

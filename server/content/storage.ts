@@ -10,6 +10,7 @@ import pg from 'pg';
 import { fieldType, type ColumnType, type IndexTarget, type SchemaField } from '../../definitions/field-types/index.ts';
 import type { Db } from '../db/index.ts';
 import { childLevel, columnFields, fieldColumn, isNestedField, type SchemaLevel } from './schema-tree.ts';
+import type { Item } from '../../definitions/schemas/item.ts';
 
 /** Anything that runs SQL: the database or a transaction. */
 export type Executor = { execute: Db['execute'] };
@@ -299,14 +300,7 @@ export function selectList(level: SchemaLevel): SQL {
   return sql.join(columns, sql`, `);
 }
 
-export interface Item {
-  _id: string;
-  _createdDate: string;
-  _lastUpdatedDate: string;
-  _order: number;
-  _rank: string;
-  [slug: string]: unknown;
-}
+export type { Item };
 
 /** A row of a level's table as an item: system keys, then each set field under its slug. */
 export function rowToItem(level: SchemaLevel, row: Record<string, unknown>): Item {

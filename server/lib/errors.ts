@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ProblemCode, ProblemCodeOf } from '../../definitions/problems.ts';
+import type { Problem } from '../../definitions/schemas/problem.ts';
 
 export const PROBLEM_TYPE_BASE = 'https://larder.dev/problems/';
 
@@ -30,14 +31,7 @@ const titles: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: { path: string; message: string }[];
-}
+export type { Problem };
 
 export class AppError extends Error {
   constructor(

@@ -1,17 +1,8 @@
 /** Schemas shared by every route: the problem body and the helper that adds it to a route's responses. */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { Problem } from '../../definitions/schemas/problem.ts';
 
-export const ProblemSchema = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String(),
-    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
-  },
-  { $id: 'Problem', description: 'RFC 9457 problem details with a stable code' },
-);
+export const ProblemSchema = Problem;
 
 /** The responses of a route: its own plus problem details for every 4xx and 5xx. */
 export function responses<T extends Record<number, TSchema>>(own: T) {

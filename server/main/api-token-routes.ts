@@ -11,6 +11,7 @@ import { platform } from '../../definitions/platform.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { forbidden } from '../lib/errors.ts';
 import { Empty, responses } from '../lib/schemas.ts';
+import { ApiToken, MintedToken } from '../../definitions/schemas/api-token.ts';
 import type { TokenInput } from './api-tokens.ts';
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$' });
@@ -48,23 +49,6 @@ const UpdateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const Token = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  projectID: Type.String(),
-  organizationID: Type.String(),
-  userAdmin: Type.Boolean(),
-  userGroupID: Type.Union([Type.String(), Type.Null()]),
-  powerCreate: Type.Boolean(),
-  powerRead: Type.Boolean(),
-  powerUpdate: Type.Boolean(),
-  powerDelete: Type.Boolean(),
-  powerWrite: Type.Boolean(),
-  roles: Type.Array(Type.Object({ collection: Type.String(), create: Type.Boolean(), read: Type.Boolean(), update: Type.Boolean(), delete: Type.Boolean() })),
-  createdDate: Type.String(),
-  updatedDate: Type.String(),
-});
-
 function toInput(body: Static<typeof CreateBody> | Static<typeof UpdateBody>): TokenInput {
   return {
     name: body.name,
@@ -114,7 +98,7 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
         tags,
         security,
         querystring: Type.Object({ projectID: Id, organizationID: Id }),
-        response: responses({ 200: Type.Array(Token) }),
+        response: responses({ 200: Type.Array(ApiToken) }),
       },
     },
     async (request) => {
@@ -133,7 +117,7 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
         tags,
         security,
         body: CreateBody,
-        response: responses({ 201: Type.Composite([Token, Type.Object({ jwtToken: Type.String() })]) }),
+        response: responses({ 201: MintedToken }),
       },
     },
     async (request, reply) => {
@@ -150,7 +134,7 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
   app.put(
     '/:id',
     {
-      schema: { summary: 'Change an API token’s name and rights (update)', tags, security, params: Type.Object({ id: Id }), body: UpdateBody, response: responses({ 200: Token }) },
+      schema: { summary: 'Change an API token’s name and rights (update)', tags, security, params: Type.Object({ id: Id }), body: UpdateBody, response: responses({ 200: ApiToken }) },
     },
     async (request) => {
       const token = await apiTokens.row(request.params.id);

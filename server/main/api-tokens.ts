@@ -13,20 +13,11 @@ import { notFound, unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId } from '../lib/ids.ts';
 import type { CachedApiToken } from '../public/principal-cache.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
+import type { ApiToken, MintedToken } from '../../definitions/schemas/api-token.ts';
 
 export interface TokenInput extends TokenRights {
   name: string;
   userGroupID: string | null;
-}
-
-export interface TokenView extends TokenRights {
-  id: string;
-  name: string;
-  projectID: string;
-  organizationID: string;
-  userGroupID: string | null;
-  createdDate: string;
-  updatedDate: string;
 }
 
 type TokenRow = typeof apiTokens.$inferSelect;
@@ -45,7 +36,7 @@ const rightsOf = (row: Pick<TokenRow, 'userAdmin' | 'userGroupId' | 'powerCreate
   roles: row.roles as TokenRights['roles'],
 });
 
-const toView = (row: TokenRow): TokenView => ({
+const toView = (row: TokenRow): ApiToken => ({
   id: row.id,
   name: row.name,
   projectID: row.projectId,
@@ -91,7 +82,7 @@ export class ApiTokenService {
     private readonly cache?: SharedCache<CachedApiToken | null>,
   ) {}
 
-  async list(projectId: string): Promise<TokenView[]> {
+  async list(projectId: string): Promise<ApiToken[]> {
     const rows = await this.db.select().from(apiTokens).where(eq(apiTokens.projectId, projectId)).orderBy(asc(apiTokens.createdAt), asc(apiTokens.id));
     return rows.map(toView);
   }
@@ -102,7 +93,7 @@ export class ApiTokenService {
     return row;
   }
 
-  async create(organizationId: string, projectId: string, minterId: string, input: TokenInput): Promise<TokenView & { jwtToken: string }> {
+  async create(organizationId: string, projectId: string, minterId: string, input: TokenInput): Promise<MintedToken> {
     const id = newId();
     const jwtToken = await new SignJWT({ typ: 'api', org: organizationId, proj: projectId })
       .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: this.keys.kid, typ: 'JWT' })
@@ -119,7 +110,7 @@ export class ApiTokenService {
     return { ...toView(row!), jwtToken };
   }
 
-  async update(id: string, input: TokenInput): Promise<TokenView> {
+  async update(id: string, input: TokenInput): Promise<ApiToken> {
     const [row] = await this.db.update(apiTokens).set({ ...columns(input), updatedAt: new Date() }).where(eq(apiTokens.id, id)).returning();
     if (!row) throw notFound('token_not_found', 'There is no such API token.');
     return toView(row);

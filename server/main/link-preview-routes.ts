@@ -13,15 +13,11 @@ import { currentUser } from '../auth/authenticate.ts';
 import { routeRateLimit } from '../lib/rate-limit.ts';
 import { AppError } from '../lib/errors.ts';
 import { responses } from '../lib/schemas.ts';
+import { LinkPreview } from '../../definitions/schemas/link-preview.ts';
 import { OutboundError } from '../lib/url-guard.ts';
 import { generatePreview, previewImage } from './link-preview.ts';
 
 const Url = Type.String({ minLength: 1, maxLength: contentLimits.urlMax });
-const Preview = Type.Object({
-  title: Type.Union([Type.String(), Type.Null()]),
-  description: Type.Union([Type.String(), Type.Null()]),
-  image: Type.Union([Type.String(), Type.Null()]),
-});
 
 /** What the client is told; the reason (which address, which range) goes to the log only. */
 function toProblem(error: unknown, request: FastifyRequest): AppError {
@@ -65,7 +61,7 @@ export async function linkPreviewRoutes(fastify: FastifyInstance) {
         tags,
         security,
         body: Type.Object({ url: Url }),
-        response: responses({ 200: Preview }),
+        response: responses({ 200: LinkPreview }),
       },
     },
     async (request) => {

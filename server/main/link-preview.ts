@@ -11,15 +11,12 @@ import { linkPreview } from '../../definitions/constants.ts';
 import { contentLimits } from '../../definitions/content.ts';
 import { fileLimits } from '../../definitions/files.ts';
 import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
+import type { LinkPreview } from '../../definitions/schemas/link-preview.ts';
 
 type Node = DefaultTreeAdapterTypes.ChildNode | DefaultTreeAdapterTypes.Document;
 type Element = DefaultTreeAdapterTypes.Element;
 
-export interface LinkPreview {
-  title: string | null;
-  description: string | null;
-  image: string | null;
-}
+export type { LinkPreview };
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const IMAGE_TYPES = /^image\//i;

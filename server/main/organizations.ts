@@ -13,30 +13,7 @@ import { billingAccounts, invites, memberships, organizations, projects, users }
 import { conflict, forbidden, notFound } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import type { Mailer } from '../mail/mailer.ts';
-
-export interface MemberView {
-  email: string;
-  username: string | null;
-  /** The spec's member shape names it both ways; both are sent. */
-  userName: string | null;
-  status: 'active' | 'invited';
-  permissions: MemberPermissions;
-}
-
-export interface ProjectSummary {
-  id: string;
-  name: string;
-  description: string;
-}
-
-export interface OrganizationView {
-  id: string;
-  name: string;
-  createdDate: string;
-  seats: number;
-  projects: ProjectSummary[];
-  users: MemberView[];
-}
+import type { Member, Organization } from '../../definitions/schemas/organization.ts';
 
 const lower = (email: string) => email.trim().toLowerCase();
 
@@ -47,7 +24,7 @@ export class OrganizationService {
     private readonly mailer: Mailer,
   ) {}
 
-  async create(userId: string, name: string): Promise<OrganizationView> {
+  async create(userId: string, name: string): Promise<Organization> {
     const id = newId();
     await this.db.transaction(async (tx) => {
       await tx.insert(organizations).values({ id, name: name.trim() });
@@ -57,7 +34,7 @@ export class OrganizationService {
     return this.view(id);
   }
 
-  async view(organizationId: string, withProjects = true): Promise<OrganizationView> {
+  async view(organizationId: string, withProjects = true): Promise<Organization> {
     const [org] = await this.db
       .select({ id: organizations.id, name: organizations.name, createdAt: organizations.createdAt, seats: billingAccounts.seats })
       .from(organizations)
@@ -81,7 +58,7 @@ export class OrganizationService {
     };
   }
 
-  async members(organizationId: string): Promise<MemberView[]> {
+  async members(organizationId: string): Promise<Member[]> {
     const active = await this.db
       .select({ email: users.email, username: users.username, permissions: memberships.permissions })
       .from(memberships)
@@ -104,7 +81,7 @@ export class OrganizationService {
   }
 
   /** The organizations a user belongs to, optionally only some of them. */
-  async listForUser(userId: string, only: string[] | undefined, withProjects: boolean): Promise<OrganizationView[]> {
+  async listForUser(userId: string, only: string[] | undefined, withProjects: boolean): Promise<Organization[]> {
     const rows = await this.db
       .select({ id: memberships.organizationId })
       .from(memberships)

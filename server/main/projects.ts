@@ -10,27 +10,7 @@ import { AppError, badRequest, forbidden, notFound } from '../lib/errors.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import { newId } from '../lib/ids.ts';
 import { CollectionService, type CollectionRow } from '../content/collections.ts';
-
-/** A collection as the project view lists it. */
-export interface ProjectCollection {
-  id: string;
-  name: string;
-  schema: SchemaField[];
-  singleItem: boolean;
-  rtlDirection: boolean;
-}
-
-export interface ProjectView {
-  id: string;
-  name: string;
-  description: string;
-  organizationID: string;
-  createdDate: string;
-  collections: ProjectCollection[];
-  webhooks: { id: string; name: string }[];
-  files: { fileName: string }[];
-  settings: Record<string, unknown>;
-}
+import type { Project, RestrictedViewSettings } from '../../definitions/schemas/project.ts';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -69,7 +49,7 @@ export function collectionVisibilityOf(row: Pick<ProjectRow, 'settings'>, viewer
   };
 }
 
-const toView = (row: ProjectRow, collections: CollectionRow[], viewer?: ProjectViewer): ProjectView => {
+const toView = (row: ProjectRow, collections: CollectionRow[], viewer?: ProjectViewer): Project => {
   const { visible } = collectionVisibilityOf(row, viewer);
   const settings = { ...(row.settings as Record<string, unknown>) };
   // Who sees what is the administrators' business; a restricted member must not learn the hidden ids from it.
@@ -100,12 +80,6 @@ export interface ProjectUpdate {
   settings?: { restrictedView?: RestrictedView | null | undefined; richText?: Partial<RichTextSettings> | undefined } | undefined;
 }
 
-/** The restricted view as its settings section edits it: the setting and every collection to choose from. */
-export interface RestrictedViewSettings {
-  restrictedView: RestrictedView | null;
-  collections: { id: string; name: string }[];
-}
-
 const settingsProblem = (errors: { path: string; message: string }[]) =>
   new AppError(400, 'validation_failed', errors.map((e) => `${e.path} ${e.message}`).join(', '), { errors });
 
@@ -127,7 +101,7 @@ export class ProjectService {
   }
 
   /** A project as `viewer` sees it (without a viewer, e.g. for an API token: every collection). */
-  async get(organizationId: string, projectId: string, viewer?: ProjectViewer): Promise<ProjectView> {
+  async get(organizationId: string, projectId: string, viewer?: ProjectViewer): Promise<Project> {
     const row = await this.row(organizationId, projectId);
     const view = toView(row, await this.collections.list(projectId), viewer);
     // The shell's Webhooks menu lists them; the webhooks themselves are server/webhooks.
@@ -145,7 +119,7 @@ export class ProjectService {
    * Creates a project. A template must be a project of the same organization; its collections
    * and their schemas are copied (not their items), in the same transaction.
    */
-  async create(organizationId: string, input: { name: string; description?: string | undefined }, templateId?: string): Promise<ProjectView> {
+  async create(organizationId: string, input: { name: string; description?: string | undefined }, templateId?: string): Promise<Project> {
     if (templateId) {
       const [template] = await this.db
         .select({ id: projects.id })
@@ -168,7 +142,7 @@ export class ProjectService {
    * Changes a project. A restricted view must name people of the organization's member list
    * (`memberEmails`) and collections of the project; otherwise nothing changes (400 naming each).
    */
-  async update(organizationId: string, projectId: string, input: ProjectUpdate, options: { viewer?: ProjectViewer; memberEmails?: readonly string[] } = {}): Promise<ProjectView> {
+  async update(organizationId: string, projectId: string, input: ProjectUpdate, options: { viewer?: ProjectViewer; memberEmails?: readonly string[] } = {}): Promise<Project> {
     const row = await this.row(organizationId, projectId);
     const changes: Partial<ProjectRow> = {};
     if (input.name !== undefined) changes.name = input.name.trim();

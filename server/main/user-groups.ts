@@ -12,24 +12,7 @@ import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import type { CachedGroup } from '../public/principal-cache.ts';
-
-export interface GroupRole {
-  collection: string;
-  create: boolean;
-  read: boolean;
-  update: boolean;
-  delete: boolean;
-  associatedOnly: boolean;
-}
-
-export interface GroupView {
-  groupID: string;
-  name: string;
-  /** What the group grants, per top-level collection (stored as `roles`). */
-  permissions: GroupRole[];
-  createdDate: string;
-  updatedDate: string;
-}
+import type { GroupPermission, UserGroup } from '../../definitions/schemas/project-user.ts';
 
 export interface GroupRights {
   create: boolean;
@@ -42,17 +25,17 @@ export interface GroupRights {
 
 export interface GroupInput {
   name?: string | undefined;
-  permissions?: Partial<GroupRole>[] | undefined;
+  permissions?: Partial<GroupPermission>[] | undefined;
 }
 
 type GroupRow = typeof userGroups.$inferSelect;
 
 const NAME_MAX = 100;
 
-const toView = (row: GroupRow): GroupView => ({
+const toView = (row: GroupRow): UserGroup => ({
   groupID: row.id,
   name: row.name,
-  permissions: row.roles as GroupRole[],
+  permissions: row.roles as GroupPermission[],
   createdDate: row.createdAt.toISOString(),
   updatedDate: row.updatedAt.toISOString(),
 });
@@ -61,8 +44,8 @@ const toView = (row: GroupRow): GroupView => ({
 export const topLevelCollection = (path: string) => path.split(/[./]/, 1)[0] ?? path;
 
 /** Roles as stored: one per collection (the last wins), every flag present. */
-function normaliseRoles(roles: Partial<GroupRole>[]): GroupRole[] {
-  const byCollection = new Map<string, GroupRole>();
+function normaliseRoles(roles: Partial<GroupPermission>[]): GroupPermission[] {
+  const byCollection = new Map<string, GroupPermission>();
   for (const role of roles) {
     const collection = String(role.collection ?? '').trim();
     if (!collection) throw badRequest('invalid_role', 'Every role names a collection.');
@@ -109,18 +92,18 @@ export class UserGroupService {
     return this.cache ? this.cache.get(groupId, load) : load();
   }
 
-  async list(projectId: string): Promise<GroupView[]> {
+  async list(projectId: string): Promise<UserGroup[]> {
     const rows = await this.db.select().from(userGroups).where(eq(userGroups.projectId, projectId)).orderBy(asc(userGroups.createdAt), asc(userGroups.id));
     return rows.map(toView);
   }
 
-  async get(projectId: string, groupId: string): Promise<GroupView> {
+  async get(projectId: string, groupId: string): Promise<UserGroup> {
     const [row] = await this.db.select().from(userGroups).where(and(eq(userGroups.projectId, projectId), eq(userGroups.id, groupId)));
     if (!row) throw notFound('user_group_not_found', 'There is no such user group in this project.');
     return toView(row);
   }
 
-  async create(projectId: string, input: GroupInput): Promise<GroupView> {
+  async create(projectId: string, input: GroupInput): Promise<UserGroup> {
     const name = cleanName(input.name);
     try {
       const [row] = await this.db
@@ -139,7 +122,7 @@ export class UserGroupService {
    * (the member's flags), roles it adds or widens beyond them are refused (403), judged against
    * the group as it is under a row lock, so a concurrent change cannot slip in between.
    */
-  async update(projectId: string, groupId: string, input: GroupInput, editor?: Partial<MemberPermissions>): Promise<GroupView> {
+  async update(projectId: string, groupId: string, input: GroupInput, editor?: Partial<MemberPermissions>): Promise<UserGroup> {
     const set: Partial<GroupRow> = { updatedAt: new Date() };
     if (input.name !== undefined) set.name = cleanName(input.name);
     if (input.permissions !== undefined) set.roles = normaliseRoles(input.permissions);
@@ -148,7 +131,7 @@ export class UserGroupService {
       return await this.db.transaction(async (tx) => {
         const [current] = await tx.select({ roles: userGroups.roles }).from(userGroups).where(where).for('update');
         if (!current) throw notFound('user_group_not_found', 'There is no such user group in this project.');
-        if (editor && input.permissions !== undefined) this.requireGrantable(editor, input.permissions, current.roles as GroupRole[]);
+        if (editor && input.permissions !== undefined) this.requireGrantable(editor, input.permissions, current.roles as GroupPermission[]);
         const [row] = await tx.update(userGroups).set(set).where(where).returning();
         return toView(row!);
       });
@@ -182,7 +165,7 @@ export class UserGroupService {
   }
 
   /** The groups among `groupIds` that are groups of this project, with their rights (others count for nothing). */
-  async some(projectId: string, groupIds: string[]): Promise<GroupView[]> {
+  async some(projectId: string, groupIds: string[]): Promise<UserGroup[]> {
     const wanted = [...new Set(groupIds)].filter((id) => /^[0-9a-f]{24}$/.test(id));
     if (!wanted.length) return [];
     const rows = await this.db
@@ -226,7 +209,7 @@ export class UserGroupService {
     let granting = 0;
     let limited = 0;
     for (const row of rows) {
-      const role = (row.roles as GroupRole[]).find((r) => r.collection === slug);
+      const role = (row.roles as GroupPermission[]).find((r) => r.collection === slug);
       if (!role || !(role.create || role.read || role.update || role.delete)) continue;
       granting++;
       if (role.associatedOnly) limited++;

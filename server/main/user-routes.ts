@@ -7,21 +7,7 @@ import { questionnaireSchema, signupSchema, type QuestionnairePayload, type Sign
 import { currentUser } from '../auth/authenticate.ts';
 import { routeRateLimit } from '../lib/rate-limit.ts';
 import { Ok, responses } from '../lib/schemas.ts';
-
-export const PublicUserSchema = Type.Object(
-  {
-    _id: Type.String(),
-    username: Type.String(),
-    email: Type.String(),
-    organizations: Type.Array(Type.String()),
-    verified: Type.Boolean(),
-    superAdmin: Type.Boolean(),
-    questionnaireCompleted: Type.Boolean(),
-    createdDate: Type.String({ format: 'date-time' }),
-    lastLoggedIn: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  },
-  { $id: 'User' },
-);
+import { PublicUser } from '../../definitions/schemas/user.ts';
 
 const SignupAccepted = Type.Object({ status: Type.Literal('accepted') });
 
@@ -88,7 +74,7 @@ export async function userRoutes(fastify: FastifyInstance) {
     '/me',
     {
       onRequest: secured.onRequest,
-      schema: { ...secured.schema, summary: 'The signed-in user', tags: ['users'], response: responses({ 200: PublicUserSchema }) },
+      schema: { ...secured.schema, summary: 'The signed-in user', tags: ['users'], response: responses({ 200: PublicUser }) },
     },
     async (request) => users.me(currentUser(request).userId),
   );

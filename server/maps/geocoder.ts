@@ -5,22 +5,10 @@
  * `description`; a place's `geometry.location`), so a console written for Places reads them unchanged.
  */
 import { readSettings, type Env } from '../settings.ts';
+import type { Place, PlacePrediction as Prediction } from '../../definitions/schemas/place.ts';
 
-/** One suggestion for what was typed. */
-export interface Prediction {
-  place_id: string;
-  /** The whole text to show: "Lyon, France". */
-  description: string;
-  structured_formatting: { main_text: string; secondary_text: string };
-}
-
-/** A place with its coordinates, in degrees. */
-export interface Place {
-  place_id: string;
-  name: string;
-  formatted_address: string;
-  geometry: { location: { lat: number; lng: number } };
-}
+/** One suggestion for what was typed, and a place with its coordinates (definitions/schemas/place.ts). */
+export type { Place, Prediction };
 
 export interface Geocoder {
   readonly kind: string;

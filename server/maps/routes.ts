@@ -14,20 +14,8 @@ import { routeRateLimit } from '../lib/rate-limit.ts';
 import { responses } from '../lib/schemas.ts';
 import { createGazetteer } from './gazetteer.ts';
 import type { Geocoder, MapsConfig } from './geocoder.ts';
+import { Place, PlacePrediction } from '../../definitions/schemas/place.ts';
 import { createNominatim } from './nominatim.ts';
-
-const Location = Type.Object({ lat: Type.Number(), lng: Type.Number() });
-const Prediction = Type.Object({
-  place_id: Type.String(),
-  description: Type.String(),
-  structured_formatting: Type.Object({ main_text: Type.String(), secondary_text: Type.String() }),
-});
-const Place = Type.Object({
-  place_id: Type.String(),
-  name: Type.String(),
-  formatted_address: Type.String(),
-  geometry: Type.Object({ location: Location }),
-});
 
 /** The geocoder the configuration asks for. */
 export function createGeocoder(config: MapsConfig, publicUrl: string): Geocoder {
@@ -60,7 +48,7 @@ export async function mapsRoutes(fastify: FastifyInstance, options: { geocoder?:
         }),
         response: responses({
           200: Type.Union([
-            Type.Object({ status: Type.Union([Type.Literal('OK'), Type.Literal('ZERO_RESULTS')]), predictions: Type.Array(Prediction) }),
+            Type.Object({ status: Type.Union([Type.Literal('OK'), Type.Literal('ZERO_RESULTS')]), predictions: Type.Array(PlacePrediction) }),
             Type.Object({ status: Type.Literal('OK'), result: Place }),
           ]),
         }),

@@ -15,6 +15,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { usageMetrics, usageMonthPattern } from '../../definitions/usage.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { responses } from '../lib/schemas.ts';
+import { UsageReport } from '../../definitions/schemas/usage-report.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -73,21 +74,6 @@ export function registerUsageMetering(app: FastifyInstance): void {
 }
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });
-const UsageReportSchema = Type.Object(
-  {
-    organizationID: Type.String(),
-    month: Type.String({ description: 'UTC month, YYYY-MM' }),
-    usage: Type.Array(
-      Type.Object({
-        name: Type.Union(usageMetrics.map((name) => Type.Literal(name))),
-        amount: Type.Number({ description: 'counters: the month’s total; SimultaneousLive: the month’s peak; Users, ItemCount, TotalStore: the level now (a closed month: its highest recorded)' }),
-        unitOfMeasure: Type.Union([Type.Literal('count'), Type.Literal('bytes')]),
-      }),
-    ),
-  },
-  { $id: 'UsageReport' },
-);
-
 export async function usageRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { access, usage } = app.ctx;
@@ -102,7 +88,7 @@ export async function usageRoutes(fastify: FastifyInstance) {
         security: [{ bearer: [] as string[] }],
         params: Type.Object({ org: Id }),
         querystring: Type.Object({ month: Type.Optional(Type.String({ pattern: usageMonthPattern, description: 'UTC month, YYYY-MM; default this month' })) }),
-        response: responses({ 200: UsageReportSchema }),
+        response: responses({ 200: UsageReport }),
       },
     },
     async (request) => {

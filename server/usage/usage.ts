@@ -32,6 +32,7 @@ import {
   type UsageMetric,
   type UsageUnit,
 } from '../../definitions/usage.ts';
+import type { UsageLine, UsageReport } from '../../definitions/schemas/usage-report.ts';
 
 export type { CounterMetric, LevelMetric, PeakMetric, UsageMetric } from '../../definitions/usage.ts';
 
@@ -52,17 +53,7 @@ export interface UsageMeterOptions {
   liveHeartbeatMs?: number;
 }
 
-export interface UsageLine {
-  name: UsageMetric;
-  amount: number;
-  unitOfMeasure: UsageUnit;
-}
-
-export interface UsageReport {
-  organizationID: string;
-  month: string;
-  usage: UsageLine[];
-}
+export type { UsageLine, UsageReport };
 
 interface Pending {
   organizationId: string;

@@ -13,6 +13,7 @@ import { webhookLimits } from '../../definitions/webhooks.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { Empty, responses } from '../lib/schemas.ts';
 import type { WebhookDispatcher } from './delivery.ts';
+import { CreatedWebhook, Webhook, WebhookLogEntry } from '../../definitions/schemas/webhook.ts';
 import type { WebhookInput, WebhookService } from './webhooks.ts';
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$' });
@@ -41,37 +42,6 @@ const UpdateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const Webhook = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  webhookURI: Type.String(),
-  method: Type.String(),
-  trigger: Type.String(),
-  projectID: Type.String(),
-  organizationID: Type.String(),
-  collections: Type.Array(Type.String()),
-  enabled: Type.Boolean(),
-  disabledAt: Type.Union([Type.String(), Type.Null()]),
-  disabledReason: Type.Union([Type.String(), Type.Null()]),
-  consecutiveFailures: Type.Integer(),
-  createdDate: Type.String(),
-  updatedDate: Type.String(),
-});
-const LogEntry = Type.Object({
-  id: Type.Integer(),
-  deliveryID: Type.String(),
-  eventID: Type.Integer(),
-  trigger: Type.String(),
-  attempt: Type.Integer(),
-  manual: Type.Boolean(),
-  statusCode: Type.Union([Type.Integer(), Type.Null()]),
-  responseBody: Type.Union([Type.String(), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
-  timeStamp: Type.String(),
-  durationMs: Type.Integer(),
-  state: Type.String(),
-  nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
-});
 
 const toInput = (body: { name: string; webhookURI: string; method: string; trigger: string; collections?: string[] | undefined }): WebhookInput => ({
   name: body.name,
@@ -97,7 +67,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
         tags,
         security,
         body: CreateBody,
-        response: responses({ 201: Type.Composite([Webhook, Type.Object({ secret: Type.String() })]) }),
+        response: responses({ 201: CreatedWebhook }),
       },
     },
     async (request, reply) => {
@@ -131,7 +101,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
         security,
         params: Type.Object({ id: Id }),
         querystring: Type.Object({ before: Type.Optional(Type.Integer({ minimum: 1 })) }),
-        response: responses({ 200: Type.Array(LogEntry) }),
+        response: responses({ 200: Type.Array(WebhookLogEntry) }),
       },
     },
     async (request) => {

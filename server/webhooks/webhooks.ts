@@ -7,7 +7,7 @@
  * listens to the lists it names only: `posts` does not fire for a post's comments.
  */
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { webhookLimits, webhookMethods, webhookTriggers, type WebhookMethod, type WebhookTrigger } from '../../definitions/webhooks.ts';
+import { webhookLimits, webhookMethods, webhookTriggers, type WebhookDeliveryState, type WebhookMethod, type WebhookTrigger } from '../../definitions/webhooks.ts';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
 import type { Db } from '../db/index.ts';
 import { contentCollections, webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts';
@@ -15,6 +15,7 @@ import { AppError, notFound } from '../lib/errors.ts';
 import { newId, newSecret } from '../lib/ids.ts';
 import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
 import { levelAt, topLevel } from '../content/schema-tree.ts';
+import type { CreatedWebhook, Webhook, WebhookLogEntry } from '../../definitions/schemas/webhook.ts';
 
 export interface WebhookInput {
   name: string;
@@ -24,43 +25,9 @@ export interface WebhookInput {
   collections: string[];
 }
 
-export interface WebhookView {
-  id: string;
-  name: string;
-  webhookURI: string;
-  method: WebhookMethod;
-  trigger: WebhookTrigger;
-  projectID: string;
-  organizationID: string;
-  collections: string[];
-  enabled: boolean;
-  disabledAt: string | null;
-  disabledReason: string | null;
-  consecutiveFailures: number;
-  createdDate: string;
-  updatedDate: string;
-}
-
-export interface WebhookLogEntry {
-  id: number;
-  deliveryID: string;
-  eventID: number;
-  trigger: string;
-  attempt: number;
-  manual: boolean;
-  statusCode: number | null;
-  responseBody: string | null;
-  error: string | null;
-  timeStamp: string;
-  durationMs: number;
-  /** The delivery's state now: pending (another attempt is due), delivered or failed. */
-  state: string;
-  nextAttemptAt: string | null;
-}
-
 export type WebhookRow = typeof webhooks.$inferSelect;
 
-const toView = (row: WebhookRow): WebhookView => ({
+const toView = (row: WebhookRow): Webhook => ({
   id: row.id,
   name: row.name,
   webhookURI: row.uri,
@@ -140,7 +107,7 @@ export class WebhookService {
     return { name, webhookURI: uri, method: input.method, trigger: input.trigger, collections };
   }
 
-  async list(projectId: string): Promise<WebhookView[]> {
+  async list(projectId: string): Promise<Webhook[]> {
     const rows = await this.db.select().from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(webhooks.createdAt, webhooks.id);
     return rows.map(toView);
   }
@@ -152,7 +119,7 @@ export class WebhookService {
   }
 
   /** Creates a webhook; the answer carries its signing secret, shown only here. */
-  async create(organizationId: string, projectId: string, userId: string, input: WebhookInput): Promise<WebhookView & { secret: string }> {
+  async create(organizationId: string, projectId: string, userId: string, input: WebhookInput): Promise<CreatedWebhook> {
     const valid = await this.validate(projectId, input);
     const secret = `whsec_${newSecret()}`;
     const [row] = await this.db
@@ -174,7 +141,7 @@ export class WebhookService {
   }
 
   /** Changes a webhook's settings; `enabled: true` turns a disabled one back on (its failure count starts again). */
-  async update(row: WebhookRow, input: WebhookInput, enabled: boolean | undefined): Promise<WebhookView> {
+  async update(row: WebhookRow, input: WebhookInput, enabled: boolean | undefined): Promise<Webhook> {
     const valid = await this.validate(row.projectId, input);
     const [updated] = await this.db
       .update(webhooks)
@@ -223,6 +190,7 @@ export class WebhookService {
     return rows.map(({ createdAt, nextAttemptAt, ...rest }) => ({
       ...rest,
       timeStamp: createdAt.toISOString(),
+      state: rest.state as WebhookDeliveryState,
       nextAttemptAt: rest.state === 'pending' ? (nextAttemptAt?.toISOString() ?? null) : null,
     }));
   }

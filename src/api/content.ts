@@ -6,6 +6,9 @@
  */
 import { isHTTPError } from 'ky';
 import type { SchemaField } from '../../definitions/field-types/types.ts';
+import type { Collection } from '../../definitions/schemas/collection.ts';
+import type { Item } from '../../definitions/schemas/item.ts';
+import type { ListParams as ListQuery } from '../../definitions/schemas/list-params.ts';
 import { getApiClient, type ApiClient } from './client.ts';
 import { ApiError, toApiError } from './errors.ts';
 import { requestJson } from './request-json.ts';
@@ -16,15 +19,7 @@ export interface ProjectScope {
   projectID: string;
 }
 
-export interface Collection {
-  id: string;
-  name: string;
-  schema: SchemaField[];
-  singleItem: boolean;
-  rtlDirection: boolean;
-  itemCount: number;
-  createdDate: string;
-}
+export type { Collection, Item };
 
 /** POST collection: without `id` the server derives it from the name. */
 export interface CollectionDraft {
@@ -45,16 +40,6 @@ export interface CollectionChanges {
 /** A field definition as written: the field type decides which settings it may hold. */
 export type FieldInput = Partial<Omit<SchemaField, 'id'>>;
 
-/** An item: system keys and one value per set field, keyed by slug. */
-export interface Item {
-  _id: string;
-  _createdDate: string;
-  _lastUpdatedDate: string;
-  _order: number;
-  _rank: string;
-  [slug: string]: unknown;
-}
-
 /** Values keyed by field slug (system keys are ignored by the server). */
 export type ItemValues = Record<string, unknown>;
 
@@ -70,30 +55,20 @@ export interface ItemPage {
   total: number;
 }
 
-export interface PageQuery {
-  pageNumber?: number;
-  perPage?: number;
-}
+export type PageQuery = Pick<ListQuery, 'pageNumber' | 'perPage'>;
 
-/** The item list's parameters (semantics in the docs/content-storage.md "Listing and searching items"). */
-export interface ListParams extends PageQuery {
-  sort?: string;
+/**
+ * The item list's parameters (semantics in the docs/content-storage.md "Listing and searching
+ * items"): the wire's (definitions/schemas/list-params.ts), the order as the console sends it, and
+ * the place of a nested list.
+ */
+export type ListParams = Pick<ListQuery, 'pageNumber' | 'perPage' | 'sort' | 'query' | 'find' | 'filter' | 'search' | 'projectOn'> & {
   order?: 'asc' | 'desc';
-  /** `key:operator:value` terms joined by `+`. */
-  query?: string;
-  /** A MongoDB-style filter as JSON (docs/content-storage.md), e.g. `{"start":{"$exists":false}}`. */
-  find?: string;
-  /** The filter control's state as JSON (a Filter entity or a list of them). */
-  filter?: string;
-  /** Search terms separated by `|`. */
-  search?: string;
-  /** A comma list of keys to keep (with `_id`): a layout asks only for what it draws. */
-  projectOn?: string;
   /** A nested list under an item (ends in a nested collection's slug), with `parentItemID`. */
   nestedID?: string;
   /** The top-level item a nested list hangs under: the list is read from item/{parentItemID}. */
   parentItemID?: string;
-}
+};
 
 /** Conditional item writes: `ifMatch` is the ETag the item was read with. */
 export interface ItemWriteOptions {

@@ -3,16 +3,10 @@
  * them, a synthetic problem otherwise (HTML error page of a proxy, network down, timeout).
  */
 import { isHTTPError, isTimeoutError } from 'ky';
+import type { Problem } from '../../definitions/schemas/problem.ts';
 
 /** The server's error body (`application/problem+json`). */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: { path: string; message: string }[];
-}
+export type { Problem };
 
 /** Codes the console makes up for failures that never reached the server's error handler. */
 export const clientErrorCodes = {

@@ -8,12 +8,9 @@ import { createContext, useContext } from 'react';
 import { getApiClient, type ApiClient } from './client.ts';
 import { toApiError } from './errors.ts';
 import { requestJson } from './request-json.ts';
+import type { LinkPreview } from '../../definitions/schemas/link-preview.ts';
 
-export interface LinkPreview {
-  title: string | null;
-  description: string | null;
-  image: string | null;
-}
+export type { LinkPreview };
 
 export interface LinkPreviewApi {
   preview(url: string, signal?: AbortSignal): Promise<LinkPreview>;

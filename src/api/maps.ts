@@ -3,22 +3,14 @@
  * with a context so tests (and stories) can answer for the server.
  */
 import { createContext, useContext } from 'react';
+import type { Place as PlaceDetails, PlacePrediction as PlacePredictionWire } from '../../definitions/schemas/place.ts';
 import { getApiClient, type ApiClient } from './client.ts';
 
-/** One suggested place (Google Places' names). */
-export interface PlacePrediction {
-  place_id: string;
-  description: string;
-  structured_formatting?: { main_text: string; secondary_text: string };
-}
+/** One suggested place (Google Places' names); the console draws it without its structured parts too. */
+export type PlacePrediction = Omit<PlacePredictionWire, 'structured_formatting'> & Partial<Pick<PlacePredictionWire, 'structured_formatting'>>;
 
 /** A place and where it is, in degrees. */
-export interface PlaceDetails {
-  place_id: string;
-  name: string;
-  formatted_address: string;
-  geometry: { location: { lat: number; lng: number } };
-}
+export type { PlaceDetails };
 
 export interface MapsApi {
   /** Places matching `input` (3 to 256 characters); `sessionToken` groups the searches of one pick. */

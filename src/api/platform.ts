@@ -4,7 +4,9 @@
  */
 import type { RichTextSettings } from '../../definitions/rich-text.ts';
 import type { TokenDraft } from '../../definitions/api-tokens.ts';
-import type { MemberStatus } from '../../definitions/membership.ts';
+import type { ApiToken, MintedToken } from '../../definitions/schemas/api-token.ts';
+import type { Member, Organization, ProjectSummary } from '../../definitions/schemas/organization.ts';
+import type { Project, ProjectCollection, RestrictedViewSettings } from '../../definitions/schemas/project.ts';
 import type { MemberPermissions } from '../../definitions/permissions.ts';
 import type { RestrictedView } from '../../definitions/restricted-view.ts';
 import { getApiClient, type ApiClient } from './client.ts';
@@ -12,60 +14,10 @@ import { anonymous } from './token-grants.ts';
 
 const ownsForbidden = { ownsForbidden: true } as const;
 
-export interface Member {
-  email: string;
-  username: string | null;
-  userName: string | null;
-  status: MemberStatus;
-  permissions: MemberPermissions;
-}
-
-export interface ProjectSummary {
-  id: string;
-  name: string;
-  description: string;
-}
-
-export interface Organization {
-  id: string;
-  name: string;
-  createdDate: string;
-  seats: number;
-  projects: ProjectSummary[];
-  users: Member[];
-}
+export type { ApiToken, Member, MintedToken, Organization, Project, ProjectSummary, RestrictedViewSettings };
 
 /** A collection as the project lists it (the content model adds more). */
-export interface CollectionSummary {
-  id: string;
-  name: string;
-  singleItem?: boolean;
-}
-
-export interface Project {
-  id: string;
-  name: string;
-  description: string;
-  organizationID: string;
-  createdDate: string;
-  collections: CollectionSummary[];
-  webhooks: { id: string; name: string }[];
-  files: { fileName: string }[];
-  settings: Record<string, unknown>;
-}
-
-export interface ApiToken extends TokenDraft {
-  id: string;
-  projectID: string;
-  organizationID: string;
-  createdDate: string;
-  updatedDate: string;
-}
-
-/** The answer to minting a token: the only time its secret is shown. */
-export interface MintedToken extends ApiToken {
-  jwtToken: string;
-}
+export type CollectionSummary = Pick<ProjectCollection, 'id' | 'name'> & Partial<Pick<ProjectCollection, 'singleItem'>>;
 
 /** GET /api/user/invite/{id}: no sign-in needed. */
 export interface Invite {
@@ -90,12 +42,6 @@ export interface ProjectChange {
   name?: string;
   description?: string;
   settings?: { restrictedView?: RestrictedView | null; richText?: Partial<RichTextSettings> };
-}
-
-/** GET …/restricted-view (admin): the setting and every collection of the project to choose from. */
-export interface RestrictedViewSettings {
-  restrictedView: RestrictedView | null;
-  collections: { id: string; name: string }[];
 }
 
 export interface PlatformApi {

@@ -4,29 +4,20 @@
  * the password-reset mail, the groups and their rights, the users of an item, and the public page
  * that sets an app user's new password. Every path is named here once. All reject with ApiError.
  */
+import type { ProjectUser as ProjectUserWire, ProjectUserPage as ProjectUserPageWire, UserGroup as UserGroupWire } from '../../definitions/schemas/project-user.ts';
 import type { GroupPermission } from '../../definitions/user-groups.ts';
 import { getApiClient, type ApiClient } from './client.ts';
 import { toApiError } from './errors.ts';
 import { requestJson } from './request-json.ts';
 import { anonymous } from './token-grants.ts';
 
-/** An app user as the console sees it (the authentication service's `GET /user` shape). */
-export interface ProjectUser {
-  userID: string;
-  email?: string | null;
-  phone?: string | null;
-  /** The address (or phone) is proven; unknown when the server did not say. */
-  verified?: boolean | null;
-  createdDate?: string | null;
-  lastLoggedIn?: string | null;
-  /** Ids of the user's groups. */
-  userGroups?: string[];
-}
+/**
+ * An app user as the console reads it: the wire's shape (definitions/schemas/project-user.ts), where
+ * anything but the id may be unknown (null) when the server did not say (toProjectUser).
+ */
+export type ProjectUser = Pick<ProjectUserWire, 'userID'> & { [K in Exclude<keyof ProjectUserWire, 'userID'>]?: ProjectUserWire[K] | null };
 
-export interface ProjectUserPage {
-  users: ProjectUser[];
-  total: number;
-}
+export type ProjectUserPage = Omit<ProjectUserPageWire, 'users'> & { users: ProjectUser[] };
 
 export interface ProjectUserQuery {
   pageNumber?: number;
@@ -35,11 +26,8 @@ export interface ProjectUserQuery {
   search?: string;
 }
 
-export interface UserGroup {
-  groupID: string;
-  name: string;
-  permissions: GroupPermission[];
-}
+/** A user group as the console keeps it: the wire's shape without its dates. */
+export type UserGroup = Pick<UserGroupWire, 'groupID' | 'name' | 'permissions'>;
 
 /** A user added by hand: e-mail, password, and whether the address counts as verified. */
 export interface NewProjectUser {

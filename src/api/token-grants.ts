@@ -1,15 +1,11 @@
 /** The OAuth token endpoint (`POST /auth/token`): its wire format and the two grants. */
 import type { KyInstance } from 'ky';
 import type { TokenPair } from '../../machines/token-refresh.ts';
+import type { TokenResponse } from '../../definitions/schemas/token-response.ts';
 import { requestJson } from './request-json.ts';
 
 /** The token endpoint's answer. */
-export interface TokenResponse {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  token_type: 'Bearer';
-}
+export type { TokenResponse };
 
 export const toTokenPair = (wire: TokenResponse): TokenPair => ({ accessToken: wire.access_token, refreshToken: wire.refresh_token });
 

@@ -3,6 +3,7 @@
  * change refreshes the project too, whose `webhooks` list feeds the shell's menu.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreatedWebhook, Webhook, WebhookLogEntry } from '../../definitions/schemas/webhook.ts';
 import type { WebhookMethod, WebhookTrigger } from '../../definitions/webhooks.ts';
 import { getApiClient } from './client.ts';
 import { platformKeys } from './platform-queries.ts';
@@ -16,39 +17,7 @@ export interface WebhookDraft {
   collections: string[];
 }
 
-export interface Webhook extends Omit<WebhookDraft, 'method'> {
-  id: string;
-  method: WebhookMethod;
-  projectID: string;
-  organizationID: string;
-  enabled: boolean;
-  disabledAt: string | null;
-  disabledReason: string | null;
-  consecutiveFailures: number;
-  createdDate: string;
-  updatedDate: string;
-}
-
-/** The answer to creating a webhook: the only time its signing secret is shown. */
-export interface CreatedWebhook extends Webhook {
-  secret: string;
-}
-
-export interface WebhookLogEntry {
-  id: number;
-  deliveryID: string;
-  eventID: number;
-  trigger: string;
-  attempt: number;
-  manual: boolean;
-  statusCode: number | null;
-  responseBody: string | null;
-  error: string | null;
-  timeStamp: string;
-  durationMs: number;
-  state: 'pending' | 'delivered' | 'failed';
-  nextAttemptAt: string | null;
-}
+export type { CreatedWebhook, Webhook, WebhookLogEntry };
 
 const seg = encodeURIComponent;
 

@@ -49,8 +49,8 @@ const routes: RouteObject[] = [
 const base = `/organization/${ORG}/project/${PROJECT}`;
 const scope = { organizationID: ORG, projectID: PROJECT };
 const collections = [
-  { id: 'posts', name: 'Posts' },
-  { id: 'authors', name: 'Authors' },
+  { id: 'posts', name: 'Posts', singleItem: false, rtlDirection: false },
+  { id: 'authors', name: 'Authors', singleItem: false, rtlDirection: false },
 ];
 
 const appUser = (n: number, extra: Partial<ProjectUser> = {}): ProjectUser => ({

@@ -30,7 +30,7 @@ const routes: RouteObject[] = [
   { id: 'organization', path: '/organization/:organizationID', element: <p>organization page</p> },
 ];
 const base = `/organization/${ORG}/project/${PROJECT}`;
-const withCollections = project({ collections: [{ id: 'posts', name: 'Posts' }, { id: 'authors', name: 'Authors' }] });
+const withCollections = project({ collections: [{ id: 'posts', name: 'Posts', singleItem: false, rtlDirection: false }, { id: 'authors', name: 'Authors', singleItem: false, rtlDirection: false }] });
 
 const saved: ApiToken = {
   id: 'e'.repeat(24),

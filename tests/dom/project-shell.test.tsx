@@ -52,8 +52,8 @@ const shellRoutes: RouteObject[] = [
 const base = `/organization/${ORG}/project/${PROJECT}`;
 const withContent = project({
   collections: [
-    { id: 'posts', name: 'Posts' },
-    { id: 'authors', name: 'Authors' },
+    { id: 'posts', name: 'Posts', singleItem: false, rtlDirection: false },
+    { id: 'authors', name: 'Authors', singleItem: false, rtlDirection: false },
   ],
   webhooks: [{ id: 'w1', name: 'Deploy' }],
 });

@@ -10,21 +10,11 @@ import { and, coerce, parseGeoShape, type Cond, type Scalar } from './conditions
 import { queryError } from './errors.ts';
 import { checkRegex } from './regex.ts';
 import { nestedField, projectableKeys, searchTargets, targetOf, type Target } from './targets.ts';
+import { paging } from '../../../definitions/constants.ts';
+import type { ListParams } from '../../../definitions/schemas/list-params.ts';
 
-/** The list parameters as they arrive (strings from a query string, numbers after coercion). */
-export interface RawListParams {
-  pageNumber?: unknown;
-  perPage?: unknown;
-  sort?: unknown;
-  order?: unknown;
-  query?: unknown;
-  projectOn?: unknown;
-  projectOff?: unknown;
-  find?: unknown;
-  aggregationPipeline?: unknown;
-  filter?: unknown;
-  search?: unknown;
-}
+/** The list parameters (definitions/schemas/list-params.ts) as they arrive: strings from a query string, numbers after coercion. */
+export type RawListParams = { [K in Exclude<keyof ListParams, 'download' | 'pagination'>]?: unknown };
 
 export interface ListQuery {
   pageNumber: number;
@@ -40,16 +30,16 @@ export interface ListQuery {
 }
 
 export const listLimits = {
-  defaultPerPage: 50,
-  perPageMax: 1000,
-  pageNumberMax: 1_000_000,
+  defaultPerPage: paging.defaultPageSize,
+  perPageMax: paging.perPageMax,
+  pageNumberMax: paging.pageNumberMax,
   /** find, filter and aggregationPipeline, as JSON text. */
   jsonMax: 20_000,
   jsonDepthMax: 8,
   conditionsMax: 200,
   inValuesMax: 1000,
   queryTermsMax: 50,
-  searchMax: 256,
+  searchMax: paging.searchMaxChars,
   searchTermsMax: 16,
 } as const;
 
