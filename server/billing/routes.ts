@@ -3,17 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { platform } from '../../definitions/platform.ts';
-import { currentUser } from '../auth/authenticate.ts';
+import { namedIn } from '../lib/request-scope.ts';
 import { responses } from '../lib/schemas.ts';
 
 export async function billingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { access, organizations } = app.ctx;
+  const { organizations } = app.ctx;
   app.addHook('onRequest', app.requireUser);
 
   app.put(
     '/billingDetails/seats',
     {
+      config: { action: 'admin', scope: 'organization', locate: namedIn('query') },
       schema: {
         summary: 'Add seats to an organization (admin)',
         tags: ['billing'],
@@ -26,8 +27,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
         response: responses({ 200: Type.Object({ seats: Type.Integer() }) }),
       },
     },
-    async (request) => {
-      await access.require(currentUser(request).userId, request.query.organizationID, 'admin');
+    async function addSeats(request) {
       return { seats: await organizations.addSeats(request.query.organizationID, request.body.numberOfSeats) };
     },
   );

@@ -11,17 +11,14 @@
  * that fits (definitions/layout-settings.ts); setting endKey drops durationKey and the other way
  * round, as they are mutually exclusive. Same permission and visibility checks as the content API.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { and, eq } from 'drizzle-orm';
-import type { Action } from '../../definitions/permissions.ts';
 import { layoutKinds, layoutSettingsProblems, type LayoutSettings } from '../../definitions/layout-settings.ts';
-import { currentUser } from '../auth/authenticate.ts';
-import { collectionVisibilityOf } from '../main/projects.ts';
 import { contentCollections } from '../db/schema.ts';
 import { responses } from '../lib/schemas.ts';
-import { CollectionService, invalid, schemaLevel } from './collections.ts';
+import { invalid, schemaLevel } from './collections.ts';
 import { CollectionId, Id, NestedId } from './route-schemas.ts';
 
 const Slug = Type.String({ minLength: 1, maxLength: 200 });
@@ -68,18 +65,10 @@ const pathKey = (path: readonly string[]) => path.join('.');
 
 export async function layoutRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { access, projects, database } = app.ctx;
-  const collections = new CollectionService(database.db);
+  const { database, collections } = app.ctx;
   const security = [{ bearer: [] as string[] }];
 
   app.addHook('onRequest', app.requireUser);
-
-  async function allow(request: FastifyRequest, action: Action): Promise<string> {
-    const { org, proj, collection } = request.params as { org: string; proj: string; collection: string };
-    const viewer = await access.require(currentUser(request).userId, org, action);
-    collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
-    return proj;
-  }
 
   const params = Type.Object({ org: Id, proj: Id, collection: CollectionId });
   const querystring = Type.Object(
@@ -92,6 +81,7 @@ export async function layoutRoutes(fastify: FastifyInstance) {
   app.get(
     '/collection/:collection/layout',
     {
+      config: { action: 'read', scope: 'collection' },
       schema: {
         summary: 'The layout settings of the collection’s list, or of a nested collection’s lists (read)',
         tags: ['collections'],
@@ -101,8 +91,8 @@ export async function layoutRoutes(fastify: FastifyInstance) {
         response: responses({ 200: Settings }),
       },
     },
-    async (request) => {
-      const row = await collections.row(await allow(request, 'read'), request.params.collection);
+    async function readLayout(request) {
+      const row = await collections.row(request.params.proj, request.params.collection);
       return storedOf(row.layouts, pathKey(schemaLevel(row, request.query.nestedID || undefined).path));
     },
   );
@@ -110,6 +100,7 @@ export async function layoutRoutes(fastify: FastifyInstance) {
   app.put(
     '/collection/:collection/layout',
     {
+      config: { action: 'update', scope: 'collection' },
       schema: {
         summary: 'Change the layout settings of the collection’s list or of a nested collection’s lists (update)',
         description:
@@ -124,8 +115,8 @@ export async function layoutRoutes(fastify: FastifyInstance) {
         response: responses({ 200: Settings }),
       },
     },
-    async (request) => {
-      const proj = await allow(request, 'update');
+    async function changeLayout(request) {
+      const { proj } = request.params;
       const patch: Patch = request.body;
       return database.db.transaction(async (tx) => {
         const row = await collections.row(proj, request.params.collection, tx, 'update');

@@ -7,13 +7,12 @@
  * `stop` (server/live/stream.ts).
  */
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { unauthorized } from '../lib/errors.ts';
 import { responses } from '../lib/schemas.ts';
 import { serveLiveStream } from '../live/stream.ts';
-import { collectionVisibilityOf } from '../main/projects.ts';
-import { CollectionService } from './collections.ts';
+import { resolveScope } from '../lib/request-scope.ts';
 import { liveTarget } from '../live/target.ts';
 
 const LiveQuery = Type.Object({
@@ -23,14 +22,25 @@ const LiveQuery = Type.Object({
   itemID: Type.Optional(Type.String({ maxLength: 64, description: 'The top-level item whose nested list is followed; absent, empty or `undefined` for the top level.' })),
 });
 
+/** The access token of a stream: in `authorization`, or (clients that can) in the header. */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const raw = (request.query as { authorization?: string }).authorization ?? /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  return raw?.replace(/^Bearer\s+/i, '') || undefined;
+}
+
 export async function liveRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { access, projects, database, tokens, live, config } = app.ctx;
-  const collections = new CollectionService(database.db);
+  const { database, tokens, live, config, collections } = app.ctx;
+  const tokenHolder = async (request: FastifyRequest) => {
+    const token = tokenOf(request);
+    if (!token) throw unauthorized('missing_token', 'Sign in first: this call needs a token in `authorization`.');
+    return (await tokens.verifyAccess(token)).userId;
+  };
 
   app.get(
     '/collection/:collection/live',
     {
+      config: { action: 'read', scope: 'collection', caller: tokenHolder },
       schema: {
         summary: 'Server-sent events of the collection’s item writes (read)',
         tags: ['items'],
@@ -39,14 +49,9 @@ export async function liveRoutes(fastify: FastifyInstance) {
         response: responses({}),
       },
     },
-    async (request, reply) => {
-      const raw = request.query.authorization ?? /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      const token = raw?.replace(/^Bearer\s+/i, '');
-      if (!token) throw unauthorized('missing_token', 'Sign in first: this call needs a token in `authorization`.');
+    async function followCollection(request, reply) {
+      const token = tokenOf(request)!;
       const { org, proj, collection } = request.params;
-      const claims = await tokens.verifyAccess(token);
-      const viewer = await access.require(claims.userId, org, 'read');
-      collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
       const row = await collections.row(proj, collection);
       const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
       const lastEventID = Number(request.headers['last-event-id']);
@@ -63,8 +68,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
         // The same checks again, whenever a cached row they read changes.
         recheck: async () => {
           const again = await tokens.verifyAccess(token);
-          const standing = await access.require(again.userId, org, 'read');
-          collectionVisibilityOf(await projects.row(org, proj), standing).require(collection);
+          await resolveScope(fastify, again.userId, 'read', 'collection', { organization: org, project: proj, collection });
           // The cached schema row (a deleted or replaced collection changes it everywhere).
           if ((await collections.schemaRow(proj, collection)).id !== row.id) throw unauthorized('collection_replaced', 'The collection followed is gone.');
         },

@@ -8,16 +8,13 @@
  *   stream a list (top level or nested) as CSV (read).
  * Same permission and visibility checks as the rest of the content API (server/content/routes.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Action } from '../../definitions/permissions.ts';
-import { currentUser } from '../auth/authenticate.ts';
-import { collectionVisibilityOf } from '../main/projects.ts';
 import { responses } from '../lib/schemas.ts';
 import { invalid } from './collections.ts';
 import { exportListCsv } from './csv.ts';
-import { parseOrder, rankLimits, RankService, type MoveTarget } from './ranks.ts';
+import { parseOrder, rankLimits, type MoveTarget } from './ranks.ts';
 import { CollectionId, Id, ItemId, ItemSchema, ListParams, NestedId } from './route-schemas.ts';
 import type { Item } from './storage.ts';
 
@@ -30,19 +27,10 @@ const orderDescription =
 
 export async function rankRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { access, projects, database } = app.ctx;
-  const ranks = new RankService(database.db);
+  const { database, ranks } = app.ctx;
   const security = [{ bearer: [] as string[] }];
 
   app.addHook('onRequest', app.requireUser);
-
-  /** The same check as the content routes: permission, project in the organization, collection visible. */
-  async function allow(request: FastifyRequest, action: Action): Promise<string> {
-    const { org, proj, collection } = request.params as { org: string; proj: string; collection: string };
-    const viewer = await access.require(currentUser(request).userId, org, action);
-    collectionVisibilityOf(await projects.row(org, proj), viewer).require(collection);
-    return proj;
-  }
 
   const inCollection = Type.Object({ org: Id, proj: Id, collection: CollectionId });
   const inItem = Type.Object({ org: Id, proj: Id, collection: CollectionId, item: ItemId });
@@ -51,6 +39,7 @@ export async function rankRoutes(fastify: FastifyInstance) {
   app.put(
     '/collection/:collection/item/:item/sort',
     {
+      config: { action: 'update', scope: 'collection' },
       schema: {
         summary: 'Move an item (or, with nestedID ending in its id, a nested item) to a new place in its list (update)',
         description: `${orderDescription} The new rank is a fractional key between the new neighbours’ ranks: no other item changes.`,
@@ -69,8 +58,8 @@ export async function rankRoutes(fastify: FastifyInstance) {
         response: responses({ 200: ItemSchema }),
       },
     },
-    async (request, reply) => {
-      const proj = await allow(request, 'update');
+    async function moveItem(request, reply) {
+      const { proj } = request.params;
       const { nestedID, afterID, beforeID } = request.query;
       const order = parseOrder(request.query.order);
       if (order !== undefined && (afterID || beforeID)) throw invalid([{ path: 'order', message: 'give either order or afterID/beforeID, not both' }]);
@@ -83,6 +72,7 @@ export async function rankRoutes(fastify: FastifyInstance) {
   app.put(
     '/collection/:collection/initRank',
     {
+      config: { action: 'update', scope: 'collection' },
       schema: {
         summary: 'Give unranked items of a list a rank, one batch per call (update)',
         description:
@@ -111,7 +101,9 @@ export async function rankRoutes(fastify: FastifyInstance) {
         }),
       },
     },
-    async (request) => ranks.initRank(await allow(request, 'update'), request.params.collection, request.body ?? {}),
+    async function initRank(request) {
+      return ranks.initRank(request.params.proj, request.params.collection, request.body ?? {});
+    },
   );
 
   const csvDescription =
@@ -122,6 +114,7 @@ export async function rankRoutes(fastify: FastifyInstance) {
   app.get(
     '/collection/:collection/csv',
     {
+      config: { action: 'read', scope: 'collection' },
       schema: {
         summary: 'Download the list as CSV (read)',
         description: csvDescription,
@@ -132,12 +125,15 @@ export async function rankRoutes(fastify: FastifyInstance) {
         produces: ['text/csv'],
       },
     },
-    async (request, reply) => exportListCsv(database.db, { projectId: await allow(request, 'read'), slug: request.params.collection }, request.query, reply),
+    async function exportList(request, reply) {
+      return exportListCsv(database.db, { projectId: request.params.proj, slug: request.params.collection }, request.query, reply);
+    },
   );
 
   app.get(
     '/collection/:collection/item/:item/csv',
     {
+      config: { action: 'read', scope: 'collection' },
       schema: {
         summary: 'Download a nested list (nestedID ending in a nested collection slug) as CSV (read)',
         description: csvDescription,
@@ -148,9 +144,9 @@ export async function rankRoutes(fastify: FastifyInstance) {
         produces: ['text/csv'],
       },
     },
-    async (request, reply) => {
+    async function exportNestedList(request, reply) {
       const { nestedID, ...params } = request.query;
-      const projectId = await allow(request, 'read');
+      const projectId = request.params.proj;
       if (!nestedID) throw invalid([{ path: 'nestedID', message: 'must name the nested list to export' }]);
       return exportListCsv(database.db, { projectId, slug: request.params.collection, itemId: request.params.item, nestedID }, params, reply);
     },

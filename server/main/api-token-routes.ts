@@ -3,16 +3,19 @@
  * deleting delete; and a token never carries a right its minter (or editor) does not hold,
  * counting the rights of the user group it gives out.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { groupRightsBeyond, rightsBeyond } from '../../definitions/permissions.ts';
 import { platform } from '../../definitions/platform.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { forbidden } from '../lib/errors.ts';
+import { namedIn } from '../lib/request-scope.ts';
 import { Empty, responses } from '../lib/schemas.ts';
 import { ApiToken, MintedToken } from '../../definitions/schemas/api-token.ts';
-import type { TokenInput } from './api-tokens.ts';
+import type { ApiTokenService, TokenInput } from './api-tokens.ts';
+
+type TokenRow = Awaited<ReturnType<ApiTokenService['row']>>;
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$' });
 const Role = Type.Object(
@@ -71,7 +74,11 @@ function toInput(body: Static<typeof CreateBody> | Static<typeof UpdateBody>): T
 
 export async function apiTokenRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { access, projects, apiTokens, userGroups } = app.ctx;
+  const { apiTokens, userGroups } = app.ctx;
+  const tokenNamed = async (request: FastifyRequest) => {
+    const token = await apiTokens.row((request.params as { id: string }).id);
+    return { organization: token.organizationId, resource: token };
+  };
   const tags = ['api tokens'];
   const security = [{ bearer: [] as string[] }];
   app.addHook('onRequest', app.requireUser);
@@ -93,6 +100,7 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
   app.get(
     '/',
     {
+      config: { action: 'read', scope: 'project', locate: namedIn('query') },
       schema: {
         summary: 'The API tokens of a project (read)',
         tags,
@@ -101,17 +109,15 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
         response: responses({ 200: Type.Array(ApiToken) }),
       },
     },
-    async (request) => {
-      const { projectID, organizationID } = request.query;
-      await access.require(currentUser(request).userId, organizationID, 'read');
-      await projects.row(organizationID, projectID);
-      return apiTokens.list(projectID);
+    async function listTokens(request) {
+      return apiTokens.list(request.scope.projectId);
     },
   );
 
   app.post(
     '/',
     {
+      config: { action: 'create', scope: 'project', locate: namedIn('body') },
       schema: {
         summary: 'Mint an API token (create). The jwtToken is shown only in this answer.',
         tags,
@@ -120,13 +126,11 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
         response: responses({ 201: MintedToken }),
       },
     },
-    async (request, reply) => {
+    async function mintToken(request, reply) {
       const { userId } = currentUser(request);
       const { organizationID, projectID } = request.body;
-      const standing = await access.require(userId, organizationID, 'create');
-      await projects.row(organizationID, projectID);
       const input = toInput(request.body);
-      await refuseBeyond(standing.permissions, projectID, input);
+      await refuseBeyond(request.scope.standing.permissions, projectID, input);
       return reply.code(201).send(await apiTokens.create(organizationID, projectID, userId, input));
     },
   );
@@ -134,24 +138,22 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
   app.put(
     '/:id',
     {
+      config: { action: 'update', scope: 'organization', locate: tokenNamed },
       schema: { summary: 'Change an API token’s name and rights (update)', tags, security, params: Type.Object({ id: Id }), body: UpdateBody, response: responses({ 200: ApiToken }) },
     },
-    async (request) => {
-      const token = await apiTokens.row(request.params.id);
-      const standing = await access.require(currentUser(request).userId, token.organizationId, 'update');
+    async function changeToken(request) {
+      const token = request.scope.resource as TokenRow;
       const input = toInput(request.body);
-      await refuseBeyond(standing.permissions, token.projectId, input);
+      await refuseBeyond(request.scope.standing.permissions, token.projectId, input);
       return apiTokens.update(token.id, input);
     },
   );
 
   app.delete(
     '/:id',
-    { schema: { summary: 'Delete an API token; it stops working at once (delete)', tags, security, params: Type.Object({ id: Id }), response: responses({ 204: Empty }) } },
-    async (request, reply) => {
-      const token = await apiTokens.row(request.params.id);
-      await access.require(currentUser(request).userId, token.organizationId, 'delete');
-      await apiTokens.delete(token.id);
+    { config: { action: 'delete', scope: 'organization', locate: tokenNamed }, schema: { summary: 'Delete an API token; it stops working at once (delete)', tags, security, params: Type.Object({ id: Id }), response: responses({ 204: Empty }) } },
+    async function deleteToken(request, reply) {
+      await apiTokens.delete((request.scope.resource as TokenRow).id);
       return reply.code(204).send(null);
     },
   );

@@ -9,7 +9,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { accountLimits } from '../../definitions/schemas/account.ts';
-import { currentUser } from '../auth/authenticate.ts';
 import { responses } from '../lib/schemas.ts';
 import { ProjectParams, ProjectUser } from './project-user-schemas.ts';
 
@@ -28,6 +27,7 @@ export function addProjectUserRoute(fastify: FastifyInstance) {
   app.post(
     '/user',
     {
+      config: { action: 'create', scope: 'project' },
       bodyLimit: 16 * 1024,
       schema: {
         summary: 'Add a user to the project by hand, with e-mail and password, optionally verified (create); a taken e-mail is 409',
@@ -38,12 +38,9 @@ export function addProjectUserRoute(fastify: FastifyInstance) {
         response: responses({ 201: ProjectUser }),
       },
     },
-    async (request, reply) => {
-      const { org, proj } = request.params;
-      await app.ctx.access.require(currentUser(request).userId, org, 'create');
-      await app.ctx.projects.row(org, proj);
+    async function addProjectUser(request, reply) {
       const { email, password, verified = false } = request.body;
-      return reply.code(201).send(await app.ctx.endUsers.add(proj, email, password, verified));
+      return reply.code(201).send(await app.ctx.endUsers.add(request.params.proj, email, password, verified));
     },
   );
 }

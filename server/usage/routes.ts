@@ -13,7 +13,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { usageMetrics, usageMonthPattern } from '../../definitions/usage.ts';
-import { currentUser } from '../auth/authenticate.ts';
 import { responses } from '../lib/schemas.ts';
 import { UsageReport } from '../../definitions/schemas/usage-report.ts';
 
@@ -76,12 +75,13 @@ export function registerUsageMetering(app: FastifyInstance): void {
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });
 export async function usageRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { access, usage } = app.ctx;
+  const { usage } = app.ctx;
   app.addHook('onRequest', app.requireUser);
 
   app.get(
     '/organization/:org/usage',
     {
+      config: { action: 'admin', scope: 'organization' },
       schema: {
         summary: 'The organization’s usage in a month (admin): every metric, in display order',
         tags: ['organizations'],
@@ -91,8 +91,7 @@ export async function usageRoutes(fastify: FastifyInstance) {
         response: responses({ 200: UsageReport }),
       },
     },
-    async (request) => {
-      await access.require(currentUser(request).userId, request.params.org, 'admin');
+    async function readUsage(request) {
       return usage.read(request.params.org, request.query.month);
     },
   );

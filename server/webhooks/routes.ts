@@ -6,15 +6,16 @@
  * POST /webhook · GET /webhook?organizationID&projectID · GET /webhook/{id}/logs ·
  * PUT /webhook/{id} · DELETE /webhook/{id} · POST /webhook/{id}/logs/{deliveryID}/redeliver
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { webhookLimits } from '../../definitions/webhooks.ts';
 import { currentUser } from '../auth/authenticate.ts';
+import { namedIn } from '../lib/request-scope.ts';
 import { Empty, responses } from '../lib/schemas.ts';
-import type { WebhookDispatcher } from './delivery.ts';
 import { CreatedWebhook, Webhook, WebhookLogEntry } from '../../definitions/schemas/webhook.ts';
-import type { WebhookInput, WebhookService } from './webhooks.ts';
+import type { WebhookDispatcher } from './delivery.ts';
+import type { WebhookInput, WebhookRow, WebhookService } from './webhooks.ts';
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$' });
 // Lengths are checked by the service, so that a long address gets its own clear message.
@@ -53,8 +54,11 @@ const toInput = (body: { name: string; webhookURI: string; method: string; trigg
 
 export async function webhookRoutes(fastify: FastifyInstance, options: { webhooks: WebhookService; dispatcher: WebhookDispatcher }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { access, projects } = app.ctx;
   const { webhooks, dispatcher } = options;
+  const webhookNamed = async (request: FastifyRequest) => {
+    const row = await webhooks.row((request.params as { id: string }).id);
+    return { organization: row.organizationId, resource: row };
+  };
   const tags = ['webhooks'];
   const security = [{ bearer: [] as string[] }];
   app.addHook('onRequest', app.requireUser);
@@ -62,6 +66,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
   app.post(
     '/',
     {
+      config: { action: 'create', scope: 'project', locate: namedIn('body') },
       schema: {
         summary: 'Create a webhook (create). The signing secret is shown only in this answer.',
         tags,
@@ -70,11 +75,9 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
         response: responses({ 201: CreatedWebhook }),
       },
     },
-    async (request, reply) => {
+    async function createWebhook(request, reply) {
       const { userId } = currentUser(request);
       const { organizationID, projectID } = request.body;
-      await access.require(userId, organizationID, 'create');
-      await projects.row(organizationID, projectID);
       return reply.code(201).send(await webhooks.create(organizationID, projectID, userId, toInput(request.body)));
     },
   );
@@ -82,19 +85,18 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
   app.get(
     '/',
     {
+      config: { action: 'read', scope: 'project', locate: namedIn('query') },
       schema: { summary: 'The webhooks of a project (read)', tags, security, querystring: Type.Object({ organizationID: Id, projectID: Id }), response: responses({ 200: Type.Array(Webhook) }) },
     },
-    async (request) => {
-      const { organizationID, projectID } = request.query;
-      await access.require(currentUser(request).userId, organizationID, 'read');
-      await projects.row(organizationID, projectID);
-      return webhooks.list(projectID);
+    async function listWebhooks(request) {
+      return webhooks.list(request.scope.projectId);
     },
   );
 
   app.get(
     '/:id/logs',
     {
+      config: { action: 'read', scope: 'organization', locate: webhookNamed },
       schema: {
         summary: `A webhook's delivery log, newest attempt first, ${webhookLimits.logPage} per page (read)`,
         tags,
@@ -104,9 +106,8 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
         response: responses({ 200: Type.Array(WebhookLogEntry) }),
       },
     },
-    async (request) => {
-      const row = await webhooks.row(request.params.id);
-      await access.require(currentUser(request).userId, row.organizationId, 'read');
+    async function readLog(request) {
+      const row = request.scope.resource as WebhookRow;
       return webhooks.logs(row.id, request.query.before);
     },
   );
@@ -114,6 +115,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
   app.post(
     '/:id/logs/:deliveryID/redeliver',
     {
+      config: { action: 'update', scope: 'organization', locate: webhookNamed },
       schema: {
         summary: 'Send a logged delivery once more, now (update)',
         tags,
@@ -122,9 +124,8 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
         response: responses({ 202: Type.Object({ deliveryID: Type.String() }) }),
       },
     },
-    async (request, reply) => {
-      const row = await webhooks.row(request.params.id);
-      await access.require(currentUser(request).userId, row.organizationId, 'update');
+    async function redeliver(request, reply) {
+      const row = request.scope.resource as WebhookRow;
       const delivery = await webhooks.delivery(row.id, request.params.deliveryID);
       await dispatcher.redeliver(delivery.id);
       return reply.code(202).send({ deliveryID: delivery.id });
@@ -134,6 +135,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
   app.put(
     '/:id',
     {
+      config: { action: 'update', scope: 'organization', locate: webhookNamed },
       schema: {
         summary: "Change a webhook's settings; enabled: true turns a disabled webhook back on (update)",
         tags,
@@ -143,19 +145,17 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
         response: responses({ 200: Webhook }),
       },
     },
-    async (request) => {
-      const row = await webhooks.row(request.params.id);
-      await access.require(currentUser(request).userId, row.organizationId, 'update');
+    async function changeWebhook(request) {
+      const row = request.scope.resource as WebhookRow;
       return webhooks.update(row, toInput(request.body), request.body.enabled);
     },
   );
 
   app.delete(
     '/:id',
-    { schema: { summary: 'Delete a webhook and its log (delete)', tags, security, params: Type.Object({ id: Id }), response: responses({ 204: Empty }) } },
-    async (request, reply) => {
-      const row = await webhooks.row(request.params.id);
-      await access.require(currentUser(request).userId, row.organizationId, 'delete');
+    { config: { action: 'delete', scope: 'organization', locate: webhookNamed }, schema: { summary: 'Delete a webhook and its log (delete)', tags, security, params: Type.Object({ id: Id }), response: responses({ 204: Empty }) } },
+    async function deleteWebhook(request, reply) {
+      const row = request.scope.resource as WebhookRow;
       await webhooks.delete(row.id);
       return reply.code(204).send(null);
     },
