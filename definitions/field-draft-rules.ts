@@ -5,6 +5,7 @@
  */
 import { contentLimits, reservedSlugs, slugify } from './content.ts';
 import { fieldType, typeSettings } from './field-types/index.ts';
+import type { SettingRefusal, SettingRefusalCode } from './field-types/setting-refusal.ts';
 import type { OptionChoice, SchemaField, TypeSetting } from './field-types/types.ts';
 
 /** What a person edits while defining a field: a schema field without its id. */
@@ -92,6 +93,53 @@ export function changeDraftType(draft: FieldDraft, type: number): FieldDraft {
   return applyDraftChanges(next, {});
 }
 
+/**
+ * The draft problem each setting refusal of the field types shows as, and the attribute it stands
+ * beside (both bounds beside the minimum, which draws them together); null where the server's
+ * answer says it (a rule the form's editors cannot break, or one only the server can check).
+ */
+const draftProblemOfRefusal: Readonly<Record<SettingRefusalCode, FieldDraftProblem | null>> = {
+  optionsMissing: { path: 'options', code: 'optionsMissing' },
+  referenceMissing: { path: 'referenceCollectionID', code: 'referenceMissing' },
+  referenceSelf: { path: 'referenceCollectionID', code: 'referenceSelf' },
+  referenceUnknown: { path: 'referenceCollectionID', code: 'referenceUnknown' },
+  boundInvalid: { path: 'min', code: 'minMaxInvalid' },
+  minAboveMax: { path: 'min', code: 'minMaxInvalid' },
+  acceptInvalid: null,
+  nestedReferencesInvalid: null,
+  defaultValueInvalid: null,
+  optionsTooMany: null,
+  optionInvalid: null,
+  optionEmpty: null,
+  optionTooLong: null,
+  optionIdInvalid: null,
+  optionIdTaken: null,
+  nulCharacter: null,
+  notUnicode: null,
+  customCssInvalid: null,
+  customScriptInvalid: null,
+  customScriptNotWeb: null,
+  customScriptsOff: null,
+};
+
+/**
+ * The type's own settings check run on what would be sent. What the draft's context does not know
+ * (the collection, the project's other collections) is taken as fine: the server checks it.
+ */
+function settingRefusals(draft: FieldDraft, context: FieldDraftRulesContext): readonly SettingRefusal[] {
+  const type = fieldType(draft.type);
+  if (!type?.checkSettings) return [];
+  const field = { id: '', ...fieldInputOf(draft) } as SchemaField;
+  const target = field.referenceCollectionID;
+  let made = 0;
+  return type.checkSettings(field, {
+    collectionID: context.collectionID ?? '',
+    collectionIDs: context.collectionIDs ?? (typeof target === 'string' ? [target] : []),
+    newId: () => `draft-${(made += 1)}`,
+    scriptsEnabled: true,
+  }).problems;
+}
+
 /** Every reason the draft cannot be saved; empty when it can. */
 export function fieldDraftProblems(draft: FieldDraft, context: FieldDraftRulesContext): FieldDraftProblem[] {
   const problems: FieldDraftProblem[] = [];
@@ -110,17 +158,9 @@ export function fieldDraftProblems(draft: FieldDraft, context: FieldDraftRulesCo
   else if (context.siblingSlugs.includes(slug)) add('slug', 'slugTaken');
 
   if (type) {
-    if (type.settings.includes('options') && nonEmptyOptions(draft.options).length === 0) add('options', 'optionsMissing');
-    if (type.settings.includes('referenceCollectionID')) {
-      const target = draft.referenceCollectionID ?? '';
-      if (target === '') add('referenceCollectionID', 'referenceMissing');
-      else if (context.collectionID !== undefined && target === context.collectionID) add('referenceCollectionID', 'referenceSelf');
-      else if (context.collectionIDs !== undefined && !context.collectionIDs.includes(target)) add('referenceCollectionID', 'referenceUnknown');
-    }
-    if (type.settings.includes('min') && type.settings.includes('max')) {
-      const { min, max } = draft;
-      const bad = (n: number | undefined) => n !== undefined && (!Number.isInteger(n) || n < 0);
-      if (bad(min) || bad(max) || (min !== undefined && max !== undefined && min > max)) add('min', 'minMaxInvalid');
+    for (const refusal of settingRefusals(draft, context)) {
+      const shown = draftProblemOfRefusal[refusal.code];
+      if (shown && !problems.some((problem) => problem.code === shown.code)) add(shown.path, shown.code);
     }
     if (draft.primaryField && !type.capabilities.primary) add('primaryField', 'primaryNotAllowed');
     if (draft.required && !type.capabilities.required) add('required', 'requiredNotAllowed');

@@ -14,8 +14,16 @@ const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
  * lone surrogate is not Unicode text (it would be silently replaced or refused by jsonb).
  */
 export function unstorableText(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'must not contain the NUL character';
-  if (loneSurrogate.test(text)) return 'must be valid Unicode text';
+  const code = unstorableTextCode(text);
+  if (code === 'nulCharacter') return 'must not contain the NUL character';
+  if (code === 'notUnicode') return 'must be valid Unicode text';
+  return undefined;
+}
+
+/** Why a string cannot be stored, as a refusal code, or undefined (the rule of `unstorableText`). */
+export function unstorableTextCode(text: string): 'nulCharacter' | 'notUnicode' | undefined {
+  if (text.includes('\u0000')) return 'nulCharacter';
+  if (loneSurrogate.test(text)) return 'notUnicode';
   return undefined;
 }
 

@@ -51,10 +51,12 @@ export const typeSettings = [
 ] as const;
 export type TypeSetting = (typeof typeSettings)[number];
 
+import type { SettingRefusal } from './setting-refusal.ts';
+
 /** The outcome of checking one value: the normalised value to store, or why it is refused. */
 export type Check<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
 
-/** A refused setting of a field definition, `path` relative to the field (`options.0.value`). */
+/** A refused input of a field definition, worded, `path` relative to the field (`options.0.value`). */
 export interface SettingProblem {
   path: string;
   message: string;
@@ -219,7 +221,7 @@ export interface FieldType {
   /** True when the value counts as empty for `required` (Bool never is). */
   isEmpty(value: unknown): boolean;
   /** Checks and normalises the type-specific settings of a field definition. */
-  checkSettings?(field: SchemaField, context: SettingsContext): { field: SchemaField; problems: SettingProblem[] };
+  checkSettings?(field: SchemaField, context: SettingsContext): { field: SchemaField; problems: SettingRefusal[] };
   /** Completes a validated value with what only stored data can tell (ItemRef display values). */
   resolve?(value: unknown, field: SchemaField, context: ResolveContext): Promise<Check>;
   /** The value a new item gets when the write leaves the field out. */

@@ -6,6 +6,8 @@
 import { contentLimits, fieldSlugProblem, metadataField } from '../../definitions/content.ts';
 import { fieldType, typeSettings, type SchemaField, type SettingProblem, type SettingsContext, type TypeSetting } from '../../definitions/field-types/index.ts';
 import { unstorableText } from '../../definitions/field-types/support.ts';
+import { settingRefusalMessageKeys } from '../../definitions/field-types/setting-refusal.ts';
+import { formatMessage } from '../../definitions/messages/format.ts';
 import { newId } from '../lib/ids.ts';
 
 const commonAttributes = ['id', 'name', 'slug', 'type', 'helpText', 'required', 'primaryField', 'unique', 'visible', 'sort', 'sortedByDefault'] as const;
@@ -114,7 +116,7 @@ function prepare(input: Record<string, unknown>, env: FieldEnvironment, previous
   }
   if (type.checkSettings) {
     const checked = type.checkSettings(field, previous ? { ...env.context, previous } : env.context);
-    for (const problem of checked.problems) at(problem.path, problem.message);
+    for (const refusal of checked.problems) at(refusal.path, formatMessage(settingRefusalMessageKeys[refusal.code], refusal.params));
     Object.assign(field, checked.field);
   }
   return { field, problems };

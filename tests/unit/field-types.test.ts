@@ -5,6 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { collectionIdProblem, fieldSlugProblem, parseNestedId, slugify } from '../../definitions/content.ts';
 import { creatableFieldTypes, fieldType, fieldTypes, type FieldType, type SchemaField, type SettingsContext } from '../../definitions/field-types/index.ts';
+import { settingRefusalMessageKeys, type SettingRefusal } from '../../definitions/field-types/setting-refusal.ts';
+import { formatMessage } from '../../definitions/messages/format.ts';
+
+/** A type's setting refusals as the API words them (the catalogue's text). */
+const worded = (refusals: readonly SettingRefusal[]) => refusals.map(({ path, code, params }) => ({ path, message: formatMessage(settingRefusalMessageKeys[code], params) }));
 
 const byName = (name: string): FieldType => {
   const type = fieldTypes.find((t) => t.name === name);
@@ -140,7 +145,7 @@ describe('PlainText', () => {
 
   it('checks its min and max settings', () => {
     const t = byName('PlainText');
-    expect(t.checkSettings!(field(t, { min: 3, max: 2 }), context).problems).toEqual([{ path: 'min', message: 'must not be more than max' }]);
+    expect(worded(t.checkSettings!(field(t, { min: 3, max: 2 }), context).problems)).toEqual([{ path: 'min', message: 'must not be more than max' }]);
     expect(t.checkSettings!(field(t, { min: -1 }), context).problems[0]!.path).toBe('min');
     expect(t.checkSettings!(field(t, { max: 1.5 }), context).problems[0]!.path).toBe('max');
     expect(t.checkSettings!(field(t, { min: 1, max: 5 }), context).problems).toEqual([]);
@@ -218,14 +223,14 @@ describe('Option', () => {
 
   it('needs at least one option with text, gives options ids and refuses duplicates', () => {
     const t = byName('Option');
-    expect(t.checkSettings!(field(t, { options: [] }), context).problems).toEqual([{ path: 'options', message: 'needs at least one option' }]);
+    expect(worded(t.checkSettings!(field(t, { options: [] }), context).problems)).toEqual([{ path: 'options', message: 'needs at least one option' }]);
     expect(t.checkSettings!(field(t), context).problems[0]!.path).toBe('options');
-    expect(t.checkSettings!(field(t, { options: [{ value: '  ' } as never] }), context).problems).toEqual([{ path: 'options.0.value', message: 'must not be empty' }]);
+    expect(worded(t.checkSettings!(field(t, { options: [{ value: '  ' } as never] }), context).problems)).toEqual([{ path: 'options.0.value', message: 'must not be empty' }]);
     const made = t.checkSettings!(field(t, { options: [{ value: ' Small ' } as never, { _id: 'l', value: 'Large' }] }), context);
     expect(made.problems).toEqual([]);
     expect(made.field.options).toEqual([{ _id: expect.stringMatching(/^gen/), value: 'Small' }, { _id: 'l', value: 'Large' }]);
     const twice = t.checkSettings!(field(t, { options: [{ _id: 'a', value: 'A' }, { _id: 'a', value: 'B' }] }), context);
-    expect(twice.problems).toEqual([{ path: 'options.1._id', message: 'is used by another option' }]);
+    expect(worded(twice.problems)).toEqual([{ path: 'options.1._id', message: 'is used by another option' }]);
   });
 });
 

@@ -20,7 +20,7 @@ export const bool: FieldType = {
     const problems =
       field.defaultValue === undefined || field.defaultValue === null || typeof field.defaultValue === 'boolean'
         ? []
-        : [{ path: 'defaultValue', message: 'must be true, false or null' }];
+        : [{ path: 'defaultValue', code: 'defaultValueInvalid' as const }];
     return { field, problems };
   },
   defaultFor: (field) => (typeof field.defaultValue === 'boolean' ? field.defaultValue : undefined),

@@ -1,7 +1,8 @@
 /** ImageRef (5): an uploaded image or file, referred to by its address and names. */
 import { contentLimits } from '../../content.ts';
 import { extraKeys, fail, isPlainObject, jsonCsv, ok, unstorableText } from '../support.ts';
-import type { Check, FieldType, SettingProblem } from '../types.ts';
+import type { SettingRefusal } from '../setting-refusal.ts';
+import type { Check, FieldType } from '../types.ts';
 
 /** What an image value may hold (`file` and `selectedImage` live only in the browser). */
 /** `fileName` is the name the file was uploaded with (`imageName` is the stored file's unique name). */
@@ -54,11 +55,11 @@ export function checkImage(value: unknown, extra: readonly string[] = []): Check
 
 export const isEmptyImage = (value: unknown) => !isPlainObject(value) || !(typeof value.imageURL === 'string' && value.imageURL) && !(typeof value.fileURL === 'string' && value.fileURL);
 
-export function checkAccept(accept: unknown): SettingProblem[] {
+export function checkAccept(accept: unknown): SettingRefusal[] {
   if (accept === undefined) return [];
   return typeof accept === 'string' && accept.length <= 1000 && !accept.includes('\u0000')
     ? []
-    : [{ path: 'accept', message: 'must be a list of file types such as "image/*,application/pdf"' }];
+    : [{ path: 'accept', code: 'acceptInvalid' }];
 }
 
 const imageSchema = {

@@ -8,7 +8,8 @@
  */
 import { contentLimits, fieldSlugProblem, isItemId } from '../../content.ts';
 import { fail, isBlank, isPlainObject, ok } from '../support.ts';
-import type { Check, FieldType, NestedItemFound, SchemaField, SettingProblem } from '../types.ts';
+import type { SettingRefusal } from '../setting-refusal.ts';
+import type { Check, FieldType, NestedItemFound, SchemaField } from '../types.ts';
 
 const refSchema = (required: string[]) => ({
   type: 'object',
@@ -140,14 +141,14 @@ export const itemRef: FieldType = {
     return ok(resolved);
   },
   checkSettings(field, context) {
-    const problems: SettingProblem[] = [];
+    const problems: SettingRefusal[] = [];
     const target = field.referenceCollectionID;
-    if (typeof target !== 'string' || target === '') problems.push({ path: 'referenceCollectionID', message: 'must name the collection the items come from' });
-    else if (target === context.collectionID) problems.push({ path: 'referenceCollectionID', message: 'must name another collection than this one' });
-    else if (!context.collectionIDs.includes(target)) problems.push({ path: 'referenceCollectionID', message: `there is no collection "${target}" in this project` });
+    if (typeof target !== 'string' || target === '') problems.push({ path: 'referenceCollectionID', code: 'referenceMissing' });
+    else if (target === context.collectionID) problems.push({ path: 'referenceCollectionID', code: 'referenceSelf' });
+    else if (!context.collectionIDs.includes(target)) problems.push({ path: 'referenceCollectionID', code: 'referenceUnknown', params: { collection: target } });
     const nested = field.nestedReferenceCollectionID;
     if (nested !== undefined && (!Array.isArray(nested) || nested.length > 20 || nested.some((slug) => typeof slug !== 'string' || fieldSlugProblem(slug) !== undefined))) {
-      problems.push({ path: 'nestedReferenceCollectionID', message: 'must be a list of nested collection slugs' });
+      problems.push({ path: 'nestedReferenceCollectionID', code: 'nestedReferencesInvalid' });
     }
     return { field, problems };
   },

@@ -3,8 +3,9 @@
  * with the choice's current text.
  */
 import { contentLimits } from '../../content.ts';
-import { fail, isPlainObject, ok, unstorableText } from '../support.ts';
-import type { FieldType, OptionChoice, SettingProblem } from '../types.ts';
+import { fail, isPlainObject, ok, unstorableTextCode } from '../support.ts';
+import type { SettingRefusal } from '../setting-refusal.ts';
+import type { FieldType, OptionChoice } from '../types.ts';
 
 const optionId = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -36,24 +37,24 @@ export const option: FieldType = {
   },
   isEmpty: (value) => value === null || value === undefined,
   checkSettings(field, context) {
-    const problems: SettingProblem[] = [];
+    const problems: SettingRefusal[] = [];
     const given = field.options;
     if (!Array.isArray(given) || given.length === 0) {
-      return { field, problems: [{ path: 'options', message: 'needs at least one option' }] };
+      return { field, problems: [{ path: 'options', code: 'optionsMissing' }] };
     }
-    if (given.length > contentLimits.optionsPerField) problems.push({ path: 'options', message: `may hold at most ${contentLimits.optionsPerField} options` });
+    if (given.length > contentLimits.optionsPerField) problems.push({ path: 'options', code: 'optionsTooMany', params: { max: contentLimits.optionsPerField } });
     const seen = new Set<string>();
     const options: OptionChoice[] = [];
     given.forEach((entry: unknown, i) => {
-      if (!isPlainObject(entry)) return problems.push({ path: `options.${i}`, message: 'must be {"value": "…"}' });
+      if (!isPlainObject(entry)) return problems.push({ path: `options.${i}`, code: 'optionInvalid' });
       const text = typeof entry.value === 'string' ? entry.value.trim() : undefined;
-      if (!text) return problems.push({ path: `options.${i}.value`, message: 'must not be empty' });
-      const bad = unstorableText(text);
-      if (bad) return problems.push({ path: `options.${i}.value`, message: bad });
-      if (text.length > contentLimits.optionValueMax) return problems.push({ path: `options.${i}.value`, message: `must be at most ${contentLimits.optionValueMax} characters` });
+      if (!text) return problems.push({ path: `options.${i}.value`, code: 'optionEmpty' });
+      const bad = unstorableTextCode(text);
+      if (bad) return problems.push({ path: `options.${i}.value`, code: bad });
+      if (text.length > contentLimits.optionValueMax) return problems.push({ path: `options.${i}.value`, code: 'optionTooLong', params: { max: contentLimits.optionValueMax } });
       const id = entry._id === undefined || entry._id === '' ? context.newId() : entry._id;
-      if (typeof id !== 'string' || !optionId.test(id)) return problems.push({ path: `options.${i}._id`, message: 'must be letters, digits, "_" or "-"' });
-      if (seen.has(id)) return problems.push({ path: `options.${i}._id`, message: 'is used by another option' });
+      if (typeof id !== 'string' || !optionId.test(id)) return problems.push({ path: `options.${i}._id`, code: 'optionIdInvalid' });
+      if (seen.has(id)) return problems.push({ path: `options.${i}._id`, code: 'optionIdTaken' });
       seen.add(id);
       options.push({ _id: id, value: text });
       return undefined;

@@ -1,7 +1,8 @@
 /** PlainText (1): a line or paragraph of text, optionally bounded by min and max characters. */
 import { contentLimits } from '../../content.ts';
 import { characterCount, fail, isBlank, ok, textCsv, unstorableText } from '../support.ts';
-import type { FieldType, SchemaField, SettingProblem } from '../types.ts';
+import type { SettingRefusal } from '../setting-refusal.ts';
+import type { FieldType, SchemaField } from '../types.ts';
 
 /** Sorting and equality index the first characters only: a btree entry must stay under ~2.7 kB. */
 export const textSortPrefix = 128;
@@ -44,15 +45,15 @@ export const plainText: FieldType = {
   },
   isEmpty: isBlank,
   checkSettings(field) {
-    const problems: SettingProblem[] = [];
+    const problems: SettingRefusal[] = [];
     for (const key of ['min', 'max'] as const) {
       const bound = field[key];
       if (bound !== undefined && (!Number.isInteger(bound) || bound < 0 || bound > contentLimits.plainTextMax)) {
-        problems.push({ path: key, message: `must be a whole number from 0 to ${contentLimits.plainTextMax}` });
+        problems.push({ path: key, code: 'boundInvalid', params: { max: contentLimits.plainTextMax } });
       }
     }
     if (typeof field.min === 'number' && typeof field.max === 'number' && field.min > field.max) {
-      problems.push({ path: 'min', message: 'must not be more than max' });
+      problems.push({ path: 'min', code: 'minAboveMax' });
     }
     return { field, problems };
   },

@@ -1,7 +1,8 @@
 /** RichText (2): HTML from the rich-text editor, searched as text, never sorted. */
 import { contentLimits } from '../../content.ts';
 import { characterCount, fail, isBlank, ok, textCsv, unstorableText } from '../support.ts';
-import type { FieldType, SettingProblem } from '../types.ts';
+import type { SettingRefusal } from '../setting-refusal.ts';
+import type { FieldType } from '../types.ts';
 
 export const richText: FieldType = {
   code: 2,
@@ -26,19 +27,19 @@ export const richText: FieldType = {
   },
   isEmpty: isBlank,
   checkSettings(field, context) {
-    const problems: SettingProblem[] = [];
+    const problems: SettingRefusal[] = [];
     const css = field.richTextCustomCSS;
     if (css !== undefined && (typeof css !== 'string' || css.length > contentLimits.customCssMax || unstorableText(css))) {
-      problems.push({ path: 'richTextCustomCSS', message: `must be text of at most ${contentLimits.customCssMax} characters` });
+      problems.push({ path: 'richTextCustomCSS', code: 'customCssInvalid', params: { max: contentLimits.customCssMax } });
     }
     const js = field.richTextCustomJS;
     if (js !== undefined && (typeof js !== 'string' || js.length > contentLimits.urlMax || unstorableText(js))) {
-      problems.push({ path: 'richTextCustomJS', message: `must be the script file's address, at most ${contentLimits.urlMax} characters` });
+      problems.push({ path: 'richTextCustomJS', code: 'customScriptInvalid', params: { max: contentLimits.urlMax } });
     } else if (js !== undefined && !/^https?:\/\//i.test(js)) {
-      problems.push({ path: 'richTextCustomJS', message: "must be the script file's http(s) address" });
+      problems.push({ path: 'richTextCustomJS', code: 'customScriptNotWeb' });
     } else if (js !== undefined && context.scriptsEnabled !== true && js !== context.previous?.richTextCustomJS) {
       // Custom scripts only where an organization admin has turned them on.
-      problems.push({ path: 'richTextCustomJS', message: 'custom script files are turned off for this project (an organization admin can turn them on)' });
+      problems.push({ path: 'richTextCustomJS', code: 'customScriptsOff' });
     }
     return { field, problems };
   },
