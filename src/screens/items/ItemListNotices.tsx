@@ -3,6 +3,7 @@
  * data, and a live data stream that gave up.
  */
 import { useId } from 'react';
+import type { MessageKey } from '../../../definitions/messages/format.ts';
 import type { CsvProgress } from '../../../machines/item-list.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import type { useLiveData } from '../../hooks/use-live-data.ts';
@@ -19,22 +20,21 @@ export function ItemListNotices({ csv, live }: { csv: CsvProgress | null; live: 
           <progress id={`${id}-csv`} max={csv.total ?? undefined} value={rows} />
         </div>
       ) : null}
-      {live.newItemsAvailable ? (
-        <div className="callout-info live-alert" role="status">
-          <p>{format('itemList.newItemsAvailable')}</p>
-          <button type="button" className="button button-small button-primary" onClick={live.loadNewItems}>
-            {format('itemList.loadNewItems')}
-          </button>
-        </div>
-      ) : null}
-      {live.status === 'failed' ? (
-        <div className="callout-error live-alert" role="alert">
-          <p>{format('itemList.liveFailed')}</p>
-          <button type="button" className="button button-small" onClick={live.retry}>
-            {format('itemList.liveRetry')}
-          </button>
-        </div>
-      ) : null}
+      {live.newItemsAvailable ? <LiveAlert tone="info" text="itemList.newItemsAvailable" action="itemList.loadNewItems" onAction={live.loadNewItems} /> : null}
+      {live.status === 'failed' ? <LiveAlert tone="error" text="itemList.liveFailed" action="itemList.liveRetry" onAction={live.retry} /> : null}
     </>
+  );
+}
+
+/** A live data callout: new items to load (a status), or a stream that gave up (an alert). */
+function LiveAlert({ tone, text, action, onAction }: { tone: 'info' | 'error'; text: MessageKey; action: MessageKey; onAction: () => void }) {
+  const format = useFormat();
+  return (
+    <div className={`callout-${tone} live-alert`} role={tone === 'info' ? 'status' : 'alert'}>
+      <p>{format(text)}</p>
+      <button type="button" className={tone === 'info' ? 'button button-small button-primary' : 'button button-small'} onClick={onAction}>
+        {format(action)}
+      </button>
+    </div>
   );
 }

@@ -76,6 +76,14 @@ export function useItemColumns(collection: Collection, columnScope: ColumnScope,
   const columnDefs: ColDef<Item>[] = useMemo(() => {
     // The system date columns are drawn and sized as fields of the registry's date type.
     const dateType = fieldTypes.find((type) => type.valueKind === 'date')!.code;
+    const dateColumn = (colId: '_lastUpdatedDate' | '_createdDate', headerName: string, name: string): ColDef<Item> => ({
+      colId,
+      width: columnWidth(dateType, headerName),
+      headerName,
+      valueGetter: (p) => p.data?.[colId],
+      cellRenderer: cellOf(DateDisplay, metaField(colId, name, dateType)),
+      sortable: true,
+    });
     const defs: ColDef<Item>[] = [
       ...fields.map((field) => ({
         colId: field.slug,
@@ -94,22 +102,8 @@ export function useItemColumns(collection: Collection, columnScope: ColumnScope,
         cellClass: 'cell-mono',
         width: idColumnWidth,
       },
-      {
-        colId: '_lastUpdatedDate',
-        width: columnWidth(dateType, format('itemList.col.lastUpdated')),
-        headerName: format('itemList.col.lastUpdated'),
-        valueGetter: (p) => p.data?._lastUpdatedDate,
-        cellRenderer: cellOf(DateDisplay, metaField('_lastUpdatedDate', 'Last Updated', dateType)),
-        sortable: true,
-      },
-      {
-        colId: '_createdDate',
-        width: columnWidth(dateType, format('itemList.col.created')),
-        headerName: format('itemList.col.created'),
-        valueGetter: (p) => p.data?._createdDate,
-        cellRenderer: cellOf(DateDisplay, metaField('_createdDate', 'Created Date', dateType)),
-        sortable: true,
-      },
+      dateColumn('_lastUpdatedDate', format('itemList.col.lastUpdated'), 'Last Updated'),
+      dateColumn('_createdDate', format('itemList.col.created'), 'Created Date'),
     ];
     if (dragColumn) defs.unshift({ ...handleColumn, headerName: format('itemList.col.order') });
     return defs.map((def) => ({
