@@ -24,14 +24,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { contentLimits, defaultAccept, parseNestedId } from '../../definitions/content.ts';
 import { acceptsFile, extensionOf, fileLimits, thumbnailSizes } from '../../definitions/files.ts';
 import { fieldType, type SchemaField } from '../../definitions/field-types/index.ts';
-import type { Action } from '../../definitions/permissions.ts';
-import { currentUser } from '../auth/authenticate.ts';
-import { collectionVisibilityOf } from '../main/projects.ts';
 import { AppError, badRequest, notFound, problem, unsupportedMediaType as unsupported } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { responses } from '../lib/schemas.ts';
-import { CollectionService, invalid, levelOf } from '../content/collections.ts';
-import { ItemService, parseVersion, StaleItemError } from '../content/items.ts';
+import { invalid, levelOf } from '../content/collections.ts';
+import { parseVersion, StaleItemError } from '../content/items.ts';
 import { CollectionId, Id, ItemId, ItemSchema, NestedId } from '../content/route-schemas.ts';
 import { fieldColumn, followChain } from '../content/schema-tree.ts';
 import { readItem, type Item } from '../content/storage.ts';
@@ -110,8 +107,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
   const { files } = app.ctx;
   const storage = files.storage;
   const spoolDir = path.join(config.dataDir, 'uploads');
-  const collections = new CollectionService(database.db);
-  const items = new ItemService(database.db);
+  const { collections, items } = app.ctx;
   const urlOf = (key: string) => `${config.publicUrl}/files/${key}`;
 
   // After a content write, the files it may have orphaned are checked at once (docs/files.md).
@@ -252,15 +248,6 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
       });
       const security = [{ bearer: [] as string[] }];
 
-      /** The permission check, then the project and (restricted views) the collection, as the content routes do. */
-      async function allow(request: FastifyRequest, action: Action): Promise<string> {
-        const { org, proj, collection } = request.params as { org: string; proj: string; collection?: string };
-        const viewer = await app.ctx.access.require(currentUser(request).userId, org, action);
-        const visibility = collectionVisibilityOf(await app.ctx.projects.row(org, proj), viewer);
-        if (collection !== undefined) visibility.require(collection);
-        return proj;
-      }
-
       /** The item a call names (nested through nestedID, which must end in an item id) and its image field. */
       async function target(proj: string, collection: string, itemId: string, nestedID: string | undefined, slug: string, slugPath: string) {
         const row = await collections.row(proj, collection);
@@ -381,6 +368,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
       routes.put(
         '/collection/:collection/item/:item/image',
         {
+          config: { action: 'update', scope: 'collection' },
           schema: {
             summary:
               'Upload an image or file into an ImageRef field (replacing the one there) or an ImageRefSet (appended), or set it to a link (update). Multipart: altText, then imageFile or imageLink.',
@@ -394,7 +382,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
           },
         },
         async (request, reply) => {
-          const proj = await allow(request, 'update');
+          const { proj } = request.params;
           const nestedID = request.query.nestedID || undefined;
           const found = await target(proj, request.params.collection, request.params.item, nestedID, request.query.imageSlug, 'imageSlug');
           const current = found.item[found.field.slug];
@@ -453,6 +441,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
       routes.delete(
         '/collection/:collection/item/:item/image',
         {
+          config: { action: 'update', scope: 'collection' },
           schema: {
             summary:
               'Remove the image of an ImageRef field, or one image (by imageName or imageID, the entry’s _id) of an ImageRefSet, with its file (update)',
@@ -470,7 +459,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
           },
         },
         async (request, reply) => {
-          const proj = await allow(request, 'update');
+          const { proj } = request.params;
           const nestedID = request.query.nestedID || undefined;
           const { imageName, imageID } = request.query;
           const found = await target(proj, request.params.collection, request.params.item, nestedID, request.query.fieldSlug, 'fieldSlug');
@@ -518,17 +507,18 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
         }
       };
       const assetSchema = (summary: string, response: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Array>) => ({
+        config: { action: 'update' as const, scope: 'project' as const },
         schema: { summary, tags: ['files'], security, consumes: ['multipart/form-data'], params: Type.Object({ org: Id, proj: Id }), response: responses({ 201: response }) },
       });
 
       routes.put('/asset', assetSchema('Store one project file (multipart part `asset`) and answer its URL (update)', Asset), async (request, reply) => {
-        const proj = await allow(request, 'update');
+        const { proj } = request.params;
         const [asset] = await storeAssets(request, proj, 1);
         return reply.code(201).send(asset!);
       });
 
       routes.put('/assets', assetSchema('Store several project files (parts named `asset`) and answer their URLs in order (update)', Type.Array(Asset)), async (request, reply) => {
-        const proj = await allow(request, 'update');
+        const { proj } = request.params;
         return reply.code(201).send(await storeAssets(request, proj, fileLimits.assetsPerCall));
       });
     },
