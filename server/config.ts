@@ -4,6 +4,7 @@
  * only module that reads `process.env`.
  */
 import path from 'node:path';
+import { defaultCsvLimits, type CsvLimits } from './content/csv-limits.ts';
 import type { FilesConfig } from './files/storage.ts';
 import { loadMapsConfig, type MapsConfig } from './maps/geocoder.ts';
 import { readSettings, type Env, type RateLimitRule, type Settings } from './settings.ts';
@@ -66,6 +67,8 @@ export interface Config {
   webhooks: WebhookDeliveryConfig;
   /** Whether PGlite runs repeated reads as named statements (`LARDER_PGLITE_NAMED`). */
   pgliteNamedStatements: boolean;
+  /** CSV export batches: not settings, this app's own copy of the defaults (server/content/csv-limits.ts). */
+  csv: CsvLimits;
 }
 
 /** Builds the app's configuration from `env` through the settings schema (server/settings.ts). */
@@ -113,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     maps: loadMapsConfig(env),
     webhooks: webhooksConfig(s),
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
+    csv: { ...defaultCsvLimits },
   };
 }
 

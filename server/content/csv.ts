@@ -39,21 +39,6 @@ import type { Target } from './query/targets.ts';
 import { columnFields, fieldColumn, type SchemaLevel } from './schema-tree.ts';
 import { columnTypeOf, countChildren, decodeValue, query, targetExpression, type Executor } from './storage.ts';
 
-export const csvLimits = {
-  /** Rows read per batch. */
-  batchSize: 5000,
-  /** A batch written by the database stops after the row that reaches this many bytes (a text value is at most 1 GB). */
-  batchBytes: 16 * 1024 * 1024,
-  /** Whether the database writes the cells (false: every batch is read as rows and written by the JavaScript codecs). */
-  sql: true,
-  /** Whether PostgreSQL writes batches with COPY (false: as one text value each). */
-  copy: true,
-  /** Rows per COPY batch (fewer when rows are big: a batch is held whole, at most `batchBytes`). */
-  copyBatchSize: 10000,
-  /** Parts of a COPY batch written at once, each by its own connection (and PostgreSQL process). */
-  copyParts: 2,
-};
-
 export interface CsvColumn {
   header: string;
   /** The cell of a row of the level's table (as selectList reads it). */
@@ -406,7 +391,8 @@ export const csvStats = { sqlBatches: 0, jsBatches: 0, copyBatches: 0, copyElsew
 export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyReply): Promise<FastifyReply> {
   let q = source.query;
   if (q.pipeline) throw invalid([{ path: 'aggregationPipeline', message: 'cannot be exported as CSV: export the list, filtered with query, filter or find' }]);
-  const { batchSize, batchBytes } = csvLimits;
+  const limits = reply.server.ctx.config.csv;
+  const { batchSize, batchBytes } = limits;
   // A search reads its tokens from the vocabularies first, as the list does, so the export is the list's rows.
   if (q.where && holdsSearch(q.where)) {
     const where = q.where;
@@ -427,11 +413,11 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
       sql`select current_setting('extra_float_digits')::int > 0 as floats, current_setting('standard_conforming_strings') = 'on' as literals`,
     ))[0],
   ] as const);
-  const columns = exportColumns(source.level, q.projection, settings?.floats === true && csvLimits.sql);
-  const inSql = csvLimits.sql && columns.every((c) => c.sql !== undefined);
+  const columns = exportColumns(source.level, q.projection, settings?.floats === true && limits.sql);
+  const inSql = limits.sql && columns.every((c) => c.sql !== undefined);
   const pool = copyPoolOf(db);
   // One column would be written differently by COPY (it quotes a lone `\.`, its end-of-data mark).
-  const byCopy = inSql && csvLimits.copy && pool !== undefined && settings?.literals === true && columns.length > 1;
+  const byCopy = inSql && limits.copy && pool !== undefined && settings?.literals === true && columns.length > 1;
   const header = stringify([columns.map((c) => c.header)], { eof: true });
 
   /** A batch read as rows and written by the JavaScript codecs. */
@@ -523,11 +509,11 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
    * exactly, or bigger than `batchBytes`, is written by `readText` instead (which falls back to
    * the codecs in turn).
    */
-  let copyRows = csvLimits.copyBatchSize;
+  let copyRows = limits.copyBatchSize;
   const rowId = sql.identifier('_id');
   const readCopy = async (p: Position): Promise<Batch> => {
     // Each part holds `partRows` rows; the batch `copyRows` in all.
-    const parts = Math.max(1, Math.min(csvLimits.copyParts, copyRows));
+    const parts = Math.max(1, Math.min(limits.copyParts, copyRows));
     const partRows = Math.ceil(copyRows / parts);
     const after = (from: BoundaryRow): Position => (from ? { run: p.run, last: { key: (from.__sort_key as string | null) ?? null, id: from._id as string } } : p);
     const outcome = await copyBatch(pool!, {
@@ -561,7 +547,7 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
     }
     csvStats.copyBatches += 1;
     const b = outcome.boundary;
-    if (outcome.rows > 0) copyRows = Math.max(1, Math.min(csvLimits.copyBatchSize, Math.floor(batchBytes / 2 / (outcome.bytes / outcome.rows))));
+    if (outcome.rows > 0) copyRows = Math.max(1, Math.min(limits.copyBatchSize, Math.floor(batchBytes / 2 / (outcome.bytes / outcome.rows))));
     return {
       text: outcome.chunks,
       rows: outcome.rows,

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fieldTypes, type FieldType, type SchemaField } from '../../definitions/field-types/index.ts';
 import { unstorableJson, unstorableText } from '../../definitions/field-types/support.ts';
 import { unsafeAddress } from '../../definitions/field-types/image-ref/index.ts';
-import { csvCellSql, csvCopyCellSql, csvLimits, csvStats, neutralise } from '../../server/content/csv.ts';
+import { csvCellSql, csvCopyCellSql, csvStats, neutralise } from '../../server/content/csv.ts';
 import { copyPoolOf, inexactCellCode, inlineStatement } from '../../server/content/csv-copy.ts';
 import { to as copyTo } from 'pg-copy-streams';
 import { columnTypeOf, decodeValue, encodeValue, query } from '../../server/content/storage.ts';
@@ -312,11 +312,11 @@ describe.each(databaseKinds)('whole exports written by the database on %s', (kin
   });
   afterAll(() => t.close());
   afterEach(() => {
-    csvLimits.sql = true;
-    csvLimits.copy = true;
-    csvLimits.batchSize = 5000;
-    csvLimits.copyBatchSize = 10000;
-    csvLimits.batchBytes = 16 * 1024 * 1024;
+    t.app.ctx.config.csv.sql = true;
+    t.app.ctx.config.csv.copy = true;
+    t.app.ctx.config.csv.batchSize = 5000;
+    t.app.ctx.config.csv.copyBatchSize = 10000;
+    t.app.ctx.config.csv.batchBytes = 16 * 1024 * 1024;
   });
 
   /**
@@ -333,21 +333,21 @@ describe.each(databaseKinds)('whole exports written by the database on %s', (kin
     const copyElsewhere = csvStats.copyElsewhere - before.copyElsewhere;
     const jsBatchesBySql = csvStats.jsBatches - before.jsBatches;
     if (kind === 'postgres') {
-      csvLimits.copy = false;
+      t.app.ctx.config.csv.copy = false;
       const byText = await f.call('GET', path);
-      csvLimits.copy = true;
+      t.app.ctx.config.csv.copy = true;
       expect(byText.body, `${path} as text values`).toBe(bySql.body);
     }
-    csvLimits.sql = false;
+    t.app.ctx.config.csv.sql = false;
     const byJs = await f.call('GET', path);
-    csvLimits.sql = true;
+    t.app.ctx.config.csv.sql = true;
     expect(byJs.statusCode).toBe(200);
     return { bySql: bySql.body, byJs: byJs.body, sqlBatches, jsBatchesBySql, copyBatches, copyElsewhere };
   };
 
   it('are the same bytes as the JavaScript codecs write, sorted, filtered, projected and in small batches', async () => {
-    csvLimits.batchSize = 7;
-    csvLimits.copyBatchSize = 6;
+    t.app.ctx.config.csv.batchSize = 7;
+    t.app.ctx.config.csv.copyBatchSize = 6;
     const sorts = [{}, { sort: 'price', order: 'desc' }, { sort: 'title' }, { sort: 'when', order: 'desc' }, { sort: 'live' }];
     // A filter's text is written into the COPY statement as a literal: quotes and backslashes too.
     for (const params of [...sorts, { query: 'price:>:0' }, { search: "'" }, { search: '\\' }, { projectOff: 'body,data' }, { projectOn: 'price,place' }]) {
@@ -368,7 +368,7 @@ describe.each(databaseKinds)('whole exports written by the database on %s', (kin
   });
 
   it('a batch reaching the byte budget ends early and the next goes on from there', async () => {
-    csvLimits.batchBytes = 300;
+    t.app.ctx.config.csv.batchBytes = 300;
     const { bySql, byJs, sqlBatches } = await both('collection/things/csv?sort=price');
     expect(bySql).toBe(byJs);
     expect(sqlBatches).toBeGreaterThan(10);
@@ -376,8 +376,8 @@ describe.each(databaseKinds)('whole exports written by the database on %s', (kin
 
   it('a batch with a value SQL cannot write exactly is written by JavaScript, the rest by SQL', async () => {
     const odd = await createItem(f, 'things', { title: 'odd keys', price: 1e-9, data: { b: 1, 10: [2], '=x': '-y' } });
-    csvLimits.batchSize = 3;
-    csvLimits.copyBatchSize = 3;
+    t.app.ctx.config.csv.batchSize = 3;
+    t.app.ctx.config.csv.copyBatchSize = 3;
     const { bySql, byJs, sqlBatches, jsBatchesBySql, copyElsewhere } = await both('collection/things/csv?sort=price');
     expect(bySql).toBe(byJs);
     expect(bySql).toContain('"{""10"":[2],""b"":1,""=x"":""-y""}"');

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fieldType, fieldTypes, type SchemaField } from '../../definitions/field-types/index.ts';
-import { csvLimits, neutralise, unneutralise } from '../../server/content/csv.ts';
+import { neutralise, unneutralise } from '../../server/content/csv.ts';
 import { query } from '../../server/content/storage.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { expectProblem } from './support/assertions.ts';
@@ -128,7 +128,7 @@ describe.each(databaseKinds)('CSV export on %s', (kind) => {
   });
   afterAll(() => t.close());
   afterEach(() => {
-    csvLimits.batchSize = 5000;
+    t.app.ctx.config.csv.batchSize = 5000;
   });
 
   it('exports every field type by its registry codec and reads back to the written values', async () => {
@@ -196,7 +196,7 @@ describe.each(databaseKinds)('CSV export on %s', (kind) => {
   });
 
   it('exports exactly the filtered, sorted list, across keyset batches and null sort values', async () => {
-    csvLimits.batchSize = 2;
+    t.app.ctx.config.csv.batchSize = 2;
     const cases = [
       {},
       { sort: 'price', order: 'asc' },
@@ -300,7 +300,7 @@ describe.each(databaseKinds)('CSV export on %s', (kind) => {
     expect((peak - base) / 1024 / 1024).toBeLessThan(100);
 
     // A client that leaves mid-file stops the export; the server goes on serving.
-    csvLimits.batchSize = 100;
+    t.app.ctx.config.csv.batchSize = 100;
     const controller = new AbortController();
     const partial = await fetch(`${address}/api/organization/${f.org}/project/${f.project}/collection/big/csv`, { headers: bearer(f.access), signal: controller.signal });
     const reader = partial.body!.getReader();
