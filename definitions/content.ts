@@ -2,13 +2,13 @@
  * Content constants shared by the server and the console: collection ids,
  * reserved names, the metadata entry every schema carries, nested-id chains and size limits.
  */
+import { metadataField } from './field-types/metadata/index.ts';
 
 /** Item keys the server owns; no field may take these slugs and writes never set them. */
 export const systemKeys = ['_id', '_createdDate', '_lastUpdatedDate', '_order', '_rank'] as const;
 export type SystemKey = (typeof systemKeys)[number];
 
-/** The schema entry standing for the item's metadata; it is in every schema and never edited. */
-export const metadataField = { id: '_metadata', name: 'Metadata', slug: '_metadata', type: 100 } as const;
+export { metadataField };
 
 /** Collection ids a collection can never have: `new` is the create-collection route. */
 export const reservedCollectionIds: readonly string[] = ['new'];

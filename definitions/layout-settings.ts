@@ -2,9 +2,10 @@
  * Layout settings: which fields the calendar, kanban and map layouts of an
  * item list read. Shared by the server (which refuses settings naming unfit fields) and the console
  * (which treats settings that stopped fitting — a field deleted or its type changed — as unset, so
- * the layout shows its "choose a field" state). Fields are matched by slug and type name.
+ * the layout shows its "choose a field" state). Fields are matched by slug and by what their type
+ * can drive (`layoutUses` in its definition).
  */
-import { fieldType, type SchemaField } from './field-types/index.ts';
+import { fieldType, fieldTypes, type LayoutUse, type SchemaField } from './field-types/index.ts';
 
 export const layoutKinds = ['table', 'calendar', 'kanban', 'map'] as const;
 export type LayoutKind = (typeof layoutKinds)[number];
@@ -30,37 +31,42 @@ export interface LayoutSettings {
   activeField?: string;
 }
 
-/** The type name (definitions/field-types) each single-field setting needs, per layout. */
-export const layoutFieldTypes = {
-  startKey: 'Date',
-  endKey: 'Date',
-  durationKey: 'Number',
-  activeField: { kanban: 'Option', map: 'GeoPoint' },
-} as const;
+/** The single-field setting keys and what the field each names must drive, per layout. */
+export type LayoutFieldKey = 'startKey' | 'endKey' | 'durationKey' | 'activeField';
+const calendarUses = { startKey: 'calendarTime', endKey: 'calendarTime', durationKey: 'calendarDuration' } as const;
+const activeFieldUses = { kanban: 'kanbanColumns', map: 'mapPlaces' } as const;
 
-/** The type name a setting key needs in this layout (undefined: the key takes no field there). */
-export function fittingTypeName(kind: LayoutKind, key: 'startKey' | 'endKey' | 'durationKey' | 'activeField'): string | undefined {
-  if (key === 'activeField') return kind === 'kanban' || kind === 'map' ? layoutFieldTypes.activeField[kind] : undefined;
-  return kind === 'calendar' ? layoutFieldTypes[key] : undefined;
+/** What a setting key's field drives in this layout (undefined: the key takes no field there). */
+export function layoutUseOf(kind: LayoutKind, key: LayoutFieldKey): LayoutUse | undefined {
+  if (key === 'activeField') return kind === 'kanban' || kind === 'map' ? activeFieldUses[kind] : undefined;
+  return kind === 'calendar' ? calendarUses[key] : undefined;
 }
 
-const typeName = (field: SchemaField): string | undefined => fieldType(field.type)?.name;
+const drives = (field: SchemaField, use: LayoutUse | undefined): boolean => use !== undefined && fieldType(field.type)?.layoutUses?.includes(use) === true;
 
-/** The schema's fields of the type named (by slug order of the schema). */
-export function fieldsOfType(schema: readonly SchemaField[], name: string): SchemaField[] {
-  return schema.filter((field) => typeName(field) === name);
+/** The schema's fields that can be named by `key` in the layout `kind` (in the schema's order). */
+export function fittingFields(schema: readonly SchemaField[], kind: LayoutKind, key: LayoutFieldKey): SchemaField[] {
+  const use = layoutUseOf(kind, key);
+  return schema.filter((field) => drives(field, use));
 }
 
-/** True when `slug` names a field of the type named. */
-export function fieldFits(schema: readonly SchemaField[], slug: string | undefined, name: string | undefined): boolean {
-  if (!slug || !name) return false;
+/** True when `slug` names a field whose type can drive `use`. */
+function fieldFits(schema: readonly SchemaField[], slug: string | undefined, use: LayoutUse | undefined): boolean {
+  if (!slug) return false;
   const field = schema.find((candidate) => candidate.slug === slug);
-  return field !== undefined && typeName(field) === name;
+  return field !== undefined && drives(field, use);
 }
 
-/** Fields a title may be made of: any field holding a value (not nested collections). */
+/** The names of the types that can drive any of `uses`, joined by "or", for messages. */
+const typeNamesFor = (...uses: LayoutUse[]) =>
+  fieldTypes
+    .filter((type) => uses.some((use) => type.layoutUses?.includes(use)))
+    .map((type) => type.name)
+    .join(' or ');
+
+/** Fields a title may be made of: any field holding a value (not nested collections, which keep a table of their own). */
 export const titleFieldFits = (schema: readonly SchemaField[], slug: string): boolean =>
-  schema.some((field) => field.slug === slug && typeName(field) !== 'NestedCollection');
+  schema.some((field) => field.slug === slug && fieldType(field.type)?.storage.kind !== 'table');
 
 const validCenter = (center: LayoutSettings['center']): boolean =>
   center !== undefined &&
@@ -78,7 +84,7 @@ export function validLayoutSettings(schema: readonly SchemaField[], kind: Layout
   if (settings.layout !== undefined) usable.layout = settings.layout;
   for (const key of ['startKey', 'endKey', 'durationKey', 'activeField'] as const) {
     const slug = settings[key];
-    if (fieldFits(schema, slug, fittingTypeName(kind, key))) usable[key] = slug;
+    if (fieldFits(schema, slug, layoutUseOf(kind, key))) usable[key] = slug;
   }
   if (usable.endKey !== undefined) delete usable.durationKey;
   const titleKeys = (settings.titleKeys ?? []).filter((slug) => titleFieldFits(schema, slug));
@@ -96,11 +102,11 @@ export function layoutSettingsProblems(schema: readonly SchemaField[], settings:
   const problems: { path: string; message: string }[] = [];
   for (const key of ['startKey', 'endKey', 'durationKey'] as const) {
     const slug = settings[key];
-    if (slug !== undefined && !fieldFits(schema, slug, layoutFieldTypes[key])) problems.push({ path: key, message: `must name a ${layoutFieldTypes[key]} field` });
+    if (slug !== undefined && !fieldFits(schema, slug, calendarUses[key])) problems.push({ path: key, message: `must name a ${typeNamesFor(calendarUses[key])} field` });
   }
   if (settings.endKey !== undefined && settings.durationKey !== undefined) problems.push({ path: 'durationKey', message: 'cannot be set together with endKey' });
-  if (settings.activeField !== undefined && !fieldFits(schema, settings.activeField, 'Option') && !fieldFits(schema, settings.activeField, 'GeoPoint')) {
-    problems.push({ path: 'activeField', message: 'must name an Option or GeoPoint field' });
+  if (settings.activeField !== undefined && !fieldFits(schema, settings.activeField, activeFieldUses.kanban) && !fieldFits(schema, settings.activeField, activeFieldUses.map)) {
+    problems.push({ path: 'activeField', message: `must name an ${typeNamesFor(activeFieldUses.kanban, activeFieldUses.map)} field` });
   }
   (settings.titleKeys ?? []).forEach((slug, i) => {
     if (!titleFieldFits(schema, slug)) problems.push({ path: `titleKeys.${i}`, message: 'must name a field of the collection' });

@@ -22,9 +22,6 @@ export interface ItemMessage {
 
 const systemKeySet: ReadonlySet<string> = new Set(systemKeys);
 
-/** Types whose values are uploaded files: a duplicate drops their image names. */
-const imageTypeNames: ReadonlySet<string> = new Set(['ImageRef', 'ImageRefSet']);
-
 /** Keys an image value holds only in the browser (the chosen file before upload). */
 const browserImageKeys: readonly string[] = ['file', 'selectedImage'];
 
@@ -63,7 +60,8 @@ const isBodyField = (field: SchemaField) => {
   return storage === 'column';
 };
 
-const isImageField = (field: SchemaField) => imageTypeNames.has(fieldType(field.type)?.name ?? '');
+/** Types whose values are uploaded files (`files` in their definition): a duplicate drops their image names. */
+const isImageField = (field: SchemaField) => fieldType(field.type)?.files !== undefined;
 
 const withoutKeys = (value: unknown, keys: readonly string[]): unknown => {
   if (Array.isArray(value)) return value.map((entry) => withoutKeys(entry, keys));

@@ -21,9 +21,9 @@ import type { FieldType } from './types.ts';
 
 export type * from './types.ts';
 export { typeSettings } from './types.ts';
+export { titleField } from './title-field.ts';
 
-/** Every field type, in the order of their codes. */
-export const fieldTypes: readonly FieldType[] = [
+const registered = [
   plainText,
   richText,
   number,
@@ -39,12 +39,18 @@ export const fieldTypes: readonly FieldType[] = [
   geoPoint,
   json,
   metadata,
-];
+] as const;
+
+/** The stable name of every registered type: registries keyed by it must cover every type. */
+export type FieldTypeName = (typeof registered)[number]['name'];
+
+/** Every field type, in the order of their codes. */
+export const fieldTypes: readonly FieldType<FieldTypeName>[] = registered;
 
 const byCode = new Map(fieldTypes.map((type) => [type.code, type]));
 
 /** The type with this code, or undefined for a code nobody registered. */
-export const fieldType = (code: number): FieldType | undefined => byCode.get(code);
+export const fieldType = (code: number): FieldType<FieldTypeName> | undefined => byCode.get(code);
 
 /** The types people may add to a schema (the create-field picker: all but Metadata). */
 export const creatableFieldTypes = fieldTypes.filter((type) => type.capabilities.creatable);

@@ -185,13 +185,33 @@ export interface FieldCapabilities {
    * collection's direction, right to left when the collection's RTL switch is on.
    */
   followsDirection?: boolean;
+  /**
+   * Without a primary field, the first field of this type stands for the item in titles
+   * (`titleField` in title-field.ts).
+   */
+  titleCandidate?: boolean;
 }
 
-/** A field type. */
-export interface FieldType {
+/** How values of a field compare in list queries: `option` compares the choice's `_id`; `refs` the linked item ids. */
+export type ValueKind = 'text' | 'number' | 'bool' | 'date' | 'option' | 'refs' | 'geo' | 'json';
+
+/**
+ * Changes the public API's field route makes to a stored value besides replacing it:
+ * `increment` adds a number to it, `append` adds item links to it (and removes named ones).
+ */
+export type FieldModifier = 'increment' | 'append';
+
+/**
+ * What a field can drive in the item list's layouts: the calendar's start and end times, the
+ * calendar's duration in minutes, the kanban's columns, the map's places.
+ */
+export type LayoutUse = 'calendarTime' | 'calendarDuration' | 'kanbanColumns' | 'mapPlaces';
+
+/** A field type; `Name` is its stable name, from which the registry derives the union of names. */
+export interface FieldType<Name extends string = string> {
   code: number;
-  /** Stable name. */
-  name: string;
+  /** Stable name, as the public API and the console's registry know the type. */
+  name: Name;
   /** Message key of the type's label in the console. */
   labelKey: string;
   /** Name of the icon the console draws beside the label (a lucide icon, in kebab-case: `map-pin`). */
@@ -208,6 +228,14 @@ export interface FieldType {
   /** How the list's text search matches this field: by case-insensitive regex or by equality. */
   search?: 'regex' | 'equals';
   storage: StorageDescriptor;
+  /** How list queries compare its values (absent: the type keeps no column to compare). */
+  valueKind?: ValueKind;
+  /** The value holds uploaded files: one file, or a list of them. Such values are written once the item exists. */
+  files?: 'one' | 'many';
+  /** Changes the public API's field route may make to a value besides replacing it. */
+  modifiers?: readonly FieldModifier[];
+  /** What a field of this type can drive in the item list's layouts. */
+  layoutUses?: readonly LayoutUse[];
   /**
    * The value is HTML: the server passes every written value through its allow-list sanitiser
    * (server/content/sanitize.ts) and stores what comes out.

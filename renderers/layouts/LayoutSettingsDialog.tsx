@@ -8,7 +8,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
 import { fieldType } from '../../definitions/field-types/index.ts';
-import { fieldsOfType, validLayoutSettings, type LayoutKind, type LayoutSettings } from '../../definitions/layout-settings.ts';
+import { fittingFields, validLayoutSettings, type LayoutKind, type LayoutSettings } from '../../definitions/layout-settings.ts';
 import { ModalDialog } from '../dialogs/ModalDialog.tsx';
 import { useFormat } from '../messages/use-format.ts';
 
@@ -74,9 +74,9 @@ export function LayoutSettingsDialog({ open, onOpenChange, kind, schema, setting
   }, [open, kind]);
 
   const change = (next: Partial<Draft>) => setDraft((current) => ({ ...current, ...next }));
-  const dates = fieldsOfType(schema, 'Date');
-  const numbers = fieldsOfType(schema, 'Number');
-  const active = fieldsOfType(schema, kind === 'map' ? 'GeoPoint' : 'Option');
+  const dates = fittingFields(schema, 'calendar', 'startKey');
+  const numbers = fittingFields(schema, 'calendar', 'durationKey');
+  const active = fittingFields(schema, kind === 'map' ? 'map' : 'kanban', 'activeField');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -3,4 +3,4 @@
  * schema (a deleted field or a changed type means "choose a field").
  * The rules live in definitions/layout-settings.ts, shared with the server's checks.
  */
-export { fieldsOfType, fittingTypeName, validLayoutSettings } from '../../definitions/layout-settings.ts';
+export { fittingFields, validLayoutSettings } from '../../definitions/layout-settings.ts';

@@ -76,9 +76,6 @@ const eventPlace = (projectId: string, row: CollectionRow, nested?: { rootItemId
   nestedPath: nested?.nestedPath ?? '',
 });
 
-/** Field types whose values are uploaded into an item once it exists. */
-const filledAfterCreate: ReadonlySet<string> = new Set(['ImageRef', 'ImageRefSet']);
-
 /** A top-level create waiting for its collection's next batch. */
 interface PendingCreate {
   body: Record<string, unknown>;
@@ -408,7 +405,7 @@ export class ItemService {
       if (mode === 'update' && !values.has(field)) continue;
       // A new item is created first and its files uploaded into it after, so a
       // required image field may be empty in the create (docs/console.md "Item page": image uploads).
-      if (mode === 'create' && filledAfterCreate.has(type.name)) continue;
+      if (mode === 'create' && type.files !== undefined) continue;
       if (type.isEmpty(values.get(field) ?? null)) problems.push({ path: field.slug, message: `${field.name} is a required field` });
     }
     if (problems.length) throw invalid(problems);

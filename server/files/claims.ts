@@ -28,11 +28,9 @@ export function registerFileClaimer(db: object, files: FileService, publicUrl: s
   claimers.set(db, { files, prefix: `${publicUrl}/files/` });
 }
 
-const imageTypes: ReadonlySet<string> = new Set(['ImageRef', 'ImageRefSet']);
-
 /** The fields of a write's body whose values may name stored files, and those values. */
 function imageValues(fields: readonly SchemaField[], body: Record<string, unknown>) {
-  return fields.filter((field) => imageTypes.has(fieldType(field.type)?.name ?? '') && field.slug in body);
+  return fields.filter((field) => fieldType(field.type)?.files !== undefined && field.slug in body);
 }
 
 /** The stored file an image entry's address names, when it is one of this server's. */

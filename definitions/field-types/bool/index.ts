@@ -2,7 +2,7 @@
 import { fail, ok } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
-export const bool: FieldType = {
+export const bool: FieldType<'Bool'> = {
   code: 8,
   name: 'Bool',
   labelKey: 'fieldType.bool',
@@ -13,6 +13,7 @@ export const bool: FieldType = {
   filterOperators: ['=', '!='],
   defaultOperator: '=',
   storage: { kind: 'column', column: 'boolean', indexes: [{ kind: 'btree', on: { of: 'value' } }], sortKey: { of: 'value' } },
+  valueKind: 'bool',
   validate: (value) => (typeof value === 'boolean' ? ok(value) : fail('must be true or false')),
   // Required fields must be non-empty "except Bool" (an unset switch means false).
   isEmpty: () => false,

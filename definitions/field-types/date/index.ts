@@ -24,7 +24,7 @@ export function parseDate(text: string): Check<string> {
   return ok(instant.toISOString());
 }
 
-export const date: FieldType = {
+export const date: FieldType<'Date'> = {
   code: 10,
   name: 'Date',
   labelKey: 'fieldType.date',
@@ -35,6 +35,8 @@ export const date: FieldType = {
   filterOperators: ['=', '!=', '>', '<'],
   defaultOperator: '=',
   storage: { kind: 'column', column: 'timestamptz', indexes: [{ kind: 'btree', on: { of: 'value' } }], sortKey: { of: 'value' } },
+  valueKind: 'date',
+  layoutUses: ['calendarTime'],
   validate: (value) => (typeof value === 'string' ? (value === '' ? ok(null) : parseDate(value)) : fail('must be a date-time string')),
   isEmpty: isBlank,
   csv: {

@@ -2,7 +2,7 @@
 import { extraKeys, fail, isPlainObject, ok } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
-export const geoPoint: FieldType = {
+export const geoPoint: FieldType<'GeoPoint'> = {
   code: 13,
   name: 'GeoPoint',
   labelKey: 'fieldType.geoPoint',
@@ -24,6 +24,8 @@ export const geoPoint: FieldType = {
   defaultOperator: 'within',
   // A GiST index over the location as a point serves `within` (a box, or a circle's bounding boxes).
   storage: { kind: 'column', column: 'jsonb', indexes: [{ kind: 'gist', on: { of: 'point', x: 'lng', y: 'lat' } }] },
+  valueKind: 'geo',
+  layoutUses: ['mapPlaces'],
   validate(value) {
     if (!isPlainObject(value)) return fail('must be an object {lat, lng}');
     if (extraKeys(value, ['lat', 'lng']).length) return fail('must hold only lat and lng');

@@ -4,7 +4,7 @@ import { checkAccept, checkImage, imageKeys } from '../image-ref/index.ts';
 import { fail, isBlank, jsonCsv, ok } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
-export const imageRefSet: FieldType = {
+export const imageRefSet: FieldType<'ImageRefSet'> = {
   code: 11,
   name: 'ImageRefSet',
   labelKey: 'fieldType.imageRefSet',
@@ -18,6 +18,8 @@ export const imageRefSet: FieldType = {
   settings: ['accept'],
   filterOperators: [],
   storage: { kind: 'column', column: 'jsonb', indexes: [] },
+  valueKind: 'json',
+  files: 'many',
   validate(value) {
     if (!Array.isArray(value)) return fail('must be a list of images');
     if (value.length > contentLimits.imageSetMax) return fail(`must hold at most ${contentLimits.imageSetMax} images`);

@@ -68,7 +68,7 @@ const imageSchema = {
   additionalProperties: false,
 };
 
-export const imageRef: FieldType = {
+export const imageRef: FieldType<'ImageRef'> = {
   code: 5,
   name: 'ImageRef',
   labelKey: 'fieldType.imageRef',
@@ -78,6 +78,8 @@ export const imageRef: FieldType = {
   settings: ['accept'],
   filterOperators: [],
   storage: { kind: 'column', column: 'jsonb', indexes: [] },
+  valueKind: 'json',
+  files: 'one',
   validate(value) {
     const image = checkImage(value);
     if (!image.ok) return image;

@@ -49,7 +49,7 @@ function checkNestedPicks(picks: unknown, slug: string, link: string): Check<{ i
 
 const nestedSlugsOf = (field: SchemaField): readonly string[] => (Array.isArray(field.nestedReferenceCollectionID) ? field.nestedReferenceCollectionID : []);
 
-export const itemRef: FieldType = {
+export const itemRef: FieldType<'ItemRef'> = {
   code: 6,
   name: 'ItemRef',
   labelKey: 'fieldType.itemRef',
@@ -70,6 +70,8 @@ export const itemRef: FieldType = {
       { kind: 'trigram', on: { of: 'members', member: 'value' } },
     ],
   },
+  valueKind: 'refs',
+  modifiers: ['append'],
   validate(value, field) {
     if (!Array.isArray(value)) return fail(shape);
     if (value.length > contentLimits.itemRefsMax) return fail(`may link at most ${contentLimits.itemRefsMax} items`);

@@ -8,7 +8,7 @@ import type { FieldType } from '../types.ts';
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
 
-export const json: FieldType = {
+export const json: FieldType<'JSON'> = {
   code: 14,
   name: 'JSON',
   labelKey: 'fieldType.json',
@@ -20,6 +20,7 @@ export const json: FieldType = {
   // `json`, not `jsonb`: the value keeps the author's key order (docs/console.md "JSON fields keep
   // their key order"). The type has no filters, sort or index, which are what jsonb would give.
   storage: { kind: 'column', column: 'json', indexes: [] },
+  valueKind: 'json',
   validate(value) {
     const problem = unstorableJson(value);
     if (problem) return fail(problem);

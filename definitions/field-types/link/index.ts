@@ -6,7 +6,7 @@ import type { FieldType } from '../types.ts';
 /** Schemes a link may name; a link without one (`example.com/page`) is taken as written. */
 const allowedSchemes = ['http', 'https', 'mailto', 'tel', 'ftp'];
 
-export const link: FieldType = {
+export const link: FieldType<'Link'> = {
   code: 9,
   name: 'Link',
   labelKey: 'fieldType.link',
@@ -18,6 +18,7 @@ export const link: FieldType = {
   defaultOperator: 'regex',
   search: 'regex',
   storage: searchableTextStorage,
+  valueKind: 'text',
   validate(value) {
     if (typeof value !== 'string') return fail('must be text');
     const problem = unstorableText(value);

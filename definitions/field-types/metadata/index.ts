@@ -2,7 +2,7 @@
 import { fail } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
-export const metadata: FieldType = {
+export const metadata: FieldType<'Metadata'> = {
   code: 100,
   name: 'Metadata',
   labelKey: 'fieldType.metadata',
@@ -19,3 +19,6 @@ export const metadata: FieldType = {
   isEmpty: () => false,
   display: () => '',
 };
+
+/** The schema entry standing for the item's metadata; it is in every schema and never edited. */
+export const metadataField = { id: '_metadata', name: metadata.name, slug: '_metadata', type: metadata.code } as const;

@@ -5,7 +5,7 @@
 import { fail } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
-export const nestedCollection: FieldType = {
+export const nestedCollection: FieldType<'NestedCollection'> = {
   code: 12,
   name: 'NestedCollection',
   labelKey: 'fieldType.nestedCollection',

@@ -4,7 +4,7 @@ import type { FieldType } from '../types.ts';
 
 const numeral = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-export const number: FieldType = {
+export const number: FieldType<'Number'> = {
   code: 3,
   name: 'Number',
   labelKey: 'fieldType.number',
@@ -16,6 +16,9 @@ export const number: FieldType = {
   defaultOperator: '=',
   search: 'equals',
   storage: { kind: 'column', column: 'double precision', indexes: [{ kind: 'btree', on: { of: 'value' } }], sortKey: { of: 'value' } },
+  valueKind: 'number',
+  modifiers: ['increment'],
+  layoutUses: ['calendarDuration'],
   validate(value) {
     if (typeof value !== 'number' || !Number.isFinite(value)) return fail('must be a number');
     // -0 and 0 are one number to people; keeping -0 would make equal values look different.

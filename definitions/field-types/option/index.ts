@@ -9,7 +9,7 @@ import type { FieldType, OptionChoice } from '../types.ts';
 
 const optionId = /^[A-Za-z0-9_-]{1,64}$/;
 
-export const option: FieldType = {
+export const option: FieldType<'Option'> = {
   code: 7,
   name: 'Option',
   labelKey: 'fieldType.option',
@@ -28,6 +28,8 @@ export const option: FieldType = {
   filterOperators: ['=', '!='],
   defaultOperator: '=',
   storage: { kind: 'column', column: 'jsonb', indexes: [{ kind: 'btree', on: { of: 'member', member: '_id' } }] },
+  valueKind: 'option',
+  layoutUses: ['kanbanColumns'],
   validate(value, field) {
     if (!isPlainObject(value) || typeof value._id !== 'string') return fail('must be one of the options, written as {"_id": "…"}');
     if (Object.keys(value).some((key) => key !== '_id' && key !== 'value')) return fail('must hold only _id (and value)');

@@ -3,7 +3,7 @@ import { contentLimits } from '../../content.ts';
 import { fail, isBlank, ok, searchableTextStorage, textCsv } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
-export const phone: FieldType = {
+export const phone: FieldType<'Phone'> = {
   code: 4,
   name: 'Phone',
   labelKey: 'fieldType.phone',
@@ -14,6 +14,7 @@ export const phone: FieldType = {
   filterOperators: [],
   search: 'regex',
   storage: searchableTextStorage,
+  valueKind: 'text',
   validate(value) {
     if (typeof value !== 'string') return fail('must be text');
     if (value.length > 4 * contentLimits.phoneDigitsMax) return fail(`must have at most ${contentLimits.phoneDigitsMax} digits`);

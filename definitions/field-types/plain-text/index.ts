@@ -12,13 +12,13 @@ const bounds = (field: SchemaField) => ({
   max: typeof field.max === 'number' ? Math.min(field.max, contentLimits.plainTextMax) : contentLimits.plainTextMax,
 });
 
-export const plainText: FieldType = {
+export const plainText: FieldType<'PlainText'> = {
   code: 1,
   name: 'PlainText',
   labelKey: 'fieldType.plainText',
   icon: 'type',
   valueSchema: { type: ['string', 'null'], maxLength: contentLimits.plainTextMax },
-  capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true, followsDirection: true },
+  capabilities: { creatable: true, primary: true, required: true, unique: true, sortable: true, followsDirection: true, titleCandidate: true },
   settings: ['min', 'max'],
   filterOperators: ['=', '!=', 'regex'],
   defaultOperator: 'regex',
@@ -32,6 +32,7 @@ export const plainText: FieldType = {
     ],
     sortKey: { of: 'prefix', length: textSortPrefix },
   },
+  valueKind: 'text',
   validate(value, field) {
     if (typeof value !== 'string') return fail('must be text');
     const problem = unstorableText(value);

@@ -4,7 +4,7 @@ import { characterCount, fail, isBlank, ok, textCsv, unstorableText } from '../s
 import type { SettingRefusal } from '../setting-refusal.ts';
 import type { FieldType } from '../types.ts';
 
-export const richText: FieldType = {
+export const richText: FieldType<'RichText'> = {
   code: 2,
   name: 'RichText',
   labelKey: 'fieldType.richText',
@@ -16,6 +16,7 @@ export const richText: FieldType = {
   defaultOperator: 'regex',
   search: 'regex',
   storage: { kind: 'column', column: 'text', indexes: [{ kind: 'trigram', on: { of: 'value' } }] },
+  valueKind: 'text',
   markup: 'html',
   validate(value) {
     if (typeof value !== 'string') return fail('must be text');

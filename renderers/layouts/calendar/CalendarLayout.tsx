@@ -16,7 +16,7 @@ import classicThemePlugin from '@fullcalendar/react/themes/classic';
 import type { DateClickInfo, DatesSetInfo, DropInfo, EventClickInfo, EventDropInfo, EventInput, EventResizeDoneInfo } from '@fullcalendar/react';
 import '@fullcalendar/react/skeleton.css';
 import '@fullcalendar/react/themes/classic/theme.css';
-import { fieldsOfType } from '../settings.ts';
+import { fittingFields } from '../settings.ts';
 import type { LayoutProps } from '../types.ts';
 import { useFormat } from '../../messages/use-format.ts';
 import { notify } from '../../toasts/notify.ts';
@@ -39,7 +39,7 @@ export default function CalendarLayout(props: LayoutProps) {
     [collection.schema, startKey, endKey, durationKey, titleKeys],
   );
   if (!fields) {
-    const hasDateField = fieldsOfType(collection.schema, 'Date').length > 0;
+    const hasDateField = fittingFields(collection.schema, 'calendar', 'startKey').length > 0;
     return (
       <div className="panel empty-state calendar-choose-field">
         <h3>{format('calendar.chooseField')}</h3>

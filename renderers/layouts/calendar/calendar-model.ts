@@ -4,7 +4,7 @@
  * of the visible dates, the side list's `find`, an item's title, span and colour, and the values
  * a move or a resize writes. Pure, so the component stays thin and the rules are tested alone.
  */
-import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
+import { fieldType, titleField, type SchemaField } from '../../../definitions/field-types/index.ts';
 import type { Item, ListParams } from '../../../src/api/content.ts';
 import { validLayoutSettings } from '../settings.ts';
 import type { LayoutSettings } from '../types.ts';
@@ -33,7 +33,6 @@ export interface CalendarFields {
   titles: SchemaField[];
 }
 
-const typeName = (field: SchemaField) => fieldType(field.type)?.name;
 const bySlug = (schema: readonly SchemaField[], slug: string | undefined) => (slug === undefined ? undefined : schema.find((field) => field.slug === slug));
 
 /**
@@ -46,7 +45,7 @@ export function calendarFields(schema: readonly SchemaField[], settings: LayoutS
   const start = bySlug(schema, usable.startKey);
   if (!start) return null;
   const titled = (usable.titleKeys ?? []).map((slug) => bySlug(schema, slug)).filter((field): field is SchemaField => field !== undefined);
-  const fallback = schema.find((field) => field.primaryField) ?? schema.find((field) => typeName(field) === 'PlainText');
+  const fallback = titleField(schema);
   return {
     start,
     end: bySlug(schema, usable.endKey),

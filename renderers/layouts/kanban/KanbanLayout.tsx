@@ -40,7 +40,7 @@ import { isStaleItemError, type Item, type ItemPage } from '../../../src/api/con
 import { shouldRetry } from '../../../src/api/queries.ts';
 import { useFormat } from '../../messages/use-format.ts';
 import { notify } from '../../toasts/notify.ts';
-import { fieldsOfType, validLayoutSettings } from '../settings.ts';
+import { fittingFields, validLayoutSettings } from '../settings.ts';
 import type { LayoutProps } from '../types.ts';
 import { cardTitle, columnParams, columnsOf, dropValue, kanbanPageSize, projectionOf, storedValue, titleFieldsOf, unsetColumn, type KanbanColumn } from './kanban-model.ts';
 import './kanban.css';
@@ -54,7 +54,7 @@ export default function KanbanLayout(props: LayoutProps) {
   const field = usable.activeField ? schema.find((candidate) => candidate.slug === usable.activeField) : undefined;
   if (!field) {
     const stale = props.settings.activeField !== undefined;
-    const none = fieldsOfType(schema, 'Option').length === 0;
+    const none = fittingFields(schema, 'kanban', 'activeField').length === 0;
     return (
       <div className="panel empty-state kanban-choose">
         <SquareKanban aria-hidden="true" size={28} />

@@ -4,7 +4,7 @@
  * parameters that load one column (a choice's `query` term; for Unset a `find` matching items with
  * no option or an option the field no longer has), a card's title, and the value a drop saves.
  */
-import { fieldType, type OptionChoice, type SchemaField } from '../../../definitions/field-types/index.ts';
+import { fieldType, titleField, type OptionChoice, type SchemaField } from '../../../definitions/field-types/index.ts';
 import type { Item, ListParams } from '../../../src/api/content.ts';
 
 /** The id of the Unset column (option ids are letters, digits, `_` and `-`: never this). */
@@ -31,7 +31,7 @@ export function columnParams(field: SchemaField, column: KanbanColumn): Pick<Lis
 
 /** The keys a card needs: the option, the title fields, the version (for If-Match) and the rank. */
 export const projectionOf = (field: SchemaField, titleFields: readonly SchemaField[]) =>
-  [...new Set([field.slug, ...titleFields.map((titleField) => titleField.slug), '_lastUpdatedDate', '_rank'])].join(',');
+  [...new Set([field.slug, ...titleFields.map((title) => title.slug), '_lastUpdatedDate', '_rank'])].join(',');
 
 /**
  * The fields making a card's title: the chosen title fields still in the schema, else the primary
@@ -40,7 +40,7 @@ export const projectionOf = (field: SchemaField, titleFields: readonly SchemaFie
 export function titleFieldsOf(schema: readonly SchemaField[], titleKeys: readonly string[] | undefined): SchemaField[] {
   const chosen = (titleKeys ?? []).map((slug) => schema.find((field) => field.slug === slug)).filter((field): field is SchemaField => field !== undefined);
   if (chosen.length) return chosen;
-  const fallback = schema.find((field) => field.primaryField) ?? schema.find((field) => fieldType(field.type)?.name === 'PlainText');
+  const fallback = titleField(schema);
   return fallback ? [fallback] : [];
 }
 

@@ -5,8 +5,8 @@
  * tested without a map.
  */
 import { maps } from '../../../definitions/constants.ts';
-import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
-import { fieldsOfType, fittingTypeName, validLayoutSettings } from '../settings.ts';
+import { fieldType, titleField, type SchemaField } from '../../../definitions/field-types/index.ts';
+import { fittingFields, validLayoutSettings } from '../settings.ts';
 import type { LayoutSettings } from '../types.ts';
 
 export interface MapPoint {
@@ -35,8 +35,8 @@ export function mapFieldOf(schema: readonly SchemaField[], settings: LayoutSetti
   const usable = validLayoutSettings(schema, 'map', settings).activeField;
   if (usable !== undefined) return { field: schema.find((field) => field.slug === usable)! };
   const named = settings.activeField;
-  if (named !== undefined && named !== '' && !fieldsOfType(schema, fittingTypeName('kanban', 'activeField')!).some((field) => field.slug === named)) return { choose: 'stale' };
-  const [first] = fieldsOfType(schema, fittingTypeName('map', 'activeField')!);
+  if (named !== undefined && named !== '' && !fittingFields(schema, 'kanban', 'activeField').some((field) => field.slug === named)) return { choose: 'stale' };
+  const [first] = fittingFields(schema, 'map', 'activeField');
   return first ? { field: first } : { choose: 'none' };
 }
 
@@ -114,7 +114,7 @@ export const placedFind = (slug: string) => JSON.stringify({ [slug]: { $exists: 
 export function titleFieldsOf(schema: readonly SchemaField[], titleKeys: readonly string[] | undefined): SchemaField[] {
   const chosen = (titleKeys ?? []).map((slug) => schema.find((field) => field.slug === slug)).filter((field): field is SchemaField => field !== undefined);
   if (chosen.length) return chosen;
-  const fallback = schema.find((field) => field.primaryField) ?? schema.find((field) => fieldType(field.type)?.name === 'PlainText');
+  const fallback = titleField(schema);
   return fallback ? [fallback] : [];
 }
 

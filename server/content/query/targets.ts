@@ -1,15 +1,14 @@
 /**
  * What a key of a list query names: a system key or a field of the level, with how its values
  * are compared, which operators its type allows (from the field-type registry) and which index
- * expression serves its sort. The kind of value is read from the type's storage descriptor
- * (column type, index targets), never from a type code.
+ * expression serves its sort. The kind of value is the type's own `valueKind`, never read from a
+ * type code.
  */
 import { systemKeys, type SystemKey } from '../../../definitions/content.ts';
-import { fieldType, type FieldType, type FilterOperator, type IndexTarget, type SchemaField } from '../../../definitions/field-types/index.ts';
+import { fieldType, type FilterOperator, type IndexTarget, type SchemaField, type ValueKind } from '../../../definitions/field-types/index.ts';
 import { columnFields, fieldColumn, isNestedField, type SchemaLevel } from '../schema-tree.ts';
 
-/** How values of a key compare. `option` compares the choice's `_id`; `refs` the linked item ids. */
-export type ValueKind = 'text' | 'number' | 'bool' | 'date' | 'option' | 'refs' | 'geo' | 'json';
+export type { ValueKind } from '../../../definitions/field-types/index.ts';
 
 export interface Target {
   /** The key as written (slug or system key). */
@@ -43,32 +42,9 @@ const systemTargets: Record<SystemKey, Target> = {
 
 export const isSystemKey = (key: string): key is SystemKey => (systemKeys as readonly string[]).includes(key);
 
-/** The kind of value a type keeps, from its storage descriptor. */
-function kindOf(type: FieldType): ValueKind | undefined {
-  const storage = type.storage;
-  if (storage.kind !== 'column') return undefined;
-  switch (storage.column) {
-    case 'text':
-      return 'text';
-    case 'double precision':
-      return 'number';
-    case 'boolean':
-      return 'bool';
-    case 'timestamptz':
-      return 'date';
-    case 'jsonb':
-      if (type.filterOperators.includes('within')) return 'geo';
-      if (storage.indexes.some((index) => index.on.of === 'member')) return 'option';
-      if (storage.indexes.some((index) => index.kind === 'gin')) return 'refs';
-      return 'json';
-    case 'json':
-      return 'json';
-  }
-}
-
 export function fieldTarget(field: SchemaField): Target | undefined {
   const type = fieldType(field.type);
-  const kind = type && kindOf(type);
+  const kind = type?.valueKind;
   if (!type || !kind || type.storage.kind !== 'column') return undefined;
   const storage = type.storage;
   const prefix = storage.indexes.find((index) => index.kind === 'btree' && index.on.of === 'prefix')?.on;

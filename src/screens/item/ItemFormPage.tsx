@@ -14,7 +14,7 @@ import { fromPromise } from 'xstate';
 import { Check, MoreHorizontal, X } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { deleteItemDialog, leaveItemDialog } from '../../../definitions/dialogs/item.ts';
-import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
+import { fieldType, titleField, type SchemaField } from '../../../definitions/field-types/index.ts';
 import type { MessageKey } from '../../../definitions/messages/format.ts';
 import { itemFormMachine, type ItemFormDestination, type ItemNotice } from '../../../machines/item-form.ts';
 import type { ItemValues } from '../../../machines/item-form-rules.ts';
@@ -73,7 +73,7 @@ export interface ItemFormPageProps {
 /** How the page names an item: its primary field, else its first text field, when set. */
 export function itemName(schema: readonly SchemaField[], item: ItemValues | null): string | null {
   if (!item) return null;
-  const field = schema.find((candidate) => candidate.primaryField) ?? schema.find((candidate) => fieldType(candidate.type)?.name === 'PlainText');
+  const field = titleField(schema);
   const value = field ? item[field.slug] : undefined;
   if (typeof value === 'string' && value.trim() !== '') return value;
   if (typeof value === 'number') return String(value);

@@ -4,15 +4,15 @@
  * the width and pair up in reading order; values that need room (rich text, JSON, a map, images,
  * nested collections) take the whole width.
  */
-import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
-
-const fullWidthTypes: ReadonlySet<string> = new Set(['RichText', 'JSON', 'NestedCollection', 'GeoPoint', 'ImageRef', 'ImageRefSet']);
+import type { SchemaField } from '../../../definitions/field-types/index.ts';
+import { fieldRendererOf } from '../../../renderers/fields/index.ts';
 
 export type FieldWidth = 'half' | 'full';
 
 export function fieldWidth(field: SchemaField): FieldWidth {
-  const name = fieldType(field.type)?.name;
-  return name === undefined || fullWidthTypes.has(name) ? 'full' : 'half';
+  // Which types need room is each type's console renderer's `fullWidth`; an unknown type takes the whole width.
+  const renderer = fieldRendererOf(field.type);
+  return renderer === undefined || renderer.fullWidth === true ? 'full' : 'half';
 }
 
 const cssString = (text: string) => `"${text.replace(/["\\\n]/g, (character) => `\\${character === '\n' ? 'a ' : character}`)}"`;

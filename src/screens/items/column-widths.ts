@@ -2,26 +2,9 @@
  * The item table's column widths by what a column shows (docs/console-delivery.md): a date-time
  * in the reader's locale ("September 28, 2026 at 12:30 PM") whole, numbers and yes/no narrow, text
  * at a reading width; never narrower than its heading (with the sort arrow). People can still
- * resize every column.
+ * resize every column. Each type's width is its console renderer's `columnWidth`.
  */
-
-/** Pixels at the table's 14 px font, by field type name. */
-const byType: Readonly<Record<string, number>> = {
-  Date: 270,
-  Number: 130,
-  Bool: 110,
-  Option: 160,
-  Phone: 170,
-  Link: 220,
-  PlainText: 200,
-  RichText: 260,
-  JSON: 220,
-  ItemRef: 180,
-  ImageRef: 120,
-  ImageRefSet: 160,
-  GeoPoint: 200,
-  NestedCollection: 150,
-};
+import { fieldRendererOf } from '../../../renderers/fields/index.ts';
 
 /** The ids are 24 hexadecimal digits in a monospaced font. */
 export const idColumnWidth = 250;
@@ -30,7 +13,8 @@ const fallback = 200;
 const headingWidth = (heading: string) => Math.ceil(heading.length * 8.2) + 56;
 const widest = 360;
 
-export function columnWidth(type: string | undefined, heading: string): number {
-  const base = (type && byType[type]) || fallback;
+/** The width of a column of the field type with this code (its console renderer's `columnWidth`), wide enough for its heading. */
+export function columnWidth(typeCode: number | undefined, heading: string): number {
+  const base = (typeCode !== undefined && fieldRendererOf(typeCode)?.columnWidth) || fallback;
   return Math.min(widest, Math.max(base, headingWidth(heading)));
 }
