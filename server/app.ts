@@ -55,6 +55,7 @@ import { ItemQueryService } from './content/query/index.ts';
 import { RankService } from './content/ranks.ts';
 import { FileService } from './files/files.ts';
 import { registerFileClaimer } from './files/claims.ts';
+import { onContentDropped } from './content/drops.ts';
 import { createStorage } from './files/storage.ts';
 
 export interface AppContext {
@@ -198,6 +199,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('files', files);
   // Item writes naming files other items hold copy them (docs/files.md: who owns a file).
   registerFileClaimer(database.db, files, config.publicUrl);
+  // Item writes (their content events, from any process) and this process's drops start the sweeps of what they orphaned.
+  files.follow(live);
+  onContentDropped(database.db, (drop) => files.dropped(drop));
   files.start();
   app.addHook('onClose', async () => {
     await files.close();

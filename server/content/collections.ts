@@ -18,6 +18,7 @@ import { allLevels, findField, levelAt, replaceLevelFields, topLevel, type Schem
 import { dropKeptSearches } from './query/kept-search.ts';
 import { addFieldStorage, createLevelTable, dropFieldStorage, hasDuplicates, setUnique, type Executor } from './storage.ts';
 import type { Collection } from '../../definitions/schemas/collection.ts';
+import { contentDropped } from './drops.ts';
 
 export type CollectionRow = typeof contentCollections.$inferSelect;
 /** A collection row as reads use it: everything but the item counter, which changes with every write. */
@@ -75,6 +76,15 @@ export function schemaLevel(row: CollectionRow, nested: string | undefined): Sch
   }
   return level;
 }
+
+interface CreateInput {
+  id?: string | undefined;
+  name: string;
+  singleItem?: boolean | undefined;
+  rtlDirection?: boolean | undefined;
+  schema?: unknown;
+}
+
 /** One collection by its slug; `lock` takes its row for the rest of the transaction. */
 export async function collectionRow(executor: Db | Tx, projectId: string, slug: string, lock?: 'update' | 'share'): Promise<CollectionRow> {
   const base = executor
@@ -84,15 +94,6 @@ export async function collectionRow(executor: Db | Tx, projectId: string, slug: 
   const [row] = lock ? await base.for(lock === 'update' ? 'update' : 'share') : await base;
   if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`);
   return row;
-}
-
-
-interface CreateInput {
-  id?: string | undefined;
-  name: string;
-  singleItem?: boolean | undefined;
-  rtlDirection?: boolean | undefined;
-  schema?: unknown;
 }
 
 export class CollectionService {
@@ -211,6 +212,7 @@ export class CollectionService {
       // The row's trigger drops every table of the collection in this transaction.
       await tx.delete(contentCollections).where(eq(contentCollections.id, row.id));
     });
+    contentDropped(this.db, { projectId });
   }
 
   async schema(projectId: string, slug: string, nestedID?: string): Promise<SchemaField[]> {
@@ -219,7 +221,7 @@ export class CollectionService {
 
   /** Runs a schema change under the row lock and saves the schema it returns. */
   private async change(projectId: string, slug: string, apply: (tx: Tx, row: CollectionRow, context: SettingsContext) => Promise<SchemaField[]>): Promise<CollectionRow> {
-    return this.db.transaction(async (tx) => {
+    const saved = await this.db.transaction(async (tx) => {
       const row = await this.row(projectId, slug, tx, 'update');
       const context = await this.settingsContext(tx, projectId, slug);
       const schema = await apply(tx, row, context);
@@ -232,6 +234,8 @@ export class CollectionService {
         .returning();
       return saved!;
     });
+    contentDropped(this.db, { collectionId: saved.id });
+    return saved;
   }
 
   /** Adds a field to the level `nested` names (the top when absent); returns the new field. */

@@ -16,6 +16,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { thumbnailSizes } from '../../definitions/files.ts';
 import type { FileStorage } from './storage.ts';
+import type { ContentEvent } from '../live/events.ts';
+import type { ContentDrop } from '../content/drops.ts';
+
+/** Where item writes are heard: the content events recorded with each write (server/live/hub.ts). */
+export interface ContentEventSource {
+  watch(watcher: (event: ContentEvent) => void): () => void;
+  /** Resolves once every event committed so far has been handed out. */
+  caughtUp(): Promise<void>;
+}
 
 export type FileState = 'pending' | 'attached' | 'asset';
 
@@ -77,6 +86,7 @@ export class FileService {
   private readonly running = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private events: ContentEventSource | undefined;
 
   constructor(
     private readonly db: Db,
@@ -215,8 +225,32 @@ export class FileService {
     this.running.add(run);
   }
 
-  /** Resolves when every sweep started so far has finished. */
+  /**
+   * After an item is changed or deleted (its content event, whichever process wrote it), the files
+   * it no longer holds go at once; a created item holds only what it was given.
+   */
+  follow(events: ContentEventSource): () => void {
+    this.events = events;
+    return events.watch((event) => {
+      if (event.trigger === 'create') return;
+      this.schedule(() => this.sweepItem(event.collectionId, event.rootItemId ?? event.itemId));
+    });
+  }
+
+  /** After a change took content away without an item write (server/content/drops.ts), the files it held go at once. */
+  dropped(drop: ContentDrop): void {
+    if ('collectionId' in drop) this.schedule(() => this.sweepCollection(drop.collectionId));
+    else if ('projectId' in drop) this.schedule(() => this.sweepProject(drop.projectId));
+    else this.schedule(() => this.sweepOrphanedProjects());
+  }
+
+  /** Resolves when the item writes committed so far have been heard and every sweep started so far has finished. */
   async idle(): Promise<void> {
+    if (!this.closed) await this.events?.caughtUp();
+    await this.settled();
+  }
+
+  private async settled(): Promise<void> {
     while (this.running.size) await Promise.all([...this.running]);
   }
 
@@ -231,6 +265,6 @@ export class FileService {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await this.idle();
+    await this.settled();
   }
 }

@@ -32,7 +32,6 @@ import { parseVersion, StaleItemError } from '../content/items.ts';
 import { CollectionId, Id, ItemId, ItemSchema, NestedId } from '../content/route-schemas.ts';
 import { fieldColumn, followChain } from '../content/schema-tree.ts';
 import { readItem, type Item } from '../content/storage.ts';
-import { sql } from 'drizzle-orm';
 import { thumbnailKey, type ItemOwner } from './files.ts';
 import { isInline, isRasterImage, linkedFileName, sniffFile, type Sniffed } from './sniff.ts';
 import { isSafeKey } from './storage.ts';
@@ -110,42 +109,7 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
   const { collections, items } = app.ctx;
   const urlOf = (key: string) => `${config.publicUrl}/files/${key}`;
 
-  // After a content write, the files it may have orphaned are checked at once (docs/files.md).
   const api = '/api/organization/:org/project/:proj';
-  // A callback hook, not an async one: it runs after every response, and most are reads it skips.
-  app.addHook('onResponse', (request, reply, done) => {
-    done();
-    if ((request.method !== 'PUT' && request.method !== 'DELETE') || reply.statusCode >= 400) return;
-    const route = request.routeOptions.url ?? '';
-    const params = request.params as { org?: string; proj?: string; collection?: string; item?: string };
-    if (route === '/api/organization/:org' || route === `${api}`) {
-      if (request.method === 'DELETE') files.schedule(() => files.sweepOrphanedProjects());
-      return;
-    }
-    if (!route.startsWith(`${api}/collection/:collection`) || !params.proj || !params.collection) return;
-    const proj = params.proj;
-    const slug = params.collection;
-    if (route === `${api}/collection/:collection` && request.method === 'DELETE') {
-      files.schedule(() => files.sweepProject(proj));
-      return;
-    }
-    const idOf = async () => {
-      const result = (await database.db.execute(sql`select id from content_collections where project_id = ${proj} and slug = ${slug}`)) as unknown as { rows: { id: string }[] };
-      return result.rows[0]?.id;
-    };
-    if (route === `${api}/collection/:collection/item/:item` && params.item) {
-      const item = params.item;
-      files.schedule(async () => {
-        const id = await idOf();
-        if (id) await files.sweepItem(id, item);
-      });
-    } else if (route.startsWith(`${api}/collection/:collection/field`) || route.startsWith(`${api}/collection/:collection/schema`)) {
-      files.schedule(async () => {
-        const id = await idOf();
-        if (id) await files.sweepCollection(id);
-      });
-    }
-  });
 
   // Serving.
   app.get(

@@ -25,8 +25,12 @@ export interface LiveHubOptions {
 
 const catchUpBatch = 500;
 
+/** Takes every content event of every collection (the file sweeper: server/files/files.ts). */
+export type ContentEventWatcher = (event: ContentEvent) => void;
+
 export class LiveHub {
   private readonly subscribers = new Map<string, Set<LiveSubscriber>>();
+  private readonly watchers = new Set<ContentEventWatcher>();
   private unlisten: (() => Promise<void>) | undefined;
   private pending: EventNote[] = [];
   private flushing: Promise<void> | undefined;
@@ -61,6 +65,25 @@ export class LiveHub {
       set.delete(subscriber);
       if (set.size === 0 && this.subscribers.get(subscriber.collectionId) === set) this.subscribers.delete(subscriber.collectionId);
     };
+  }
+
+  /** Starts handing every event, whatever its collection, to `watcher`; the returned function stops it. */
+  watch(watcher: ContentEventWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  /**
+   * Resolves once every event committed before the call has been handed out. A notification
+   * that does not come within `timeoutMs` is read from the table instead.
+   */
+  async caughtUp(timeoutMs = 2000): Promise<void> {
+    const latest = await latestEventId(this.database.db);
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && (this.lastSeen < latest || this.flushing)) {
+      if (Date.now() > deadline) return this.catchUp();
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
   }
 
   /** Streams open in this process (for tests and metrics). */
@@ -101,7 +124,7 @@ export class LiveHub {
         const batch = this.pending;
         this.pending = [];
         for (const note of batch) this.lastSeen = Math.max(this.lastSeen, note.id);
-        const wanted = batch.filter((note) => this.subscribers.has(note.collectionId));
+        const wanted = this.watchers.size ? batch : batch.filter((note) => this.subscribers.has(note.collectionId));
         if (!wanted.length) continue;
         const unread = wanted.filter((note) => !note.event).map((note) => note.id);
         const read = unread.length ? new Map((await eventsByIds(this.database.db, unread)).map((event) => [event.id, event])) : undefined;
@@ -135,6 +158,13 @@ export class LiveHub {
   }
 
   private dispatch(event: ContentEvent) {
+    for (const watcher of this.watchers) {
+      try {
+        watcher(event);
+      } catch (error) {
+        this.options.log?.warn({ err: error }, 'a content event watcher failed');
+      }
+    }
     const set = this.subscribers.get(event.collectionId);
     if (!set) return;
     for (const subscriber of set) {

@@ -14,6 +14,7 @@ import { conflict, forbidden, notFound } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Member, Organization } from '../../definitions/schemas/organization.ts';
+import { contentDropped } from '../content/drops.ts';
 
 const lower = (email: string) => email.trim().toLowerCase();
 
@@ -97,6 +98,7 @@ export class OrganizationService {
 
   async delete(organizationId: string) {
     await this.db.delete(organizations).where(eq(organizations.id, organizationId));
+    contentDropped(this.db, { orphanedProjects: true });
   }
 
   /**

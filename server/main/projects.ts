@@ -10,6 +10,7 @@ import { AppError, badRequest, forbidden, notFound } from '../lib/errors.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import { newId } from '../lib/ids.ts';
 import { CollectionService, type CollectionRow } from '../content/collections.ts';
+import { contentDropped } from '../content/drops.ts';
 import type { Project, RestrictedViewSettings } from '../../definitions/schemas/project.ts';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -189,5 +190,6 @@ export class ProjectService {
     await this.row(organizationId, projectId);
     await this.db.delete(projects).where(eq(projects.id, projectId));
     this.cache?.drop(projectId);
+    contentDropped(this.db, { orphanedProjects: true });
   }
 }

@@ -20,7 +20,9 @@ import { fileLimits } from '../../definitions/files.ts';
 import type { VerifiedToken } from '../main/api-tokens.ts';
 import { optionalServices, resolvePrincipal } from './principal.ts';
 import { publicItemRoutes } from './items-routes.ts';
+import { publicItemFieldRoutes } from './item-field-routes.ts';
 import { publicFileRoutes } from './files-routes.ts';
+import { publicAssetRoutes } from './asset-routes.ts';
 import { liveRoute, publicLiveRoutes } from './live-routes.ts';
 import { publicSchemaRoutes } from './schema-routes.ts';
 
@@ -95,7 +97,9 @@ export async function publicRoutes(app: FastifyInstance) {
 
   await app.register(publicSchemaRoutes);
   await app.register(publicItemRoutes);
+  await app.register(publicItemFieldRoutes);
   await app.register(publicFileRoutes);
+  await app.register(publicAssetRoutes);
   await app.register(publicLiveRoutes);
   await app.register((await import('./bagel-users-routes.ts')).publicBagelUserRoutes);
 }

@@ -12,7 +12,7 @@ import { databaseCode, queryText, type Db } from '../../db/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { CollectionService, invalid, levelOf, type SchemaRow } from '../collections.ts';
 import { childLevel, followChain, type SchemaLevel } from '../schema-tree.ts';
-import { countChildren, itemJson, query, readItem, rowToItem, selectList, targetExpression, type Executor } from '../storage.ts';
+import { countChildren, itemJson, query, readItem, rowToItem, selectList, targetExpression, type Executor, type Item } from '../storage.ts';
 import { documentStages, itemDocument, type Stage } from './aggregate.ts';
 import { compileListQuery, countStatement, holdsSearch, keptOptionTotal, pageWithTotalStatement, type CompiledList } from './compile.ts';
 import { and, type Cond } from './conditions.ts';
@@ -401,6 +401,17 @@ export class ItemQueryService {
   }
 
   /** A nested list under a top-level item; undefined when the nestedID names an item instead. */
+  /** The items of one level with the given ids (any order; missing ids are left out), from the read pool. */
+  async byIds(level: SchemaLevel, ids: readonly string[]): Promise<Item[]> {
+    if (ids.length === 0) return [];
+    const list = sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    const rows = await query(this.read, sql`select ${selectList(level)} from ${sql.identifier(level.table)} where ${sql.identifier('_id')} in (${list})`);
+    return rows.map((row) => rowToItem(level, row));
+  }
+
   async nestedList(projectId: string, slug: string, itemId: string, nestedID: string, raw: RawListParams, defaults: { perPage?: number } = {}): Promise<ListResult | undefined> {
     const row = await this.collections.schemaRow(projectId, slug);
     const steps = parseNestedId(nestedID);
