@@ -17,6 +17,7 @@ import {
   type ProjectScope,
   type VersionedItem,
 } from './content.ts';
+import { itemInList } from './item-address.ts';
 import { shouldRetry } from './queries.ts';
 
 /**
@@ -256,7 +257,10 @@ export function useDeleteItems(scope: ProjectScope, collectionID: string, nested
   return useMutation({
     mutationFn: async (itemIDs: readonly string[]) => {
       // A nested item is addressed through its top-level item, nestedID ending in its own id.
-      const remove = (itemID: string) => (nested ? api.deleteItem(scope, collectionID, nested.itemID, { nestedID: `${nested.nestedID}.${itemID}` }) : api.deleteItem(scope, collectionID, itemID));
+      const remove = (itemID: string) => {
+        const { itemID: id, nestedID } = itemInList(nested, itemID);
+        return nestedID ? api.deleteItem(scope, collectionID, id, { nestedID }) : api.deleteItem(scope, collectionID, id);
+      };
       const results = await Promise.allSettled(itemIDs.map(remove));
       return itemIDs.filter((_id, i) => results[i]?.status === 'rejected');
     },

@@ -13,14 +13,12 @@ import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { ListParams, ProjectScope } from '../../api/content.ts';
 import { contentKeys, useContentApi, useDeleteItems } from '../../api/content-queries.ts';
+import type { NestedListAddress } from '../../api/item-address.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { saveCsv } from './save-csv.ts';
 
 /** A nested list: the top-level item it hangs under and the nestedID naming it. */
-export interface NestedList {
-  itemID: string;
-  nestedID: string;
-}
+export type NestedList = NestedListAddress;
 
 export function useItemList(scope: ProjectScope, collectionID: string, nested: NestedList | undefined, perPage: number) {
   const format = useFormat();

@@ -7,6 +7,7 @@ import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { ProjectScope } from '../../api/content.ts';
 import { useInitListRank, useMoveItem } from '../../api/content-queries.ts';
+import { itemInList } from '../../api/item-address.ts';
 import type { NestedList } from './use-item-list.ts';
 
 export interface ItemOrderOptions {
@@ -40,7 +41,7 @@ export function useItemOrder({ scope, collectionID, nested, onRanked, onMoved }:
 
   // A nested item moves through its top-level item, nestedID ending in its own id (docs/content-storage.md).
   const move = (itemID: string, target: { afterID?: string; beforeID?: string; order?: number }) =>
-    moveItem.mutate(nested ? { itemID: nested.itemID, nestedID: `${nested.nestedID}.${itemID}`, ...target } : { itemID, ...target }, {
+    moveItem.mutate({ ...itemInList(nested, itemID), ...target }, {
       onError: orderFailed,
       onSettled: onMoved,
     });
