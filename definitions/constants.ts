@@ -28,6 +28,7 @@ export const ui = {
  * numbers start at 1.
  */
 export const paging = {
+  firstPage: 1,
   defaultPageSize: 50,
   /** Nested lists show this many per page. */
   nestedPageSize: 100,
@@ -75,8 +76,8 @@ export const storageKeys = {
 export const maps = {
   /** An address search needs this many characters (fewer: no request; the server answers 400). */
   searchMinChars: 3,
-  /** Search inputs hold at most 256 characters. */
-  searchMaxChars: 256,
+  /** Search inputs hold as many characters as a list's search. */
+  searchMaxChars: paging.searchMaxChars,
   /** The address search asks this long after the last keystroke. */
   searchDebounceMs: 380,
   /** Places offered per search. */

@@ -67,13 +67,6 @@ export const richTextMarkup = {
   filesPath: '/files/',
 } as const;
 
-/** Editor sizes: height 600, at most 550 of it for the text; table cells at most 450 px. */
-export const richTextEditorLimits = {
-  heightPx: 600,
-  contentMaxHeightPx: 550,
-  tableCellMaxWidthPx: 450,
-} as const;
-
 /** Whether `value` may be a link address: http(s) or mailto, whatever spaces, tabs or entities hide. */
 export function isSafeLink(value: string): boolean {
   return protocolOf(value, richTextMarkup.linkProtocols);

@@ -10,10 +10,11 @@
  * PAGE_FAILED.
  */
 import { assign, fromCallback, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { paging } from '../definitions/constants.ts';
 
 /** The list search waits this long after typing and takes at most this many characters. */
 export const searchDebounceMs = 500;
-export const searchMaxLength = 256;
+export const searchMaxLength = paging.searchMaxChars;
 
 /** How many pages `total` items fill at `perPage` a page: at least one. */
 export const pageCount = (total: number, perPage: number) => Math.max(1, Math.ceil(total / Math.max(1, perPage)));

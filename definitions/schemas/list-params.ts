@@ -6,7 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { paging } from '../constants.ts';
 
 export const Page = {
-  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: paging.pageNumberMax, default: 1 })),
+  pageNumber: Type.Optional(Type.Integer({ minimum: paging.firstPage, maximum: paging.pageNumberMax, default: paging.firstPage })),
   perPage: Type.Optional(Type.Integer({ minimum: 0, maximum: paging.perPageMax })),
 };
 

@@ -53,5 +53,3 @@ export const addSeatsSchema = {
   required: ['numberOfSeats'],
   properties: { numberOfSeats: { type: 'integer', minimum: 1, maximum: platform.limits.seatsPerRequest } },
 } as const;
-
-export const tokenNameSchema = nameSchema(platform.limits.tokenNameMax);

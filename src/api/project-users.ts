@@ -7,6 +7,7 @@
 import type { ProjectUser as ProjectUserWire, ProjectUserPage as ProjectUserPageWire, UserGroup as UserGroupWire } from '../../definitions/schemas/project-user.ts';
 import type { GroupPermission } from '../../definitions/user-groups.ts';
 import { getApiClient, type ApiClient } from './client.ts';
+import type { ProjectScope } from './content.ts';
 import { toApiError } from './errors.ts';
 import { requestJson } from './request-json.ts';
 import { anonymous } from './token-grants.ts';
@@ -42,10 +43,8 @@ export interface UserGroupDraft {
   permissions?: GroupPermission[];
 }
 
-export interface ProjectScopeIds {
-  organizationID: string;
-  projectID: string;
-}
+/** The project a call is made in (src/api/content.ts). */
+export type ProjectScopeIds = ProjectScope;
 
 /** Where an item lives: its collection and id (top-level items only). */
 export interface ItemPlace extends ProjectScopeIds {
