@@ -7,10 +7,16 @@
  */
 import type { MessageKey } from './messages/format.ts';
 
-/** One problem: the status it is sent with and the key of its text in `messages/en.json`. */
+/**
+ * One problem: the status it is sent with and the key of its text in `messages/en.json`. The
+ * console shows that text, except where the server's `detail` names the specifics (which field,
+ * which collection, how long to wait): there the text stands in when the detail is empty.
+ * `worded: true` marks the codes whose text always replaces the detail.
+ */
 export interface ProblemDefinition {
   status: number;
   message: MessageKey;
+  worded?: true;
 }
 
 export const problems = {
@@ -29,7 +35,7 @@ export const problems = {
   empty_file: { status: 400, message: 'problem.empty_file' },
   field_not_found: { status: 404, message: 'problem.field_not_found' },
   file_not_found: { status: 404, message: 'problem.file_not_found' },
-  file_too_large: { status: 413, message: 'problem.file_too_large' },
+  file_too_large: { status: 413, message: 'problem.file_too_large', worded: true },
   geocoder_unavailable: { status: 503, message: 'problem.geocoder_unavailable' },
   group_exceeds_permissions: { status: 403, message: 'problem.group_exceeds_permissions' },
   group_id_mismatch: { status: 400, message: 'problem.group_id_mismatch' },
@@ -43,7 +49,7 @@ export const problems = {
   invalid_body: { status: 400, message: 'problem.invalid_body' },
   invalid_client: { status: 400, message: 'problem.invalid_client' },
   invalid_email: { status: 400, message: 'problem.invalid_email' },
-  invalid_grant: { status: 400, message: 'problem.invalid_grant' },
+  invalid_grant: { status: 400, message: 'problem.invalid_grant', worded: true },
   invalid_json: { status: 400, message: 'problem.invalid_json' },
   invalid_phone: { status: 400, message: 'problem.invalid_phone' },
   invalid_query: { status: 400, message: 'problem.invalid_query' },
@@ -70,7 +76,7 @@ export const problems = {
   missing_token: { status: 401, message: 'problem.missing_token' },
   multipart_expected: { status: 415, message: 'problem.multipart_expected' },
   nested_collection_not_found: { status: 404, message: 'problem.nested_collection_not_found' },
-  no_seats: { status: 409, message: 'problem.no_seats' },
+  no_seats: { status: 409, message: 'problem.no_seats', worded: true },
   not_a_member: { status: 403, message: 'problem.not_a_member' },
   not_an_image: { status: 400, message: 'problem.not_an_image' },
   not_associated: { status: 403, message: 'problem.not_associated' },
@@ -90,7 +96,7 @@ export const problems = {
   project_not_found: { status: 404, message: 'problem.project_not_found' },
   project_user_not_found: { status: 404, message: 'problem.project_user_not_found' },
   query_timeout: { status: 400, message: 'problem.query_timeout' },
-  rate_limited: { status: 429, message: 'problem.rate_limited' },
+  rate_limited: { status: 429, message: 'problem.rate_limited', worded: true },
   request_timeout: { status: 408, message: 'problem.request_timeout' },
   restricted_view: { status: 403, message: 'problem.restricted_view' },
   search_too_long: { status: 400, message: 'problem.search_too_long' },
@@ -137,3 +143,10 @@ export type ProblemCodeOf<S extends number> = { [C in ProblemCode]: (typeof prob
 
 /** True when `code` is one of the server's problem codes. */
 export const isProblemCode = (code: string): code is ProblemCode => Object.prototype.hasOwnProperty.call(problems, code);
+
+/** The catalogue key the console shows for a problem, or null when the server's detail is the text. */
+export function problemMessageKey(code: string, detail: string): MessageKey | null {
+  if (!isProblemCode(code)) return null;
+  const definition: ProblemDefinition = problems[code];
+  return definition.worded || !detail ? definition.message : null;
+}

@@ -1,10 +1,11 @@
 import { useCallback } from 'react';
-import { hasMessage } from '../../definitions/messages/format.ts';
+import { problemMessageKey } from '../../definitions/problems.ts';
 import { useFormat } from '../../renderers/messages/use-format.ts';
 import { clientErrorCodes, isApiError } from '../api/errors.ts';
 
 /**
- * The text to show for a failed call: the catalogue's `problem.<code>` when it has one, else the
+ * The text to show for a failed call: the catalogue's message of its problem code where the table
+ * says so (definitions/problems.ts), else the network's message when no answer came, else the
  * server's own `detail`, else "Unknown Error".
  */
 export function useProblemMessage() {
@@ -12,8 +13,8 @@ export function useProblemMessage() {
   return useCallback(
     (error: unknown): string => {
       if (!isApiError(error)) return format('error.unknown');
-      const key = `problem.${error.code}`;
-      if (hasMessage(key)) return format(key);
+      const key = problemMessageKey(error.code, error.detail);
+      if (key) return format(key);
       if (error.status === 0 && error.code !== clientErrorCodes.aborted) return format('problem.network');
       return error.detail || format('error.unknown');
     },

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import en from '../../definitions/messages/en.json' with { type: 'json' };
-import { problems, type ProblemCode } from '../../definitions/problems.ts';
+import { problemMessageKey, problems, type ProblemCode } from '../../definitions/problems.ts';
 
 const root = join(import.meta.dirname, '../..');
 const catalogue = en as Record<string, string>;
@@ -62,6 +62,13 @@ describe('the problem table', () => {
     expect(sent.length).toBeGreaterThan(100);
     const wrong = sent.filter(({ code, status }) => problems[code as ProblemCode]?.status !== status).map(({ code, status, where }) => `${where}: ${code} ${status}`);
     expect(wrong).toEqual([]);
+  });
+
+  it("gives the console the catalogue's text, or the server's detail where it names the specifics", () => {
+    expect(problemMessageKey('invalid_grant', 'The e-mail address, phone number or password is not correct.')).toBe('problem.invalid_grant');
+    expect(problemMessageKey('collection_referenced', 'Field "Author" of collection "books" refers to this collection.')).toBeNull();
+    expect(problemMessageKey('collection_referenced', '')).toBe('problem.collection_referenced');
+    expect(problemMessageKey('network_error', 'offline')).toBeNull();
   });
 
   it('holds no code the server never sends', () => {
