@@ -37,7 +37,6 @@ import { isInline, isRasterImage, linkedFileName, sniffFile, type Sniffed } from
 import { isSafeKey } from './storage.ts';
 import { meterBandwidth } from '../usage/routes.ts';
 
-const imageTypes = new Set(['ImageRef', 'ImageRefSet']);
 const tooLarge = () => new AppError(413, 'file_too_large', `The file is too large: files must be at most ${fileLimits.uploadBytesMax} bytes.`);
 
 /** A file part written to a temporary file as it arrives, counted; stops at the limit. */
@@ -236,9 +235,9 @@ export async function registerFiles(app: FastifyInstance): Promise<void> {
         if (!item) throw itemNotFound();
         const field = level.fields.find((f) => f.slug === slug);
         const type = field ? fieldType(field.type) : undefined;
-        if (!field || !type || !imageTypes.has(type.name)) throw invalid([{ path: slugPath, message: 'must name an image or image set field of the item' }]);
+        if (!field || !type?.files) throw invalid([{ path: slugPath, message: 'must name an image or image set field of the item' }]);
         const owner: ItemOwner = { projectId: proj, collectionId: row.id, rootItemId: itemId, itemTable: level.table, itemId: current, fieldColumn: fieldColumn(field.id) };
-        return { row, item, field, isSet: type.name === 'ImageRefSet', owner };
+        return { row, item, field, isSet: type.files === 'many', owner };
       }
 
       /**

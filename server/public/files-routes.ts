@@ -52,9 +52,9 @@ export async function publicFileRoutes(fastify: PublicApp) {
       const row = await collections.schemaRow(principal.projectId, collection);
       const level = levelAt(levelOf(row), steps.flatMap((s) => (s.kind === 'collection' ? [s.slug] : []))) ?? levelOf(row);
       const field = level.fields.find((f) => f.slug === request.query.imageSlug);
-      const typeName = field ? fieldType(field.type)?.name : undefined;
-      if (!field || (typeName !== 'ImageRef' && typeName !== 'ImageRefSet')) throw invalid([{ path: 'imageSlug', message: 'must name an image or image set field of the item' }]);
-      const isSet = typeName === 'ImageRefSet';
+      const holds = field ? fieldType(field.type)?.files : undefined;
+      if (!field || holds === undefined) throw invalid([{ path: 'imageSlug', message: 'must name an image or image set field of the item' }]);
+      const isSet = holds === 'many';
       const present = found.item[field.slug];
       if (isSet && Array.isArray(present) && present.length >= contentLimits.imageSetMax) {
         throw invalid([{ path: 'imageSlug', message: `already holds ${contentLimits.imageSetMax} images, the most a set may hold` }]);

@@ -38,7 +38,7 @@ export const Entry = Type.Record(Type.String(), Type.Unknown());
  */
 export async function expandLinks(app: PublicApp, principal: Principal, level: SchemaLevel, entries: Record<string, unknown>[]) {
   const { collections, itemQueries: queries } = app.ctx;
-  const linkFields = level.fields.filter((f) => fieldType(f.type)?.name === 'ItemRef' && typeof f.referenceCollectionID === 'string');
+  const linkFields = level.fields.filter((f) => fieldType(f.type)?.settings.includes('referenceCollectionID') && typeof f.referenceCollectionID === 'string');
   for (const field of linkFields) {
     const links = entries.flatMap((entry) => (Array.isArray(entry[field.slug]) ? (entry[field.slug] as Record<string, unknown>[]) : []));
     const ids = [...new Set(links.map((link) => link?.itemRefID).filter((id): id is string => isItemId(id)))];

@@ -32,7 +32,7 @@ export async function publicItemFieldRoutes(fastify: PublicApp) {
     const type = field ? fieldType(field.type) : undefined;
     if (!field || !type) throw invalid([{ path: 'field', message: `"${slug}" is not a field of this item` }]);
     const change = (fn: (current: unknown) => unknown) => changeField(items, principal.projectId, { collection, item, nestedID }, slug, found.item, fn);
-    return { field: field as SchemaField, typeName: type.name, change };
+    return { field: field as SchemaField, modifiers: type.modifiers ?? [], change };
   }
 
   const linkIds = (value: unknown, path: string): string[] => {
@@ -59,16 +59,16 @@ export async function publicItemFieldRoutes(fastify: PublicApp) {
       },
     },
     async function changeItemField(request, reply) {
-      const { field, typeName, change } = await fieldOf(request, request.params, request.query);
+      const { field, modifiers, change } = await fieldOf(request, request.params, request.query);
       let updated: Item;
       if (request.query.increment !== undefined) {
         const by = Number(request.query.increment);
         if (request.query.increment.trim() === '' || !Number.isFinite(by)) throw invalid([{ path: 'increment', message: 'must be a number' }]);
-        if (typeName !== 'Number') throw invalid([{ path: 'field', message: `"${field.slug}" is not a Number field` }]);
+        if (!modifiers.includes('increment')) throw invalid([{ path: 'field', message: `"${field.slug}" is not a Number field` }]);
         updated = await change((current) => (typeof current === 'number' ? current : 0) + by);
       } else {
         const body = objectBody(request.body);
-        if (typeName !== 'ItemRef') throw invalid([{ path: 'field', message: `"${field.slug}" is not an ItemRef field: only links can be appended` }]);
+        if (!modifiers.includes('append')) throw invalid([{ path: 'field', message: `"${field.slug}" is not an ItemRef field: only links can be appended` }]);
         const ids = linkIds(body.value, 'value');
         updated = await change((current) => {
           const links: { itemRefID: string }[] = [...linksOf(current)];
@@ -94,10 +94,10 @@ export async function publicItemFieldRoutes(fastify: PublicApp) {
       },
     },
     async function emptyItemField(request, reply) {
-      const { typeName, change } = await fieldOf(request, request.params, request.query);
+      const { modifiers, change } = await fieldOf(request, request.params, request.query);
       const body = objectBody(request.body, true);
       let updated: Item;
-      if (typeName === 'ItemRef' && body.value !== undefined && body.value !== null) {
+      if (modifiers.includes('append') && body.value !== undefined && body.value !== null) {
         const ids = linkIds(body.value, 'value');
         updated = await change((current) => {
           const rest = linksOf(current).filter((link) => !ids.includes(link.itemRefID));
