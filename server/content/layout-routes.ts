@@ -14,11 +14,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { and, eq } from 'drizzle-orm';
-import { layoutKinds, layoutSettingsProblems, type LayoutSettings } from '../../definitions/layout-settings.ts';
-import { contentCollections } from '../db/schema.ts';
+import { layoutKinds } from '../../definitions/layout-settings.ts';
 import { responses } from '../lib/schemas.ts';
-import { invalid, schemaLevel } from './collections.ts';
+import { layouts } from './layouts.ts';
 import { CollectionId, Id, NestedId } from './route-schemas.ts';
 
 const Slug = Type.String({ minLength: 1, maxLength: 200 });
@@ -60,9 +58,6 @@ const SettingsPatch = Type.Object(
 );
 type Patch = Static<typeof SettingsPatch>;
 
-/** The key a nested path is stored under: the level's nested collection slugs ('' top level). */
-const pathKey = (path: readonly string[]) => path.join('.');
-
 export async function layoutRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database, collections } = app.ctx;
@@ -75,8 +70,6 @@ export async function layoutRoutes(fastify: FastifyInstance) {
     { nestedID: Type.Optional(NestedId) },
     { additionalProperties: false, description: 'nestedID: the nested collection (slugs, or the item chain of item calls); empty for the top level' },
   );
-  const storedOf = (layouts: unknown, key: string): LayoutSettings =>
-    ((layouts as Record<string, LayoutSettings> | null | undefined) ?? {})[key] ?? {};
 
   app.get(
     '/collection/:collection/layout',
@@ -92,8 +85,7 @@ export async function layoutRoutes(fastify: FastifyInstance) {
       },
     },
     async function readLayout(request) {
-      const row = await collections.row(request.params.proj, request.params.collection);
-      return storedOf(row.layouts, pathKey(schemaLevel(row, request.query.nestedID || undefined).path));
+      return layouts.read(collections, request.params.proj, request.params.collection, request.query.nestedID || undefined);
     },
   );
 
@@ -116,30 +108,8 @@ export async function layoutRoutes(fastify: FastifyInstance) {
       },
     },
     async function changeLayout(request) {
-      const { proj } = request.params;
       const patch: Patch = request.body;
-      return database.db.transaction(async (tx) => {
-        const row = await collections.row(proj, request.params.collection, tx, 'update');
-        const level = schemaLevel(row, request.query.nestedID || undefined);
-        const given: LayoutSettings = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null && value !== undefined));
-        const problems = layoutSettingsProblems(level.fields, given);
-        if (problems.length) throw invalid(problems);
-        const key = pathKey(level.path);
-        const layouts = { ...((row.layouts as Record<string, LayoutSettings> | null) ?? {}) };
-        const next: Record<string, unknown> = { ...storedOf(layouts, key) };
-        if (given.endKey !== undefined) delete next.durationKey;
-        if (given.durationKey !== undefined) delete next.endKey;
-        for (const [name, value] of Object.entries(patch)) {
-          if (value === null) delete next[name];
-          else if (value !== undefined) next[name] = value;
-        }
-        layouts[key] = next as LayoutSettings;
-        await tx
-          .update(contentCollections)
-          .set({ layouts })
-          .where(and(eq(contentCollections.projectId, proj), eq(contentCollections.id, row.id)));
-        return layouts[key];
-      });
+      return layouts.change(database.db, collections, request.params.proj, request.params.collection, request.query.nestedID || undefined, patch);
     },
   );
 }

@@ -96,8 +96,9 @@ export function registerRequestScope(app: FastifyInstance) {
       const address = await locate(request);
       request.scope = await resolveScope(app, userId, actionFor?.(request) ?? action, scope, address);
     };
-    // A route's own hooks run after its plugins' (request validation answers before access).
+    // A route's own hooks run after its plugins' (request validation answers before access), and
+    // the check after the route's own preHandlers: checks of the request alone answer first.
     const own = route.preHandler;
-    route.preHandler = own === undefined ? [check] : [check, ...(Array.isArray(own) ? own : [own])];
+    route.preHandler = own === undefined ? [check] : [...(Array.isArray(own) ? own : [own]), check];
   });
 }

@@ -100,6 +100,12 @@ export async function userGroupRoutes(fastify: FastifyInstance) {
     '/userGroups/:groupID',
     {
       config: { action: 'update', scope: 'project' },
+      // A body naming another group than the address is refused before anything is looked up.
+      preHandler: async function sameGroupID(request) {
+        if (request.body.groupID !== undefined && request.body.groupID !== request.params.groupID) {
+          throw badRequest('group_id_mismatch', 'The groupID in the body differs from the one in the address.');
+        }
+      },
       schema: {
         summary: 'Rename a user group and/or replace its rights (update)',
         tags: ['user groups'],
@@ -110,9 +116,6 @@ export async function userGroupRoutes(fastify: FastifyInstance) {
       },
     },
     async function changeGroup(request) {
-      if (request.body.groupID !== undefined && request.body.groupID !== request.params.groupID) {
-        throw badRequest('group_id_mismatch', 'The groupID in the body differs from the one in the address.');
-      }
       return update(request, request.params.groupID, request.body);
     },
   );
