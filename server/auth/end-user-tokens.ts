@@ -17,6 +17,7 @@ import { projectUserRefreshTokens, projectUserSessions, projectUsers } from '../
 import { unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
+import { rotateRefreshToken, type RefreshTokenStore } from './refresh-rotation.ts';
 import type { AuthCaches, CachedSession } from '../public/principal-cache.ts';
 
 /** What every token answer of `/auth/public` holds (`user_id` and a positive `expires_in`). */
@@ -43,6 +44,35 @@ export const END_USER_AUDIENCE = 'larder-project-user';
 const nowS = () => Math.floor(Date.now() / 1000);
 
 const refused = () => unauthorized('invalid_refresh_token', 'The refresh token is invalid, expired or revoked. Sign in again.');
+
+/** Project users' refresh tokens and sessions, as the rotation reads and writes them. */
+const projectUserRefreshTokenStore: RefreshTokenStore<typeof projectUserSessions.$inferSelect> = {
+  async find(tx, tokenHash) {
+    const [row] = await tx
+      .select({ token: projectUserRefreshTokens, session: projectUserSessions })
+      .from(projectUserRefreshTokens)
+      .innerJoin(projectUserSessions, eq(projectUserSessions.id, projectUserRefreshTokens.sessionId))
+      .where(eq(projectUserRefreshTokens.tokenHash, tokenHash))
+      .for('update');
+    return row;
+  },
+  async token(tx, tokenHash) {
+    const [row] = await tx.select().from(projectUserRefreshTokens).where(eq(projectUserRefreshTokens.tokenHash, tokenHash));
+    return row;
+  },
+  async insert(tx, row) {
+    await tx.insert(projectUserRefreshTokens).values(row);
+  },
+  async markUsed(tx, tokenHash, successorHash, at) {
+    await tx.update(projectUserRefreshTokens).set({ usedAt: at, successorHash }).where(eq(projectUserRefreshTokens.tokenHash, tokenHash));
+  },
+  async revoke(tx, sessionId, at, reason) {
+    await tx.update(projectUserSessions).set({ revokedAt: at, revokedReason: reason }).where(eq(projectUserSessions.id, sessionId));
+  },
+  async touch(tx, sessionId, at) {
+    await tx.update(projectUserSessions).set({ lastUsedAt: at }).where(eq(projectUserSessions.id, sessionId));
+  },
+};
 
 export class EndUserTokenService {
   constructor(
@@ -122,51 +152,19 @@ export class EndUserTokenService {
 
   /**
    * Rotates a refresh token of a session of `projectId` (the project of the API token the call
-   * carries). Any refusal is a 401: the client answers it by signing the user out.
+   * carries; server/auth/refresh-rotation.ts). Any refusal is a 401: the client answers it by
+   * signing the user out.
    */
   async refresh(raw: string, projectId: string): Promise<EndUserTokenPair> {
-    const outcome = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ token: projectUserRefreshTokens, session: projectUserSessions })
-        .from(projectUserRefreshTokens)
-        .innerJoin(projectUserSessions, eq(projectUserSessions.id, projectUserRefreshTokens.sessionId))
-        .where(eq(projectUserRefreshTokens.tokenHash, hashSecret(raw)))
-        .for('update');
-      if (!row || row.session.revokedAt || row.session.projectId !== projectId) return { error: true as const };
-      const { token, session } = row;
-      const now = new Date();
-
-      if (token.usedAt) {
-        const withinGrace = now.getTime() - token.usedAt.getTime() <= this.config.refreshReuseGraceS * 1000;
-        const successorRaw = this.successorOf(raw);
-        if (withinGrace && token.successorHash === hashSecret(successorRaw)) {
-          const [successor] = await tx.select().from(projectUserRefreshTokens).where(eq(projectUserRefreshTokens.tokenHash, token.successorHash));
-          if (successor) return { session, raw: successorRaw, issuedAt: successor.issuedAt, jti: successor.jti };
-        }
-        // A used token presented again after the grace window: treat the family as stolen.
-        await tx.update(projectUserSessions).set({ revokedAt: now, revokedReason: 'refresh_token_reuse' }).where(eq(projectUserSessions.id, session.id));
-        return { error: true as const };
-      }
-      if (token.expiresAt.getTime() <= now.getTime()) return { error: true as const };
-
-      const successorRaw = this.successorOf(raw);
-      const successorHash = hashSecret(successorRaw);
-      const issuedAt = nowS();
-      const jti = newId();
-      await tx.insert(projectUserRefreshTokens).values({
-        tokenHash: successorHash,
-        sessionId: session.id,
-        issuedAt,
-        jti,
-        expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlS * 1000),
-      });
-      await tx.update(projectUserRefreshTokens).set({ usedAt: now, successorHash }).where(eq(projectUserRefreshTokens.tokenHash, token.tokenHash));
-      await tx.update(projectUserSessions).set({ lastUsedAt: now }).where(eq(projectUserSessions.id, session.id));
-      return { session, raw: successorRaw, issuedAt, jti };
+    const rotated = await rotateRefreshToken(this.db, projectUserRefreshTokenStore, raw, {
+      successorOf: (token) => this.successorOf(token),
+      graceS: this.config.refreshReuseGraceS,
+      ttlS: this.config.refreshTokenTtlS,
+      accepts: (session) => session.projectId === projectId,
     });
-    if ('error' in outcome) throw refused();
-    const { session } = outcome;
-    return this.pair(session.projectId, session.userId, session.id, outcome.raw, outcome.issuedAt, outcome.jti);
+    if (!rotated) throw refused();
+    const { session } = rotated;
+    return this.pair(session.projectId, session.userId, session.id, rotated.raw, rotated.issuedAt, rotated.jti);
   }
 
   /** Signature checks already made, with the token's expiry (as server/auth/tokens.ts). */

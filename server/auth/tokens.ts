@@ -18,6 +18,7 @@ import { refreshTokens, sessions } from '../db/schema.ts';
 import { unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
+import { rotateRefreshToken, type RefreshTokenStore } from './refresh-rotation.ts';
 
 export interface TokenPair {
   access_token: string;
@@ -35,6 +36,35 @@ const ISSUER = 'larder';
 const AUDIENCE = 'larder';
 
 const nowS = () => Math.floor(Date.now() / 1000);
+
+/** Members' refresh tokens and sessions, as the rotation reads and writes them. */
+const memberRefreshTokens: RefreshTokenStore<typeof sessions.$inferSelect> = {
+  async find(tx, tokenHash) {
+    const [row] = await tx
+      .select({ token: refreshTokens, session: sessions })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .where(eq(refreshTokens.tokenHash, tokenHash))
+      .for('update');
+    return row;
+  },
+  async token(tx, tokenHash) {
+    const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
+    return row;
+  },
+  async insert(tx, row) {
+    await tx.insert(refreshTokens).values(row);
+  },
+  async markUsed(tx, tokenHash, successorHash, at) {
+    await tx.update(refreshTokens).set({ usedAt: at, successorHash }).where(eq(refreshTokens.tokenHash, tokenHash));
+  },
+  async revoke(tx, sessionId, at, reason) {
+    await tx.update(sessions).set({ revokedAt: at, revokedReason: reason }).where(eq(sessions.id, sessionId));
+  },
+  async touch(tx, sessionId, at) {
+    await tx.update(sessions).set({ lastUsedAt: at }).where(eq(sessions.id, sessionId));
+  },
+};
 
 /** A session as access checks need it (cached per process; server/lib/shared-cache.ts). */
 type SessionState = { userId: string; live: boolean } | null;
@@ -92,55 +122,12 @@ export class TokenService {
     return this.pair(userId, sessionId, raw, issuedAt, jti);
   }
 
-  /** Rotates a refresh token. Any refusal is a 401, which the console answers by signing out. */
+  /** Rotates a refresh token (server/auth/refresh-rotation.ts). Any refusal is a 401, which the console answers by signing out. */
   async refresh(raw: string): Promise<TokenPair> {
-    const refused = () => unauthorized('invalid_refresh_token', 'The refresh token is invalid, expired or revoked. Sign in again.');
-    const outcome = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ token: refreshTokens, session: sessions })
-        .from(refreshTokens)
-        .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
-        .where(eq(refreshTokens.tokenHash, hashSecret(raw)))
-        .for('update');
-      if (!row || row.session.revokedAt) return { error: true as const };
-      const { token, session } = row;
-      const now = new Date();
-
-      if (token.usedAt) {
-        const withinGrace = now.getTime() - token.usedAt.getTime() <= this.config.refreshReuseGraceS * 1000;
-        const successorRaw = this.successorOf(raw);
-        if (withinGrace && token.successorHash === hashSecret(successorRaw)) {
-          const [successor] = await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, token.successorHash));
-          if (successor) {
-            return { userId: session.userId, sessionId: session.id, raw: successorRaw, issuedAt: successor.issuedAt, jti: successor.jti };
-          }
-        }
-        // A used token presented again after the grace window: treat the family as stolen.
-        await tx
-          .update(sessions)
-          .set({ revokedAt: now, revokedReason: 'refresh_token_reuse' })
-          .where(eq(sessions.id, session.id));
-        return { error: true as const, commit: true };
-      }
-      if (token.expiresAt.getTime() <= now.getTime()) return { error: true as const };
-
-      const successorRaw = this.successorOf(raw);
-      const successorHash = hashSecret(successorRaw);
-      const issuedAt = nowS();
-      const jti = newId();
-      await tx.insert(refreshTokens).values({
-        tokenHash: successorHash,
-        sessionId: session.id,
-        issuedAt,
-        jti,
-        expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlS * 1000),
-      });
-      await tx.update(refreshTokens).set({ usedAt: now, successorHash }).where(eq(refreshTokens.tokenHash, token.tokenHash));
-      await tx.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, session.id));
-      return { userId: session.userId, sessionId: session.id, raw: successorRaw, issuedAt, jti };
-    });
-    if ('error' in outcome) throw refused();
-    return this.pair(outcome.userId, outcome.sessionId, outcome.raw, outcome.issuedAt, outcome.jti);
+    const rules = { successorOf: (token: string) => this.successorOf(token), graceS: this.config.refreshReuseGraceS, ttlS: this.config.refreshTokenTtlS };
+    const rotated = await rotateRefreshToken(this.db, memberRefreshTokens, raw, rules);
+    if (!rotated) throw unauthorized('invalid_refresh_token', 'The refresh token is invalid, expired or revoked. Sign in again.');
+    return this.pair(rotated.session.userId, rotated.session.id, rotated.raw, rotated.issuedAt, rotated.jti);
   }
 
   /**
