@@ -7,9 +7,8 @@
  * closing the item returns to the same page, sort and filter. A nested collection's list is drawn
  * by the item page, folded beside its parent item (NestedItemList, src/screens/item/ItemFold.tsx).
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef } from 'react';
 import { Link, useNavigate, useOutlet, useParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { Settings } from 'lucide-react';
 import { contentFeatures } from '../../../definitions/content.ts';
 import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
@@ -17,8 +16,8 @@ import { layouts } from '../../../renderers/layouts/index.ts';
 import { LayoutSettingsDialog } from '../../../renderers/layouts/LayoutSettingsDialog.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
-import type { Collection, Item, ProjectScope } from '../../api/content.ts';
-import { contentKeys, useCollection, useContentApi } from '../../api/content-queries.ts';
+import type { Collection, ProjectScope } from '../../api/content.ts';
+import { useCollection } from '../../api/content-queries.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useLiveData } from '../../hooks/use-live-data.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
@@ -39,11 +38,9 @@ import { defaultPerPage, nestedPerPage } from './paging.ts';
 import { useItemColumns } from './use-item-columns.ts';
 import { useItemList, type NestedList } from './use-item-list.ts';
 import { useItemOrder } from './use-item-order.ts';
+import { usePageReader } from './use-page-reader.ts';
 import { useListLayout } from './use-list-layout.ts';
 import './items.css';
-
-/** An item with fewer keys than this came back incomplete: the page is read again. */
-const completeItemKeys = 2;
 
 /** A single-item collection's page: its own chunk, with the field editors, loaded only for such collections. */
 const SingleItemScreen = lazy(() => import('../item/SingleItemScreen.tsx').then((module) => ({ default: module.SingleItemScreen })));
@@ -128,8 +125,6 @@ const hasOwnFields = (schema: readonly SchemaField[]) => schema.some((field) => 
 function ItemListView({ scope, collection, nested, embedding }: { scope: ProjectScope; collection: Collection; nested?: NestedList | undefined; embedding?: Embedding | undefined }) {
   const format = useFormat();
   const id = useId();
-  const api = useContentApi();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const path = useProjectPath();
   const actions = useProjectActions();
@@ -158,28 +153,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
   const columns = useItemColumns(collection, columnScope, dragColumn);
   const fetchKey = `${JSON.stringify(params)}#${reload}`;
 
-  const fetchPage = useCallback(async (): Promise<Item[]> => {
-    const queryKey = contentKeys.itemList(scope, collectionID, params);
-    const read = (staleTime: number) => queryClient.fetchQuery({ queryKey, queryFn: () => api.listItems(scope, collectionID, params), staleTime });
-    try {
-      let result = await read(5_000);
-      // Items with fewer than 2 keys are missing: read the page again, once.
-      if (result.items.some((item) => Object.keys(item).length < completeItemKeys)) {
-        void notify({ kind: 'info', title: format('itemList.missingReload') });
-        result = await read(0);
-      }
-      const items = result.items.filter((item) => Object.keys(item).length >= completeItemKeys);
-      // Ranks exist once every item of the page has one (after "Make collection sortable").
-      const hasRanks = items.length > 0 && items.every((item) => typeof item._rank === 'string' && item._rank !== '');
-      send({ type: 'PAGE_LOADED', total: result.total, rows: items.length, hasRanks });
-      return items;
-    } catch (error) {
-      send({ type: 'PAGE_FAILED' });
-      // A failed search says "Unknown Issue".
-      if (params.search) void notify({ kind: 'error', title: format('search.failed') });
-      throw error;
-    }
-  }, [api, collectionID, format, params, queryClient, scope, send]);
+  const fetchPage = usePageReader(scope, collectionID, params, send);
 
   // The search's wait starts once the typed text is drawn (machines/item-list.ts).
   useEffect(() => send({ type: 'SEARCH_SHOWN' }), [context.searchText, send]);
@@ -250,21 +224,10 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
           onLayoutSettings={() => send({ type: 'OPEN_LAYOUT_SETTINGS' })}
         />
       </ItemListHeader>
-      {order.ranking ? (
-        <p className="muted" role="status">
-          {format('itemList.ranking', { remaining: order.rankRemaining ?? count })}
-        </p>
-      ) : null}
+      {order.ranking ? <StatusLine text={format('itemList.ranking', { remaining: order.rankRemaining ?? count })} /> : null}
 
       {!ownFields ? (
-        <div className="panel empty-state">
-          <h3>{format('itemList.noSchema')}</h3>
-          <p className="muted">{format('itemList.noSchemaHint')}</p>
-          <Link className="button button-primary" to={path('editCollection', { collectionID })}>
-            <Settings aria-hidden="true" size={16} />
-            {format('itemList.editSettings')}
-          </Link>
-        </div>
+        <NoSchema settingsPath={path('editCollection', { collectionID })} />
       ) : (
         <>
           <ItemListNotices csv={context.csv} live={live} />
@@ -276,14 +239,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
             onFilter={(next) => send({ type: 'FILTER_CHANGED', filter: next })}
             live={showLiveSwitch ? live : null}
           />
-          {loadFailed ? (
-            <div className="panel item-list-error" role="alert">
-              <p>{format('itemList.loadFailed')}</p>
-              <button type="button" className="button" onClick={() => send({ type: 'RELOAD' })}>
-                {format('itemList.retry')}
-              </button>
-            </div>
-          ) : null}
+          {loadFailed ? <LoadFailed onRetry={() => send({ type: 'RELOAD' })} /> : null}
           {Layout ? (
             <Suspense fallback={<p className="muted" role="status">{format('itemList.loading')}</p>}>
               <Layout
@@ -362,5 +318,41 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
         onDelete={() => send({ type: 'DELETE' })}
       />
     </section>
+  );
+}
+
+/** A schema of only the metadata entry: says so and offers the collection's settings. */
+function NoSchema({ settingsPath }: { settingsPath: string }) {
+  const format = useFormat();
+  return (
+    <div className="panel empty-state">
+      <h3>{format('itemList.noSchema')}</h3>
+      <p className="muted">{format('itemList.noSchemaHint')}</p>
+      <Link className="button button-primary" to={settingsPath}>
+        <Settings aria-hidden="true" size={16} />
+        {format('itemList.editSettings')}
+      </Link>
+    </div>
+  );
+}
+
+function StatusLine({ text }: { text: string }) {
+  return (
+    <p className="muted" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** The page could not be read: says so and offers to read it again. */
+function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  const format = useFormat();
+  return (
+    <div className="panel item-list-error" role="alert">
+      <p>{format('itemList.loadFailed')}</p>
+      <button type="button" className="button" onClick={onRetry}>
+        {format('itemList.retry')}
+      </button>
+    </div>
   );
 }
