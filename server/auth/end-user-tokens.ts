@@ -17,7 +17,7 @@ import { projectUserRefreshTokens, projectUserSessions, projectUsers } from '../
 import { unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
-import { rotateRefreshToken, type RefreshTokenStore } from './refresh-rotation.ts';
+import { projectUserRefreshTokenStore, rotateRefreshToken } from './refresh-rotation.ts';
 import type { AuthCaches, CachedSession } from '../public/principal-cache.ts';
 
 /** What every token answer of `/auth/public` holds (`user_id` and a positive `expires_in`). */
@@ -44,35 +44,6 @@ export const END_USER_AUDIENCE = 'larder-project-user';
 const nowS = () => Math.floor(Date.now() / 1000);
 
 const refused = () => unauthorized('invalid_refresh_token', 'The refresh token is invalid, expired or revoked. Sign in again.');
-
-/** Project users' refresh tokens and sessions, as the rotation reads and writes them. */
-const projectUserRefreshTokenStore: RefreshTokenStore<typeof projectUserSessions.$inferSelect> = {
-  async find(tx, tokenHash) {
-    const [row] = await tx
-      .select({ token: projectUserRefreshTokens, session: projectUserSessions })
-      .from(projectUserRefreshTokens)
-      .innerJoin(projectUserSessions, eq(projectUserSessions.id, projectUserRefreshTokens.sessionId))
-      .where(eq(projectUserRefreshTokens.tokenHash, tokenHash))
-      .for('update');
-    return row;
-  },
-  async token(tx, tokenHash) {
-    const [row] = await tx.select().from(projectUserRefreshTokens).where(eq(projectUserRefreshTokens.tokenHash, tokenHash));
-    return row;
-  },
-  async insert(tx, row) {
-    await tx.insert(projectUserRefreshTokens).values(row);
-  },
-  async markUsed(tx, tokenHash, successorHash, at) {
-    await tx.update(projectUserRefreshTokens).set({ usedAt: at, successorHash }).where(eq(projectUserRefreshTokens.tokenHash, tokenHash));
-  },
-  async revoke(tx, sessionId, at, reason) {
-    await tx.update(projectUserSessions).set({ revokedAt: at, revokedReason: reason }).where(eq(projectUserSessions.id, sessionId));
-  },
-  async touch(tx, sessionId, at) {
-    await tx.update(projectUserSessions).set({ lastUsedAt: at }).where(eq(projectUserSessions.id, sessionId));
-  },
-};
 
 export class EndUserTokenService {
   constructor(

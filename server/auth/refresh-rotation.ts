@@ -6,7 +6,9 @@
  * once) yields the very same pair without keeping any token in clear. Presented again later, it
  * revokes its whole session (reuse detection). An expired, unknown or revoked token is refused.
  */
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { projectUserRefreshTokens, projectUserSessions, refreshTokens, sessions } from '../db/schema.ts';
 import { hashSecret, newId } from '../lib/ids.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -50,6 +52,43 @@ export interface Rotated<S> {
   issuedAt: number;
   jti: string;
 }
+
+type TokenTable = typeof refreshTokens | typeof projectUserRefreshTokens;
+type SessionTable = typeof sessions | typeof projectUserSessions;
+
+/** The store over one pair of tables: members' (refresh_tokens, sessions) or project users'. */
+function tableStore<S extends { id: string; revokedAt: Date | null }>(tokens: TokenTable, sessionTable: SessionTable): RefreshTokenStore<S> {
+  // Both pairs have the same columns; drizzle's builders do not take a union of tables, so the pair is read as members'.
+  const t = tokens as typeof refreshTokens;
+  const s = sessionTable as typeof sessions;
+  return {
+    async find(tx, tokenHash) {
+      const [row] = await tx.select({ token: t, session: s }).from(t).innerJoin(s, eq(s.id, t.sessionId)).where(eq(t.tokenHash, tokenHash)).for('update');
+      return row as { token: RefreshTokenRow; session: S } | undefined;
+    },
+    async token(tx, tokenHash) {
+      const [row] = await tx.select().from(t).where(eq(t.tokenHash, tokenHash));
+      return row;
+    },
+    async insert(tx, row) {
+      await tx.insert(t).values(row);
+    },
+    async markUsed(tx, tokenHash, successorHash, at) {
+      await tx.update(t).set({ usedAt: at, successorHash }).where(eq(t.tokenHash, tokenHash));
+    },
+    async revoke(tx, sessionId, at, reason) {
+      await tx.update(s).set({ revokedAt: at, revokedReason: reason }).where(eq(s.id, sessionId));
+    },
+    async touch(tx, sessionId, at) {
+      await tx.update(s).set({ lastUsedAt: at }).where(eq(s.id, sessionId));
+    },
+  };
+}
+
+/** Members' refresh tokens and sessions. */
+export const memberRefreshTokens = tableStore<typeof sessions.$inferSelect>(refreshTokens, sessions);
+/** Project users' refresh tokens and sessions. */
+export const projectUserRefreshTokenStore = tableStore<typeof projectUserSessions.$inferSelect>(projectUserRefreshTokens, projectUserSessions);
 
 const nowS = () => Math.floor(Date.now() / 1000);
 

@@ -18,7 +18,7 @@ import { refreshTokens, sessions } from '../db/schema.ts';
 import { unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
-import { rotateRefreshToken, type RefreshTokenStore } from './refresh-rotation.ts';
+import { memberRefreshTokens, rotateRefreshToken } from './refresh-rotation.ts';
 
 export interface TokenPair {
   access_token: string;
@@ -36,35 +36,6 @@ const ISSUER = 'larder';
 const AUDIENCE = 'larder';
 
 const nowS = () => Math.floor(Date.now() / 1000);
-
-/** Members' refresh tokens and sessions, as the rotation reads and writes them. */
-const memberRefreshTokens: RefreshTokenStore<typeof sessions.$inferSelect> = {
-  async find(tx, tokenHash) {
-    const [row] = await tx
-      .select({ token: refreshTokens, session: sessions })
-      .from(refreshTokens)
-      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
-      .where(eq(refreshTokens.tokenHash, tokenHash))
-      .for('update');
-    return row;
-  },
-  async token(tx, tokenHash) {
-    const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
-    return row;
-  },
-  async insert(tx, row) {
-    await tx.insert(refreshTokens).values(row);
-  },
-  async markUsed(tx, tokenHash, successorHash, at) {
-    await tx.update(refreshTokens).set({ usedAt: at, successorHash }).where(eq(refreshTokens.tokenHash, tokenHash));
-  },
-  async revoke(tx, sessionId, at, reason) {
-    await tx.update(sessions).set({ revokedAt: at, revokedReason: reason }).where(eq(sessions.id, sessionId));
-  },
-  async touch(tx, sessionId, at) {
-    await tx.update(sessions).set({ lastUsedAt: at }).where(eq(sessions.id, sessionId));
-  },
-};
 
 /** A session as access checks need it (cached per process; server/lib/shared-cache.ts). */
 type SessionState = { userId: string; live: boolean } | null;
