@@ -48,6 +48,7 @@ import { projectUserAuthRoutes, projectUserRoutes } from './main/project-user-ro
 import { UsageMeter } from './usage/usage.ts';
 import { BackgroundWork } from './lib/background.ts';
 import { registerWebhooks } from './webhooks/index.ts';
+import { WebhookService } from './webhooks/webhooks.ts';
 import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
 import { CollectionService } from './content/collections.ts';
 import { ItemService } from './content/items.ts';
@@ -97,6 +98,8 @@ export interface AppContext {
   ranks: RankService;
   /** The registry of stored files and its sweeper, over the configured storage (server/files). */
   files: FileService;
+  /** A project's webhooks and their delivery log (server/webhooks). */
+  webhooks: WebhookService;
 }
 
 declare module 'fastify' {
@@ -157,6 +160,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     log: app.log,
   });
   const superAdmins = new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
+  const outbound = new UrlGuard({
+    allowPrivate: config.outboundAllowPrivate,
+    timeoutMs: linkPreview.timeoutMs,
+    maxRedirects: linkPreview.maxRedirects,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
   app.decorate('ctx', {
     config,
     database,
@@ -184,17 +193,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     userGroups: new UserGroupService(database.db, authCaches.userGroup),
     itemUsers: new ItemUserService(database.db),
     background: new BackgroundWork(app.log),
-    outbound: new UrlGuard({
-      allowPrivate: config.outboundAllowPrivate,
-      timeoutMs: linkPreview.timeoutMs,
-      maxRedirects: linkPreview.maxRedirects,
-      ...(options.resolve ? { resolve: options.resolve } : {}),
-    }),
+    outbound,
     collections,
     items: new ItemService(database.db, collections),
     itemQueries: new ItemQueryService(database.db, database.read, caches, collections),
     ranks: new RankService(database.db, collections),
     files,
+    webhooks: new WebhookService(database.db, outbound),
   });
   app.decorate('files', files);
   // Item writes naming files other items hold copy them (docs/files.md: who owns a file).

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { WebhookDispatcher } from './delivery.ts';
 import { webhookRoutes } from './routes.ts';
-import { WebhookService } from './webhooks.ts';
+import type { WebhookService } from './webhooks.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,8 +14,7 @@ declare module 'fastify' {
 }
 
 export async function registerWebhooks(app: FastifyInstance) {
-  const { database, outbound, config } = app.ctx;
-  const service = new WebhookService(database.db, outbound);
+  const { database, outbound, config, webhooks: service } = app.ctx;
   const dispatcher = new WebhookDispatcher({
     database,
     outbound,
