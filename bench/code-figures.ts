@@ -6,8 +6,8 @@
  * - type-name literals: string literals equal to a field type's name (`'PlainText'`, …) in product
  *   code outside `definitions/field-types/` and `renderers/fields/` (the type folders and the two
  *   registries); behaviour belongs to the type's capabilities.
- * - wire shapes declared more than once: exported interfaces, type aliases and TypeBox constants of
- *   the same name in more than one file of `server/`, `src/api/` and `definitions/`.
+ * - wire shapes declared more than once: exported interfaces, object type literals and TypeBox
+ *   constants of the same name in more than one file of `server/`, `src/api/` and `definitions/`.
  * - permission calls inside route files: `allow(`, `allowIn(`, `allowed(`, `access.require(` …
  * - functions over 200 lines in product code.
  * - README lines.
@@ -89,7 +89,8 @@ function wireShapeDuplicates(root: string): string[] {
     for (const statement of file.statements) {
       const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
       if (!exported) continue;
-      if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) add(statement.name.text);
+      // A type made from another (`Pick<…>`, `Static<…>`, an alias) is that type, not a second declaration.
+      if (ts.isInterfaceDeclaration(statement) || (ts.isTypeAliasDeclaration(statement) && ts.isTypeLiteralNode(statement.type))) add(statement.name.text);
       if (ts.isVariableStatement(statement)) {
         for (const declaration of statement.declarationList.declarations) {
           const init = declaration.initializer?.getText(file) ?? '';
