@@ -17,7 +17,7 @@ import { option } from './option/index.ts';
 import { phone } from './phone/index.ts';
 import { plainText } from './plain-text/index.ts';
 import { richText } from './rich-text/index.ts';
-import type { FieldType } from './types.ts';
+import type { FieldType, SchemaField } from './types.ts';
 
 export type * from './types.ts';
 export { typeSettings } from './types.ts';
@@ -51,6 +51,9 @@ const byCode = new Map(fieldTypes.map((type) => [type.code, type]));
 
 /** The type with this code, or undefined for a code nobody registered. */
 export const fieldType = (code: number): FieldType<FieldTypeName> | undefined => byCode.get(code);
+
+/** A value the server owns (an id, a key) shown where a field is expected: drawn as plain text. */
+export const textField = (slug: string, name: string): SchemaField => ({ id: slug, slug, name, type: plainText.code });
 
 /** The types people may add to a schema (the create-field picker: all but Metadata). */
 export const creatableFieldTypes = fieldTypes.filter((type) => type.capabilities.creatable);

@@ -4,7 +4,7 @@
  * Shared by the item page (with its own Save here) and the linked-item dialog (whose footer saves).
  */
 import { useEffect, useId, useRef } from 'react';
-import { fieldType, type SchemaField } from '../../definitions/field-types/index.ts';
+import { fieldType, textField, type SchemaField } from '../../definitions/field-types/index.ts';
 import type { ConflictSide, ItemConflict } from '../../machines/item-form-rules.ts';
 import { displayFor } from './displays.ts';
 import { useFormat } from '../messages/use-format.ts';
@@ -53,7 +53,7 @@ export function ConflictPanel({ conflict, schema, busy, onChoose, onChooseAll, o
       </div>
       <div className="item-conflict-fields">
         {conflict.fields.map((entry) => {
-          const field = schema.find((candidate) => candidate.slug === entry.slug) ?? { id: entry.slug, slug: entry.slug, name: entry.name, type: 1 };
+          const field = schema.find((candidate) => candidate.slug === entry.slug) ?? textField(entry.slug, entry.name);
           return (
             <fieldset key={entry.slug} className="item-conflict-field" data-conflict-field={entry.slug}>
               <legend>

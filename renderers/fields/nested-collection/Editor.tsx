@@ -8,7 +8,7 @@
 import { useEffect, useId, useState } from 'react';
 import { ChevronLeft, ChevronRight, FolderOpen } from 'lucide-react';
 import { paging } from '../../../definitions/constants.ts';
-import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
+import { fieldType, textField, type SchemaField } from '../../../definitions/field-types/index.ts';
 import type { ListParams, ProjectScope } from '../../../src/api/content.ts';
 import { useItemList } from '../../../src/api/content-queries.ts';
 import { displayFor } from '../displays.ts';
@@ -25,7 +25,7 @@ export const hasNestedSchema = (field: SchemaField) => (field.nestedCollectionSc
 /** The preview's columns: the nested fields a list shows as columns, else the id. */
 export function previewColumns(field: SchemaField): SchemaField[] {
   const columns = (field.nestedCollectionSchema ?? []).filter((nested) => nested.visible !== false && fieldType(nested.type)?.storage.kind === 'column');
-  return columns.length > 0 ? columns : [{ id: '_id', slug: '_id', name: 'ID', type: 1 }];
+  return columns.length > 0 ? columns : [textField('_id', 'ID')];
 }
 
 export function NestedCollectionEditor({ field, value, disabled, id, labelledBy, describedBy }: EditorProps) {

@@ -5,7 +5,7 @@
  */
 import { createElement, useCallback, useMemo, useState, type ComponentType } from 'react';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
-import { fieldType, fieldTypes, titleField, type SchemaField } from '../../../definitions/field-types/index.ts';
+import { fieldType, fieldTypes, textField, titleField, type SchemaField } from '../../../definitions/field-types/index.ts';
 import { displayFor, type DisplayProps } from '../../../renderers/fields/displays.ts';
 import { DirectedDisplay } from '../../../renderers/fields/DirectedDisplay.tsx';
 import type { TextDirection } from '../../../renderers/fields/editor-environment.ts';
@@ -97,7 +97,7 @@ export function useItemColumns(collection: Collection, columnScope: ColumnScope,
         colId: '_id',
         headerName: format('itemList.col.id'),
         valueGetter: (p) => p.data?._id,
-        cellRenderer: cellOf(TextDisplay, metaField('_id', 'ID', 1)),
+        cellRenderer: cellOf(TextDisplay, textField('_id', 'ID')),
         sortable: true,
         cellClass: 'cell-mono',
         width: idColumnWidth,
