@@ -10,21 +10,20 @@
  *   downloadable as they are, from `<img>` tags that carry no token).
  * Uploads stream to a temporary file (never to memory) and stop at the limit with 413.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import multipart, { type MultipartFile, type MultipartValue } from '@fastify/multipart';
+import multipart, { type MultipartValue } from '@fastify/multipart';
 import sharp from 'sharp';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { contentLimits, defaultAccept, parseNestedId } from '../../definitions/content.ts';
 import { acceptsFile, extensionOf, fileLimits, thumbnailSizes } from '../../definitions/files.ts';
 import { fieldType, type SchemaField } from '../../definitions/field-types/index.ts';
-import { AppError, badRequest, notFound, problem, unsupportedMediaType as unsupported } from '../lib/errors.ts';
+import { badRequest, notFound, problem, unsupportedMediaType as unsupported } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { responses } from '../lib/schemas.ts';
 import { invalid, levelOf } from '../content/collections.ts';
@@ -36,45 +35,7 @@ import { thumbnailKey, type ItemOwner } from './files.ts';
 import { isInline, isRasterImage, linkedFileName, sniffFile, type Sniffed } from './sniff.ts';
 import { isSafeKey } from './storage.ts';
 import { meterBandwidth } from '../usage/routes.ts';
-
-const tooLarge = () => new AppError(413, 'file_too_large', `The file is too large: files must be at most ${fileLimits.uploadBytesMax} bytes.`);
-
-/** A file part written to a temporary file as it arrives, counted; stops at the limit. */
-interface Spooled {
-  file: string;
-  name: string;
-  size: number;
-}
-
-async function spool(part: MultipartFile, dir: string): Promise<Spooled> {
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${randomBytes(12).toString('hex')}.upload`);
-  let size = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
-  // busboy marks the stream truncated at the limit but ends it only where the part ends (it reads
-  // and drops the rest): stop at the limit itself, so the answer is 413 at once, not after the upload.
-  const stop = new AbortController();
-  const atLimit = () => stop.abort();
-  part.file.once('limit', atLimit);
-  try {
-    await pipeline(part.file, counter, createWriteStream(file, { flags: 'wx' }), { signal: stop.signal });
-  } catch (error) {
-    await rm(file, { force: true });
-    throw stop.signal.aborted ? tooLarge() : error;
-  } finally {
-    part.file.off('limit', atLimit);
-  }
-  if (part.file.truncated) {
-    await rm(file, { force: true });
-    throw tooLarge();
-  }
-  return { file, name: part.filename || 'file', size };
-}
+import { spool, tooLarge, type Spooled } from './spool.ts';
 
 /** `attachment; filename=…` with an ASCII fallback and the UTF-8 name (RFC 6266). */
 function disposition(kind: 'inline' | 'attachment', name: string): string {

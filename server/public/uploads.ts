@@ -4,30 +4,21 @@
  * (app.ctx.outbound) and spooled the same way; each checked by its real type and stored in the
  * file registry (server/files/files.ts), which deletes it with its item or project.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import type { MultipartFile, MultipartValue } from '@fastify/multipart';
+import type { MultipartValue } from '@fastify/multipart';
 import { contentLimits } from '../../definitions/content.ts';
 import { acceptsFile, fileLimits } from '../../definitions/files.ts';
-import { AppError, badRequest, unsupportedMediaType as unsupported } from '../lib/errors.ts';
+import { badRequest, unsupportedMediaType as unsupported } from '../lib/errors.ts';
 import { OutboundError } from '../lib/url-guard.ts';
 import { invalid } from '../content/collections.ts';
 import type { ItemOwner } from '../files/files.ts';
 import { linkedFileName, sniffFile, type Sniffed } from '../files/sniff.ts';
+import { spool, tempFile, tooLarge, type Spooled } from '../files/spool.ts';
 import type { PublicApp } from './support.ts';
-
-const tooLarge = () => new AppError(413, 'file_too_large', `The file is too large: files must be at most ${fileLimits.uploadBytesMax} bytes.`);
-
-interface Spooled {
-  file: string;
-  name: string;
-  size: number;
-}
 
 /** An answer given before the body was read: the rest is never read, so the connection cannot carry another request. */
 export function closeUnreadBodies(app: PublicApp): void {
@@ -42,39 +33,6 @@ export function publicUploads(app: PublicApp) {
   const { config, outbound, files } = app.ctx;
   const spoolDir = path.join(config.dataDir, 'uploads');
   const urlOf = (key: string) => `${config.publicUrl}/files/${key}`;
-
-  const tempFile = async () => {
-    await mkdir(spoolDir, { recursive: true });
-    return path.join(spoolDir, `${randomBytes(12).toString('hex')}.upload`);
-  };
-
-  /** A file part written to a temporary file as it arrives; stops at the limit with 413. */
-  async function spool(part: MultipartFile): Promise<Spooled> {
-    const file = await tempFile();
-    let size = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
-    const stop = new AbortController();
-    const atLimit = () => stop.abort();
-    part.file.once('limit', atLimit);
-    try {
-      await pipeline(part.file, counter, createWriteStream(file, { flags: 'wx' }), { signal: stop.signal });
-    } catch (error) {
-      await rm(file, { force: true });
-      throw stop.signal.aborted ? tooLarge() : error;
-    } finally {
-      part.file.off('limit', atLimit);
-    }
-    if (part.file.truncated) {
-      await rm(file, { force: true });
-      throw tooLarge();
-    }
-    return { file, name: part.filename || 'file', size };
-  }
 
   /** Fetches a link through the URL guard into a temporary file (400 when it cannot be fetched, 413 when too large). */
   async function fetchLink(link: string, pathName: string): Promise<Spooled> {
@@ -97,7 +55,7 @@ export function publicUploads(app: PublicApp) {
       }
       throw error;
     }
-    const file = await tempFile();
+    const file = await tempFile(spoolDir);
     await writeFile(file, body, { flag: 'wx' });
     const name = linkedFileName(url);
     return { file, name: name.slice(0, 255), size: body.length };
@@ -132,7 +90,7 @@ export function publicUploads(app: PublicApp) {
             part.file.resume();
             throw invalid([{ path: part.fieldname, message: uploads().length >= maxFiles ? 'is one file too many' : 'is not a known part of this form' }]);
           }
-          parts.push({ field: part.fieldname, upload: await spool(part) });
+          parts.push({ field: part.fieldname, upload: await spool(part, spoolDir) });
         } else {
           const value = (part as MultipartValue).value;
           const text = typeof value === 'string' ? value : String(value);
