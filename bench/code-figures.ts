@@ -11,7 +11,7 @@
  * - permission calls inside route files: `allow(`, `allowIn(`, `allowed(`, `access.require(` …
  * - functions over 200 lines in product code.
  * - README lines.
- * - comments that cite documents a reader of the repository does not have (spec sections, the
+ * - comments (in code and style sheets) that cite documents a reader of the repository does not have (spec sections, the
  *   wire contract, issue numbers, files outside the repository).
  */
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
@@ -21,7 +21,7 @@ import ts from 'typescript';
 const PRODUCT = ['server', 'src', 'renderers', 'machines', 'definitions'];
 const ALL_CODE = [...PRODUCT, 'tests', 'e2e', 'bench'];
 
-function files(root: string, dirs: readonly string[]): string[] {
+function files(root: string, dirs: readonly string[], ending = /\.(ts|tsx)$/): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     if (!existsSync(dir)) return;
@@ -29,7 +29,7 @@ function files(root: string, dirs: readonly string[]): string[] {
       if (name === 'node_modules' || name.startsWith('.')) continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
+      else if (ending.test(name) && !name.endsWith('.d.ts')) out.push(path);
     }
   };
   for (const dir of dirs) walk(join(root, dir));
@@ -150,6 +150,17 @@ export function citingComments(root: string): string[] {
           seen.add(line);
           hits.push(`${rel(root, path)}:${line}`);
         }
+        line++;
+      }
+    }
+  }
+  // Style sheets hold comments too: `/* … */` only.
+  for (const path of files(root, ALL_CODE, /\.css$/)) {
+    const text = readFileSync(path, 'utf8');
+    for (const comment of text.matchAll(/\/\*[\s\S]*?\*\//g)) {
+      let line = text.slice(0, comment.index).split('\n').length;
+      for (const part of comment[0].split('\n')) {
+        if (CITATION.test(part)) hits.push(`${rel(root, path)}:${line}`);
         line++;
       }
     }

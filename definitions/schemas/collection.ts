@@ -24,7 +24,7 @@ export const SchemaField = Type.Unsafe<SchemaFieldShape>(
       referenceCollectionID: Type.Optional(Type.String()),
       nestedCollectionSchema: Type.Optional(Type.Array(Type.Unknown())),
     },
-    { additionalProperties: true, description: 'a schema field (content spec §3); type-specific settings as the field type declares them' },
+    { additionalProperties: true, description: 'a schema field (docs/field-types.md); type-specific settings as the field type declares them' },
   ),
 );
 

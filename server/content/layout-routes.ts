@@ -41,7 +41,7 @@ const Settings = Type.Object(
     center: Type.Optional(Type.Object({ lat: Type.Number(), lng: Type.Number(), zoom: Type.Optional(Type.Number()) })),
     activeField: Type.Optional(Type.String({ description: 'kanban: an Option field; map: a GeoPoint field' })),
   },
-  { description: 'the layout settings of one list (content §2)' },
+  { description: 'the layout settings of one list (docs/layouts.md)' },
 );
 const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 const SettingsPatch = Type.Object(

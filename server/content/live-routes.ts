@@ -18,7 +18,7 @@ import { liveTarget } from '../live/target.ts';
 const LiveQuery = Type.Object({
   authorization: Type.Optional(Type.String({ maxLength: 4096, description: 'The access token (EventSource sends no headers); `Bearer ` may precede it.' })),
   requestID: Type.Optional(Type.String({ maxLength: 64, pattern: '^[0-9a-f]*$', description: 'The request id of a stream that was told to stop: resume after it.' })),
-  nestedID: Type.Optional(Type.String({ maxLength: 1024, description: 'A nested list of `itemID` (slug chain, contract §5); empty for the top-level list.' })),
+  nestedID: Type.Optional(Type.String({ maxLength: 1024, description: 'A nested list of `itemID` (a slug chain, docs/live.md); empty for the top-level list.' })),
   itemID: Type.Optional(Type.String({ maxLength: 64, description: 'The top-level item whose nested list is followed; absent, empty or `undefined` for the top level.' })),
 });
 

@@ -35,7 +35,7 @@ let ids = 0;
 const context: SettingsContext = { collectionID: 'posts', collectionIDs: ['posts', 'authors'], newId: () => `gen${++ids}` };
 
 describe('the registry', () => {
-  it('holds the contract codes (1–13, 100) and JSON as 14, each once', () => {
+  it('holds the wire codes (1–13, 100) and JSON as 14, each once', () => {
     expect(fieldTypes.map((t) => [t.code, t.name])).toEqual([
       [1, 'PlainText'],
       [2, 'RichText'],
