@@ -77,6 +77,18 @@ test('rich text with a heading, a list, a link and a 2×2 table is saved and dra
   await page.keyboard.press('Enter');
   await page.keyboard.type('Read the docs');
   await page.keyboard.press('Shift+Home');
+  // ProseMirror takes a selection made by keys from the browser's selectionchange event, which
+  // may come after the next key on a loaded machine; wait until the editor holds it.
+  await expect
+    .poll(() =>
+      textbox(page).evaluate((dom) => {
+        const editor = (dom as HTMLElement & { editor?: { state: { selection: { from: number; to: number }; doc: { textBetween(a: number, b: number): string } } } }).editor;
+        if (!editor) return '';
+        const { from, to } = editor.state.selection;
+        return editor.state.doc.textBetween(from, to);
+      }),
+    )
+    .toBe('Read the docs');
   await page.keyboard.press('Control+k');
   const linkDialog = page.getByRole('dialog', { name: 'Add link' });
   await linkDialog.getByLabel('Address').fill('example.com/docs');
