@@ -37,6 +37,8 @@ if (existsSync('.tmp/playwright.json')) {
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
   skipped += report.stats.skipped;
+  // Passed only on their CI retry (docs/architecture.md "Retries in the browser suite"): named above by the list reporter.
+  if (report.stats.flaky) console.log(`\nFlaky browser tests (passed on their retry): ${report.stats.flaky}`);
 }
 // A runner that crashed before reporting still counts as a failure.
 if (vitest !== 0 && failed === 0) failed += 1;
