@@ -8,11 +8,7 @@ export const ui = {
   toastDurationMs: 2000,
   /** A spinner appears only when loading takes longer than this, so quick loads do not flicker. */
   spinnerDelayMs: 1000,
-  loadingOverlayMaxMs: 3000,
-  slideTransitionMs: 300,
   loadingBarHeight: '0.5vh',
-  /** At this width or less the console uses its narrow layout (menu button, bottom navigation). */
-  narrowBreakpointPx: 900,
   createWebhookDialogWidthPx: 400,
   deleteDialogWidthPx: 500,
   /** The ItemRef picker's dialog to create or edit a linked item: room for a form's fields. */
@@ -47,18 +43,7 @@ export const paging = {
 export const throttles = {
   apiLimitDialogMs: 30_000,
   apiLimitRemindMs: 5 * 60_000,
-  graceAlertMs: 60 * 60_000,
 } as const;
-
-/** Switches of features that exist but are not offered yet. */
-export const featureToggles = {
-  addOns: false,
-  forgotPassword: true,
-  files: false,
-} as const;
-
-/** Loading states shared by collections, organizations and the credit card setup. */
-export const loadingStates = { INIT: 0, LOADING: 1, ERROR: 2, LOADED: 3, CREATED: 4 } as const;
 
 /** Keys of what the console keeps in the browser's local storage. */
 export const storageKeys = {

@@ -1,7 +1,7 @@
 /** Business constants and formatters. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { featureToggles, loadingStates, paging, storageKeys, throttles, ui } from '../../definitions/constants.ts';
+import { paging, storageKeys, throttles, ui } from '../../definitions/constants.ts';
 import { formatDateTime } from '../../definitions/format-date-time.ts';
 import { formatSize } from '../../definitions/format-size.ts';
 
@@ -10,17 +10,12 @@ describe('business constants', () => {
     expect(ui).toMatchObject({
       toastDurationMs: 2000,
       spinnerDelayMs: 1000,
-      loadingOverlayMaxMs: 3000,
-      slideTransitionMs: 300,
       loadingBarHeight: '0.5vh',
-      narrowBreakpointPx: 900,
       createWebhookDialogWidthPx: 400,
       deleteDialogWidthPx: 500,
     });
     expect(paging).toMatchObject({ firstPage: 1, defaultPageSize: 50, nestedPageSize: 100 });
-    expect(throttles).toEqual({ apiLimitDialogMs: 30_000, apiLimitRemindMs: 300_000, graceAlertMs: 3_600_000 });
-    expect(featureToggles).toEqual({ addOns: false, forgotPassword: true, files: false });
-    expect(loadingStates).toEqual({ INIT: 0, LOADING: 1, ERROR: 2, LOADED: 3, CREATED: 4 });
+    expect(throttles).toEqual({ apiLimitDialogMs: 30_000, apiLimitRemindMs: 300_000 });
   });
 
   it('names the local-storage keys, column layouts per organization, project, collection and nested path', () => {
@@ -33,10 +28,10 @@ describe('business constants', () => {
 });
 
 describe('style sheet', () => {
-  it('switches to the narrow layout at the breakpoint of the constants', () => {
+  it('switches to the narrow layout (menu button, bottom navigation) at one breakpoint, 900 px', () => {
     const css = readFileSync('src/styles/index.css', 'utf8');
     const breakpoints = [...css.matchAll(/@media \(max-width: (\d+)px\)/g)].map((match) => Number(match[1]));
-    expect(breakpoints).toEqual([ui.narrowBreakpointPx]);
+    expect(breakpoints).toEqual([900]);
   });
 });
 
