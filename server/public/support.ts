@@ -3,12 +3,10 @@
  * refusal of server-owned keys in bodies, and a read-modify-write that survives concurrent writes.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import { systemKeys } from '../../definitions/content.ts';
 import { badRequest, unauthorized } from '../lib/errors.ts';
 import { invalid } from '../content/collections.ts';
 import { StaleItemError, type ItemService } from '../content/items.ts';
-import { CollectionId, ItemId, NestedId } from '../content/route-schemas.ts';
 import type { Item } from '../content/storage.ts';
 import type { Principal } from './principal.ts';
 
@@ -29,10 +27,13 @@ export function principalOf(request: FastifyRequest): Principal {
 export const security = [{ bearer: [] as string[] }];
 export const tags = ['public'];
 
-export const inCollection = Type.Object({ collection: CollectionId });
-export const inItem = Type.Object({ collection: CollectionId, item: ItemId });
-export const inField = Type.Object({ collection: CollectionId, item: ItemId, field: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' }) });
-export const nestedQuery = { nestedID: Type.Optional(NestedId) };
+/** The public API's addresses, declared beside the content API's in definitions/schemas/paths.ts. */
+export {
+  PublicCollectionPath as inCollection,
+  PublicItemPath as inItem,
+  PublicItemFieldPath as inField,
+  nestedProperty as nestedQuery,
+} from '../../definitions/schemas/paths.ts';
 
 /** A JSON object body (the client sends some as strings with another Content-Type; the plugin's parser read them as JSON). */
 export function objectBody(body: unknown, allowEmpty = false): Record<string, unknown> {
