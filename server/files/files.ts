@@ -11,11 +11,16 @@
  * of every row catches what a crash between a commit and its sweep left behind. A crash never
  * leaves a file no sweep will reach.
  */
+import { createReadStream } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
-import { thumbnailSizes } from '../../definitions/files.ts';
+import { acceptsFile, thumbnailSizes } from '../../definitions/files.ts';
+import { badRequest, unsupportedMediaType as unsupported } from '../lib/errors.ts';
 import type { FileStorage } from './storage.ts';
+import { sniffFile, type Sniffed } from './sniff.ts';
+import type { Spooled } from './spool.ts';
 import type { ContentEvent } from '../live/events.ts';
 import type { ContentDrop } from '../content/drops.ts';
 
@@ -56,6 +61,15 @@ export interface ItemOwner {
 
 /** The thumbnail keys of a file (cached renditions, deleted with it). */
 export const thumbnailKey = (key: string, size: number) => `${key}.w${size}`;
+
+/** The address a stored file is served at (`GET /files/{key}`, server/files/download-routes.ts). */
+export const fileUrl = (publicUrl: string, key: string) => `${publicUrl}/files/${key}`;
+
+/** An upload stored: its key and its real type. */
+export interface StoredFile {
+  key: string;
+  type: Sniffed;
+}
 
 type RawRow = Record<string, unknown>;
 
@@ -101,6 +115,42 @@ export class FileService {
       insert into stored_files (key, project_id, collection_id, root_item_id, item_table, item_id, field_column, state, content_type, name, size)
       values (${key}, ${owner.projectId}, ${item?.collectionId ?? null}, ${item?.rootItemId ?? null}, ${item?.itemTable ?? null},
               ${item?.itemId ?? null}, ${item?.fieldColumn ?? null}, ${item ? 'pending' : 'asset'}, ${file.contentType}, ${file.name}, ${file.size})`);
+  }
+
+  /**
+   * Checks a spooled upload against its real type and the accept list, records it (the registry row
+   * before the bytes) and stores it under `keyBase`; a failed write takes its row with it.
+   */
+  async store(upload: Spooled, accept: string, owner: ItemOwner | { projectId: string }, keyBase: string): Promise<StoredFile> {
+    const sniffed = await sniffFile(upload.file, upload.name, upload.size);
+    if (!sniffed.ok) throw sniffed.code === 'empty_file' ? badRequest('empty_file', sniffed.message) : unsupported('type_mismatch', sniffed.message);
+    if (!acceptsFile(accept, sniffed.type.mime, `x.${sniffed.type.ext}`)) {
+      throw unsupported('type_not_accepted', `This field accepts ${accept}; the file is ${sniffed.type.mime}.`);
+    }
+    const key = `${keyBase}/${randomBytes(16).toString('hex')}.${sniffed.type.ext}`;
+    await this.register(key, owner, { contentType: sniffed.type.mime, name: upload.name.slice(0, 255), size: upload.size });
+    try {
+      await this.storage.put(key, createReadStream(upload.file), { size: upload.size, contentType: sniffed.type.mime });
+    } catch (error) {
+      await this.remove(key);
+      throw error;
+    }
+    return { key, type: sniffed.type };
+  }
+
+  /**
+   * Stores a call's uploads as files of the project (assets, of any type), in order; when one is
+   * refused or fails, the ones stored before it go too, so a call stores all of its files or none.
+   */
+  async storeAssets(projectId: string, uploads: readonly Spooled[]): Promise<(StoredFile & { upload: Spooled })[]> {
+    const stored: (StoredFile & { upload: Spooled })[] = [];
+    try {
+      for (const upload of uploads) stored.push({ ...(await this.store(upload, '*/*', { projectId }, `p/${projectId}/a`)), upload });
+      return stored;
+    } catch (error) {
+      for (const { key } of stored) await this.remove(key);
+      throw error;
+    }
   }
 
   /** The item holding the file's address has committed: from now on the file dies with the address. */

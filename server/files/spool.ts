@@ -18,6 +18,9 @@ export interface Spooled {
   size: number;
 }
 
+/** Where uploads are spooled: `uploads` in the data directory. */
+export const spoolDirOf = (dataDir: string) => path.join(dataDir, 'uploads');
+
 /** A new, unused temporary file name in `dir` (made if missing). */
 export async function tempFile(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
