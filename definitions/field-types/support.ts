@@ -1,8 +1,9 @@
 /** Small pure helpers the field types share. */
 import type { Check, CsvCodec, StorageDescriptor } from './types.ts';
+import { valueRefusalText, type RefusalParams, type ValueRefusalCode } from './value-refusal.ts';
 
 export const ok = <T>(value: T): Check<T> => ({ ok: true, value });
-export const fail = (message: string): Check<never> => ({ ok: false, message });
+export const fail = (code: ValueRefusalCode, params?: RefusalParams): Check<never> => ({ ok: false, code, ...(params ? { params } : {}) });
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -15,9 +16,7 @@ const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
  */
 export function unstorableText(text: string): string | undefined {
   const code = unstorableTextCode(text);
-  if (code === 'nulCharacter') return 'must not contain the NUL character';
-  if (code === 'notUnicode') return 'must be valid Unicode text';
-  return undefined;
+  return code && valueRefusalText({ code });
 }
 
 /** Why a string cannot be stored, as a refusal code, or undefined (the rule of `unstorableText`). */
@@ -38,25 +37,31 @@ export const characterCount = (text: string) => {
 export const isBlank = (value: unknown) =>
   value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
-/** Checks every string (keys included) inside a JSON value. */
-export function unstorableJson(value: unknown, depth = 0): string | undefined {
-  if (depth > 64) return 'is nested too deeply';
-  if (typeof value === 'string') return unstorableText(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'must be a finite number';
+/** Why a JSON value cannot be stored (every string checked, keys included), as a refusal code, or undefined. */
+export function unstorableJsonCode(value: unknown, depth = 0): 'jsonTooDeep' | 'notFinite' | 'nulCharacter' | 'notUnicode' | undefined {
+  if (depth > 64) return 'jsonTooDeep';
+  if (typeof value === 'string') return unstorableTextCode(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'notFinite';
   if (Array.isArray(value)) {
     for (const entry of value) {
-      const problem = unstorableJson(entry, depth + 1);
+      const problem = unstorableJsonCode(entry, depth + 1);
       if (problem) return problem;
     }
     return undefined;
   }
   if (isPlainObject(value)) {
     for (const [key, entry] of Object.entries(value)) {
-      const problem = unstorableText(key) ?? unstorableJson(entry, depth + 1);
+      const problem = unstorableTextCode(key) ?? unstorableJsonCode(entry, depth + 1);
       if (problem) return problem;
     }
   }
   return undefined;
+}
+
+/** Why a JSON value cannot be stored, worded (the rule of `unstorableJsonCode`), or undefined. */
+export function unstorableJson(value: unknown): string | undefined {
+  const code = unstorableJsonCode(value);
+  return code && valueRefusalText({ code });
 }
 
 /** A cell holding the text itself. */
@@ -75,7 +80,7 @@ export const jsonCsv: CsvCodec = {
     try {
       return ok(JSON.parse(cell) as unknown);
     } catch {
-      return fail('is not valid JSON');
+      return fail('jsonInvalid');
     }
   },
 };

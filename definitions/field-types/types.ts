@@ -52,9 +52,10 @@ export const typeSettings = [
 export type TypeSetting = (typeof typeSettings)[number];
 
 import type { SettingRefusal } from './setting-refusal.ts';
+import type { ValueRefusal } from './value-refusal.ts';
 
-/** The outcome of checking one value: the normalised value to store, or why it is refused. */
-export type Check<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
+/** The outcome of checking one value: the normalised value to store, or why it is refused (a code, worded by the caller). */
+export type Check<T = unknown> = { ok: true; value: T } | ({ ok: false } & ValueRefusal);
 
 /** A refused input of a field definition, worded, `path` relative to the field (`options.0.value`). */
 export interface SettingProblem {

@@ -8,7 +8,8 @@ import { listPathOfItem, recordContentEvent, recordContentEvents } from '../live
 import { sql, type SQL } from 'drizzle-orm';
 import { generateKeyBetween } from 'fractional-indexing';
 import { contentLimits, metadataField, parseNestedId, systemKeys } from '../../definitions/content.ts';
-import { fieldType, type NestedItemFound, type ResolveContext, type SchemaField, type SettingProblem } from '../../definitions/field-types/index.ts';
+import { fieldType, type NestedItemFound, type ResolveContext, type SchemaField } from '../../definitions/field-types/index.ts';
+import { valueProblem, type ValueProblem } from '../../definitions/field-types/value-refusal.ts';
 import { parseDate } from '../../definitions/field-types/date/index.ts';
 import type { Db } from '../db/index.ts';
 import { contentCollections } from '../db/schema.ts';
@@ -367,7 +368,7 @@ export class ItemService {
     body: Record<string, unknown>,
     mode: 'create' | 'update',
   ): Promise<Map<SchemaField, unknown>> {
-    const problems: SettingProblem[] = [];
+    const problems: ValueProblem[] = [];
     const values = new Map<SchemaField, unknown>();
     for (const [key, value] of Object.entries(body)) {
       // The server's keys come back in items people edit and send again: they are not theirs to set.
@@ -375,12 +376,12 @@ export class ItemService {
       const field = level.fields.find((f) => f.slug === key && f.id !== metadataField.id);
       const type = field ? fieldType(field.type) : undefined;
       if (!field || !type) {
-        problems.push({ path: key, message: `is not a field of ${level.path.length ? `nested collection "${level.path.join('.')}"` : `collection "${row.slug}"`}` });
+        problems.push(valueProblem(key, level.path.length ? { code: 'notANestedField', params: { collection: level.path.join('.') } } : { code: 'notAField', params: { collection: row.slug } }));
         continue;
       }
       if (type.storage.kind !== 'column') {
         const refused = type.validate(value, field);
-        problems.push({ path: key, message: refused.ok ? 'cannot be written' : refused.message });
+        problems.push(valueProblem(key, refused.ok ? { code: 'notWritable' } : refused));
         continue;
       }
       if (value === null || value === undefined) {
@@ -388,7 +389,7 @@ export class ItemService {
         continue;
       }
       const checked = type.validate(value, field);
-      if (!checked.ok) problems.push({ path: key, message: checked.message });
+      if (!checked.ok) problems.push(valueProblem(key, checked));
       else if (type.markup === 'html' && typeof checked.value === 'string') values.set(field, sanitizeRichText(checked.value) || null);
       else values.set(field, checked.value);
     }
@@ -406,7 +407,7 @@ export class ItemService {
       // A new item is created first and its files uploaded into it after, so a
       // required image field may be empty in the create (docs/console.md "Item page": image uploads).
       if (mode === 'create' && type.files !== undefined) continue;
-      if (type.isEmpty(values.get(field) ?? null)) problems.push({ path: field.slug, message: `${field.name} is a required field` });
+      if (type.isEmpty(values.get(field) ?? null)) problems.push(valueProblem(field.slug, { code: 'required', params: { field: field.name } }));
     }
     if (problems.length) throw invalid(problems);
 
@@ -416,14 +417,14 @@ export class ItemService {
       if (value === null || !type.resolve) continue;
       const resolved = await type.resolve(value, field, context);
       if (resolved.ok) values.set(field, resolved.value);
-      else problems.push({ path: field.slug, message: resolved.message });
+      else problems.push(valueProblem(field.slug, resolved));
     }
     if (problems.length) throw invalid(problems);
 
     const sizes = [...values].map(([field, value]) => [field.slug, value === null ? 0 : Buffer.byteLength(JSON.stringify(value))] as const);
     if (sizes.reduce((sum, [, size]) => sum + size, 0) > contentLimits.itemBytesMax) {
       const largest = sizes.reduce((a, b) => (b[1] > a[1] ? b : a));
-      throw invalid([{ path: largest[0], message: `makes the item larger than ${contentLimits.itemBytesMax} bytes` }]);
+      throw invalid([valueProblem(largest[0], { code: 'itemTooLarge', params: { max: contentLimits.itemBytesMax } })]);
     }
     return values;
   }
@@ -509,7 +510,7 @@ export class ItemService {
       const constraint = uniqueViolation(error);
       if (constraint === undefined) throw error;
       const field = columnFields(level).find((f) => uniqueIndexName(level.table, f.id) === constraint);
-      if (field) throw invalid([{ path: field.slug, message: 'must be unique: another item already has this value' }]);
+      if (field) throw invalid([valueProblem(field.slug, { code: 'notUnique' })]);
       // Not a unique field's index: the primary key, an item id a caller chose is taken (in a nested
       // collection, possibly under another item: docs/public-api.md "Item ids").
       throw conflict('item_id_taken', 'Another item of this collection already has this id.');

@@ -22,7 +22,7 @@ function store(type: FieldType, value: unknown, field: SchemaField) {
 function throughCsv(type: FieldType, stored: unknown, field: SchemaField) {
   const cell = type.csv!.toCell(stored, field);
   const read = type.csv!.fromCell(cell, field);
-  if (!read.ok) throw new Error(`${type.name}: cell ${JSON.stringify(cell)} not read back: ${read.message}`);
+  if (!read.ok) throw new Error(`${type.name}: cell ${JSON.stringify(cell)} not read back: ${read.code}`);
   return read.value === null ? null : store(type, read.value, field);
 }
 
@@ -33,7 +33,7 @@ function roundTrip(name: string, arbitrary: fc.Arbitrary<unknown>, extra: Partia
     fc.assert(
       fc.property(arbitrary, (value) => {
         const first = store(type, value, field);
-        if (!first.ok) throw new Error(`${name} refused ${JSON.stringify(value)}: ${first.message}`);
+        if (!first.ok) throw new Error(`${name} refused ${JSON.stringify(value)}: ${first.code}`);
         if (first.value === null) return;
         const again = store(type, first.value, field);
         expect(again).toEqual(first);

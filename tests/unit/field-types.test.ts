@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { collectionIdProblem, fieldSlugProblem, parseNestedId, slugify } from '../../definitions/content.ts';
 import { creatableFieldTypes, fieldType, fieldTypes, type FieldType, type SchemaField, type SettingsContext } from '../../definitions/field-types/index.ts';
 import { settingRefusalMessageKeys, type SettingRefusal } from '../../definitions/field-types/setting-refusal.ts';
+import { valueRefusalText } from '../../definitions/field-types/value-refusal.ts';
 import { formatMessage } from '../../definitions/messages/format.ts';
 
 /** A type's setting refusals as the API words them (the catalogue's text). */
@@ -23,13 +24,14 @@ const check = (name: string, value: unknown, extra: Partial<SchemaField> = {}) =
 };
 const valid = (name: string, value: unknown, extra?: Partial<SchemaField>) => {
   const result = check(name, value, extra);
-  if (!result.ok) throw new Error(`${name} refused ${JSON.stringify(value)}: ${result.message}`);
+  if (!result.ok) throw new Error(`${name} refused ${JSON.stringify(value)}: ${valueRefusalText(result)}`);
   return result.value;
 };
 const refused = (name: string, value: unknown, extra?: Partial<SchemaField>) => {
   const result = check(name, value, extra);
   expect(result.ok, `${name} accepted ${JSON.stringify(value)}`).toBe(false);
-  return result.ok ? '' : result.message;
+  // The refusal as the API words it (the catalogue's text of its code).
+  return result.ok ? '' : valueRefusalText(result);
 };
 let ids = 0;
 const context: SettingsContext = { collectionID: 'posts', collectionIDs: ['posts', 'authors'], newId: () => `gen${++ids}` };

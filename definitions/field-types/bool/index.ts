@@ -14,7 +14,7 @@ export const bool: FieldType<'Bool'> = {
   defaultOperator: '=',
   storage: { kind: 'column', column: 'boolean', indexes: [{ kind: 'btree', on: { of: 'value' } }], sortKey: { of: 'value' } },
   valueKind: 'bool',
-  validate: (value) => (typeof value === 'boolean' ? ok(value) : fail('must be true or false')),
+  validate: (value) => (typeof value === 'boolean' ? ok(value) : fail('notBool')),
   // Required fields must be non-empty "except Bool" (an unset switch means false).
   isEmpty: () => false,
   checkSettings(field) {
@@ -33,7 +33,7 @@ export const bool: FieldType<'Bool'> = {
       if (text === '') return ok(null);
       if (text === 'true') return ok(true);
       if (text === 'false') return ok(false);
-      return fail('must be true or false');
+      return fail('notBool');
     },
   },
   display: (value) => (typeof value === 'boolean' ? String(value) : ''),

@@ -27,11 +27,11 @@ export const geoPoint: FieldType<'GeoPoint'> = {
   valueKind: 'geo',
   layoutUses: ['mapPlaces'],
   validate(value) {
-    if (!isPlainObject(value)) return fail('must be an object {lat, lng}');
-    if (extraKeys(value, ['lat', 'lng']).length) return fail('must hold only lat and lng');
+    if (!isPlainObject(value)) return fail('geoNotObject');
+    if (extraKeys(value, ['lat', 'lng']).length) return fail('geoExtraKeys');
     const { lat, lng } = value;
-    if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) return fail('lat must be a number from -90 to 90');
-    if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180) return fail('lng must be a number from -180 to 180');
+    if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) return fail('latRange');
+    if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180) return fail('lngRange');
     return ok({ lat: lat === 0 ? 0 : lat, lng: lng === 0 ? 0 : lng });
   },
   isEmpty: (value) => value === null || value === undefined,
@@ -42,7 +42,7 @@ export const geoPoint: FieldType<'GeoPoint'> = {
     fromCell(cell) {
       if (cell.trim() === '') return ok(null);
       const parts = cell.split(',').map((part) => part.trim());
-      if (parts.length !== 2 || parts.some((part) => part === '' || Number.isNaN(Number(part)))) return fail('must be "lat,lng"');
+      if (parts.length !== 2 || parts.some((part) => part === '' || Number.isNaN(Number(part)))) return fail('geoCell');
       return ok({ lat: Number(parts[0]), lng: Number(parts[1]) });
     },
   },

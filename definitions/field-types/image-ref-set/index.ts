@@ -21,12 +21,12 @@ export const imageRefSet: FieldType<'ImageRefSet'> = {
   valueKind: 'json',
   files: 'many',
   validate(value) {
-    if (!Array.isArray(value)) return fail('must be a list of images');
-    if (value.length > contentLimits.imageSetMax) return fail(`must hold at most ${contentLimits.imageSetMax} images`);
+    if (!Array.isArray(value)) return fail('imagesNotList');
+    if (value.length > contentLimits.imageSetMax) return fail('imagesTooMany', { max: contentLimits.imageSetMax });
     const images: Record<string, string>[] = [];
     for (const [i, entry] of value.entries()) {
       const image = checkImage(entry, ['_id']);
-      if (!image.ok) return fail(`image ${i + 1} ${image.message}`);
+      if (!image.ok) return fail(image.code, { ...image.params, image: i + 1 });
       images.push(image.value);
     }
     return ok(images.length ? images : null);

@@ -1,6 +1,6 @@
 /** ImageRef (5): an uploaded image or file, referred to by its address and names. */
 import { contentLimits } from '../../content.ts';
-import { extraKeys, fail, isPlainObject, jsonCsv, ok, unstorableText } from '../support.ts';
+import { extraKeys, fail, isPlainObject, jsonCsv, ok, unstorableTextCode } from '../support.ts';
 import type { SettingRefusal } from '../setting-refusal.ts';
 import type { Check, FieldType } from '../types.ts';
 
@@ -15,39 +15,39 @@ const addressKeys: readonly string[] = ['imageURL', 'fileURL'];
 const ownFilePath = /^\/files\/(?!(?:.*\/)?\.\.?(?:\/|$))[A-Za-z0-9._\-/]+$/;
 
 /**
- * Why an image address cannot be kept, or undefined. An address is read as a browser reads it
+ * Why an image address cannot be kept (a refusal code), or undefined. An address is read as a browser reads it
  * (the WHATWG URL parser drops leading spaces and control characters and tabs and newlines
  * anywhere, and lowercases the scheme), so ` JaVaScRiPt:` and `java\tscript:` are what they
  * look like to it; control characters are refused outright. What remains must be an http(s)
  * address or one of this server's `/files/…` paths: never `javascript:`, `data:` or `vbscript:`.
  */
-export function unsafeAddress(address: string): string | undefined {
+export function unsafeAddress(address: string): 'controlCharacters' | 'notWebAddress' | 'notWebOrFilesAddress' | undefined {
   if (address === '') return undefined;
-  if (/[\u0000-\u001f\u007f]/.test(address)) return 'must not contain control characters';
+  if (/[\u0000-\u001f\u007f]/.test(address)) return 'controlCharacters';
   let absolute: URL | undefined;
   try {
     absolute = new URL(address);
   } catch {
     absolute = undefined;
   }
-  if (absolute) return absolute.protocol === 'http:' || absolute.protocol === 'https:' ? undefined : 'must be an http or https address';
-  return ownFilePath.test(address) ? undefined : 'must be an http or https address or a /files/ path of this server';
+  if (absolute) return absolute.protocol === 'http:' || absolute.protocol === 'https:' ? undefined : 'notWebAddress';
+  return ownFilePath.test(address) ? undefined : 'notWebOrFilesAddress';
 }
 
 /** Checks one image object; `extra` names further keys it may carry (an image set's `_id`). */
 export function checkImage(value: unknown, extra: readonly string[] = []): Check<Record<string, string>> {
-  if (!isPlainObject(value)) return fail('must be an object with imageURL, imageName, altText, extension, fileURL or fileName');
+  if (!isPlainObject(value)) return fail('imageNotObject');
   const unknown = extraKeys(value, [...imageKeys, ...extra]);
-  if (unknown.length) return fail(`has unknown keys: ${unknown.join(', ')}`);
+  if (unknown.length) return fail('unknownKeys', { keys: unknown.join(', ') });
   const out: Record<string, string> = {};
   for (const [key, entry] of Object.entries(value)) {
     if (entry === null || entry === undefined) continue;
-    if (typeof entry !== 'string') return fail(`${key} must be text`);
-    const problem = unstorableText(entry);
-    if (problem) return fail(`${key} ${problem}`);
-    if (entry.length > contentLimits.urlMax) return fail(`${key} must be at most ${contentLimits.urlMax} characters`);
+    if (typeof entry !== 'string') return fail('notText', { member: key });
+    const problem = unstorableTextCode(entry);
+    if (problem) return fail(problem, { member: key });
+    if (entry.length > contentLimits.urlMax) return fail('tooLong', { member: key, max: contentLimits.urlMax });
     const unsafe = addressKeys.includes(key) ? unsafeAddress(entry) : undefined;
-    if (unsafe) return fail(`${key} ${unsafe}`);
+    if (unsafe) return fail(unsafe, { member: key });
     out[key] = entry;
   }
   return ok(out);

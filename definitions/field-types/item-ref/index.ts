@@ -29,19 +29,17 @@ const linkSchema = (required: string[]) => ({
 /** A link as validated: the item and its nested picks by slug (ids only; values come from resolve). */
 type CheckedLink = { itemRefID: string } & Record<string, string | { itemRefID: string }[]>;
 
-const shape = 'must be a list of {"itemRefID": "…"}';
-
 /** The nested picks of one link under one slug, or why they are refused. */
 function checkNestedPicks(picks: unknown, slug: string, link: string): Check<{ itemRefID: string }[]> {
-  const where = `the "${slug}" items picked in item ${link}`;
-  if (!Array.isArray(picks)) return fail(`${where} must be a list of {"itemRefID": "…"}`);
-  if (picks.length > contentLimits.itemRefsMax) return fail(`${where} may be at most ${contentLimits.itemRefsMax}`);
+  const where = { slug, link };
+  if (!Array.isArray(picks)) return fail('picksShape', where);
+  if (picks.length > contentLimits.itemRefsMax) return fail('picksTooMany', { ...where, max: contentLimits.itemRefsMax });
   const seen = new Set<string>();
   for (const pick of picks) {
-    if (!isPlainObject(pick) || typeof pick.itemRefID !== 'string') return fail(`${where} must be a list of {"itemRefID": "…"}`);
-    if (Object.keys(pick).some((key) => key !== 'itemRefID' && key !== 'value')) return fail(`${where} hold only itemRefID (and value)`);
-    if (!isItemId(pick.itemRefID)) return fail(`${where}: "${pick.itemRefID}" is not an item id`);
-    if (seen.has(pick.itemRefID)) return fail(`${where} name item ${pick.itemRefID} twice`);
+    if (!isPlainObject(pick) || typeof pick.itemRefID !== 'string') return fail('picksShape', where);
+    if (Object.keys(pick).some((key) => key !== 'itemRefID' && key !== 'value')) return fail('picksExtraKeys', where);
+    if (!isItemId(pick.itemRefID)) return fail('pickNotId', { ...where, id: pick.itemRefID });
+    if (seen.has(pick.itemRefID)) return fail('pickTwice', { ...where, id: pick.itemRefID });
     seen.add(pick.itemRefID);
   }
   return ok([...seen].map((itemRefID) => ({ itemRefID })));
@@ -73,25 +71,21 @@ export const itemRef: FieldType<'ItemRef'> = {
   valueKind: 'refs',
   modifiers: ['append'],
   validate(value, field) {
-    if (!Array.isArray(value)) return fail(shape);
-    if (value.length > contentLimits.itemRefsMax) return fail(`may link at most ${contentLimits.itemRefsMax} items`);
+    if (!Array.isArray(value)) return fail('refsShape');
+    if (value.length > contentLimits.itemRefsMax) return fail('refsTooMany', { max: contentLimits.itemRefsMax });
     const nestedSlugs = nestedSlugsOf(field);
     const seen = new Set<string>();
     const links: CheckedLink[] = [];
     for (const entry of value) {
-      if (!isPlainObject(entry) || typeof entry.itemRefID !== 'string') return fail(shape);
-      if (!isItemId(entry.itemRefID)) return fail(`"${entry.itemRefID}" is not an item id`);
-      if (seen.has(entry.itemRefID)) return fail(`links item ${entry.itemRefID} twice`);
+      if (!isPlainObject(entry) || typeof entry.itemRefID !== 'string') return fail('refsShape');
+      if (!isItemId(entry.itemRefID)) return fail('refNotId', { id: entry.itemRefID });
+      if (seen.has(entry.itemRefID)) return fail('refTwice', { id: entry.itemRefID });
       seen.add(entry.itemRefID);
       const link: CheckedLink = { itemRefID: entry.itemRefID };
       for (const [key, picks] of Object.entries(entry)) {
         if (key === 'itemRefID' || key === 'value') continue;
         if (!nestedSlugs.includes(key)) {
-          return fail(
-            nestedSlugs.length
-              ? `entries hold only itemRefID, value and the nested collections this field picks from (${nestedSlugs.join(', ')}), not "${key}"`
-              : 'entries hold only itemRefID (and value)',
-          );
+          return nestedSlugs.length ? fail('refExtraKeysNested', { slugs: nestedSlugs.join(', '), key }) : fail('refExtraKeys');
         }
         const checked = checkNestedPicks(picks, key, entry.itemRefID);
         if (!checked.ok) return checked;
@@ -108,7 +102,7 @@ export const itemRef: FieldType<'ItemRef'> = {
     const target = field.referenceCollectionID ?? '';
     const found = await context.referencedItems(target, links.map((link) => link.itemRefID));
     const missing = links.find((link) => !found.has(link.itemRefID));
-    if (missing) return fail(`links item ${missing.itemRefID}, which is not in collection "${target}"`);
+    if (missing) return fail('refMissing', { id: missing.itemRefID, collection: target });
 
     // Every nested pick of the write, by slug, looked up at once.
     const bySlug = new Map<string, string[]>();
@@ -119,7 +113,7 @@ export const itemRef: FieldType<'ItemRef'> = {
     }
     let nested = new Map<string, Map<string, NestedItemFound>>();
     if (bySlug.size) {
-      if (!context.referencedNestedItems) return fail('nested items cannot be picked here');
+      if (!context.referencedNestedItems) return fail('picksUnavailable');
       nested = await context.referencedNestedItems(target, [...bySlug].map(([slug, ids]) => ({ slug, ids })));
     }
     const resolved: Record<string, unknown>[] = [];
@@ -128,12 +122,12 @@ export const itemRef: FieldType<'ItemRef'> = {
       for (const [slug, picks] of Object.entries(link)) {
         if (slug === 'itemRefID' || !Array.isArray(picks)) continue;
         const items = nested.get(slug);
-        if (!items) return fail(`picks items of nested collection "${slug}", which collection "${target}" does not have`);
+        if (!items) return fail('picksCollectionMissing', { slug, collection: target });
         const values: { itemRefID: string; value: string }[] = [];
         for (const pick of picks) {
           const item = items.get(pick.itemRefID);
-          if (!item) return fail(`picks item ${pick.itemRefID}, which is not in nested collection "${slug}" of collection "${target}"`);
-          if (item.parentID !== link.itemRefID) return fail(`picks item ${pick.itemRefID} of nested collection "${slug}", which belongs to item ${item.parentID}, not to the linked item ${link.itemRefID}`);
+          if (!item) return fail('pickMissing', { id: pick.itemRefID, slug, collection: target });
+          if (item.parentID !== link.itemRefID) return fail('pickElsewhere', { id: pick.itemRefID, slug, parent: item.parentID, link: link.itemRefID });
           values.push({ itemRefID: pick.itemRefID, value: item.value });
         }
         out[slug] = values;

@@ -3,7 +3,7 @@
  * client; 14 is the first free one after the client's 1–13.
  */
 import { contentLimits } from '../../content.ts';
-import { fail, jsonCsv, ok, unstorableJson } from '../support.ts';
+import { fail, jsonCsv, ok, unstorableJsonCode } from '../support.ts';
 import type { FieldType } from '../types.ts';
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
@@ -22,11 +22,11 @@ export const json: FieldType<'JSON'> = {
   storage: { kind: 'column', column: 'json', indexes: [] },
   valueKind: 'json',
   validate(value) {
-    const problem = unstorableJson(value);
+    const problem = unstorableJsonCode(value);
     if (problem) return fail(problem);
     const text = JSON.stringify(value);
-    if (text === undefined) return fail('must be a JSON value');
-    if (utf8Length(text) > contentLimits.jsonBytesMax) return fail(`must be at most ${contentLimits.jsonBytesMax} bytes as JSON`);
+    if (text === undefined) return fail('jsonNotValue');
+    if (utf8Length(text) > contentLimits.jsonBytesMax) return fail('jsonTooLarge', { max: contentLimits.jsonBytesMax });
     return ok(JSON.parse(text) as unknown);
   },
   isEmpty: (value) => value === null || value === undefined || value === '',

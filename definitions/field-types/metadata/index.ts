@@ -15,7 +15,7 @@ export const metadata: FieldType<'Metadata'> = {
   settings: [],
   filterOperators: [],
   storage: { kind: 'none' },
-  validate: () => fail('is kept by the server'),
+  validate: () => fail('serverKept'),
   isEmpty: () => false,
   display: () => '',
 };

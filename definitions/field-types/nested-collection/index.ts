@@ -15,7 +15,7 @@ export const nestedCollection: FieldType<'NestedCollection'> = {
   settings: ['nestedCollectionSchema'],
   filterOperators: [],
   storage: { kind: 'table' },
-  validate: () => fail('nested items are written with nestedID, not in the parent item'),
+  validate: () => fail('nestedWrittenApart'),
   isEmpty: (value) => !Array.isArray(value) || value.length === 0,
   display: (value) => (Array.isArray(value) ? `${value.length}` : ''),
 };

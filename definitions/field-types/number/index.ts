@@ -20,7 +20,7 @@ export const number: FieldType<'Number'> = {
   modifiers: ['increment'],
   layoutUses: ['calendarDuration'],
   validate(value) {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return fail('must be a number');
+    if (typeof value !== 'number' || !Number.isFinite(value)) return fail('notNumber');
     // -0 and 0 are one number to people; keeping -0 would make equal values look different.
     return ok(value === 0 ? 0 : value);
   },
@@ -32,9 +32,9 @@ export const number: FieldType<'Number'> = {
     fromCell(cell) {
       const text = cell.trim();
       if (text === '') return ok(null);
-      if (!numeral.test(text)) return fail('must be a number');
+      if (!numeral.test(text)) return fail('notNumber');
       const value = Number(text);
-      return Number.isFinite(value) ? ok(value) : fail('must be a number');
+      return Number.isFinite(value) ? ok(value) : fail('notNumber');
     },
   },
   display: (value) => (typeof value === 'number' ? String(value) : ''),

@@ -31,10 +31,10 @@ export const option: FieldType<'Option'> = {
   valueKind: 'option',
   layoutUses: ['kanbanColumns'],
   validate(value, field) {
-    if (!isPlainObject(value) || typeof value._id !== 'string') return fail('must be one of the options, written as {"_id": "…"}');
-    if (Object.keys(value).some((key) => key !== '_id' && key !== 'value')) return fail('must hold only _id (and value)');
+    if (!isPlainObject(value) || typeof value._id !== 'string') return fail('optionShape');
+    if (Object.keys(value).some((key) => key !== '_id' && key !== 'value')) return fail('optionExtraKeys');
     const choice = (field.options ?? []).find((candidate) => candidate._id === value._id);
-    if (!choice) return fail(`has no option with _id "${value._id}"`);
+    if (!choice) return fail('optionUnknown', { id: value._id });
     return ok({ _id: choice._id, value: choice.value });
   },
   isEmpty: (value) => value === null || value === undefined,
@@ -70,7 +70,7 @@ export const option: FieldType<'Option'> = {
       const text = cell.trim();
       if (text === '') return ok(null);
       const choice = (field.options ?? []).find((candidate) => candidate.value === text) ?? (field.options ?? []).find((candidate) => candidate._id === text);
-      return choice ? ok({ _id: choice._id }) : fail(`"${text}" is not one of the options`);
+      return choice ? ok({ _id: choice._id }) : fail('optionCellUnknown', { text });
     },
   },
   display: (value) => (isPlainObject(value) && typeof value.value === 'string' ? value.value : ''),

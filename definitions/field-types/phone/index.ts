@@ -16,12 +16,12 @@ export const phone: FieldType<'Phone'> = {
   storage: searchableTextStorage,
   valueKind: 'text',
   validate(value) {
-    if (typeof value !== 'string') return fail('must be text');
-    if (value.length > 4 * contentLimits.phoneDigitsMax) return fail(`must have at most ${contentLimits.phoneDigitsMax} digits`);
+    if (typeof value !== 'string') return fail('notText');
+    if (value.length > 4 * contentLimits.phoneDigitsMax) return fail('phoneTooLong', { max: contentLimits.phoneDigitsMax });
     const digits = value.replace(/\D/g, '');
     if (value.trim() === '') return ok(null);
-    if (digits === '') return fail('must contain digits');
-    if (digits.length > contentLimits.phoneDigitsMax) return fail(`must have at most ${contentLimits.phoneDigitsMax} digits`);
+    if (digits === '') return fail('phoneNoDigits');
+    if (digits.length > contentLimits.phoneDigitsMax) return fail('phoneTooLong', { max: contentLimits.phoneDigitsMax });
     return ok(digits);
   },
   isEmpty: isBlank,

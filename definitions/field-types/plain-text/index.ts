@@ -1,6 +1,6 @@
 /** PlainText (1): a line or paragraph of text, optionally bounded by min and max characters. */
 import { contentLimits } from '../../content.ts';
-import { characterCount, fail, isBlank, ok, textCsv, unstorableText } from '../support.ts';
+import { characterCount, fail, isBlank, ok, textCsv, unstorableTextCode } from '../support.ts';
 import type { SettingRefusal } from '../setting-refusal.ts';
 import type { FieldType, SchemaField } from '../types.ts';
 
@@ -34,14 +34,14 @@ export const plainText: FieldType<'PlainText'> = {
   },
   valueKind: 'text',
   validate(value, field) {
-    if (typeof value !== 'string') return fail('must be text');
-    const problem = unstorableText(value);
+    if (typeof value !== 'string') return fail('notText');
+    const problem = unstorableTextCode(value);
     if (problem) return fail(problem);
     if (value === '') return ok(null);
     const { min, max } = bounds(field);
     const length = characterCount(value);
-    if (length < min) return fail(`must be at least ${min} characters`);
-    if (length > max) return fail(`must be at most ${max} characters`);
+    if (length < min) return fail('tooShort', { min });
+    if (length > max) return fail('tooLong', { max });
     return ok(value);
   },
   isEmpty: isBlank,

@@ -1,6 +1,6 @@
 /** RichText (2): HTML from the rich-text editor, searched as text, never sorted. */
 import { contentLimits } from '../../content.ts';
-import { characterCount, fail, isBlank, ok, textCsv, unstorableText } from '../support.ts';
+import { characterCount, fail, isBlank, ok, textCsv, unstorableText, unstorableTextCode } from '../support.ts';
 import type { SettingRefusal } from '../setting-refusal.ts';
 import type { FieldType } from '../types.ts';
 
@@ -19,11 +19,11 @@ export const richText: FieldType<'RichText'> = {
   valueKind: 'text',
   markup: 'html',
   validate(value) {
-    if (typeof value !== 'string') return fail('must be text');
-    const problem = unstorableText(value);
+    if (typeof value !== 'string') return fail('notText');
+    const problem = unstorableTextCode(value);
     if (problem) return fail(problem);
     if (value === '') return ok(null);
-    if (characterCount(value) > contentLimits.richTextMax) return fail(`must be at most ${contentLimits.richTextMax} characters`);
+    if (characterCount(value) > contentLimits.richTextMax) return fail('tooLong', { max: contentLimits.richTextMax });
     return ok(value);
   },
   isEmpty: isBlank,
