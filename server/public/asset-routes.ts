@@ -16,7 +16,7 @@ import { closeUnreadBodies, publicUploads } from './uploads.ts';
 export async function publicAssetRoutes(fastify: PublicApp) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { files } = app.ctx;
-  const { urlOf, store, readParts } = publicUploads(app);
+  const { urlOf, readParts } = publicUploads(app);
   closeUnreadBodies(app);
 
   const Asset = Type.Object({ imageName: Type.String(), altText: Type.String(), imageUrl: Type.String(), extension: Type.String() });
@@ -30,19 +30,10 @@ export async function publicAssetRoutes(fastify: PublicApp) {
       throw forbidden('not_permitted', 'This token may not store project files: it needs a create or update right.');
     }
     const form = await readParts(request, ['fileAssets'], ['urlAssets'], ['urlAssets'], fileLimits.assetsPerCall);
-    const stored: string[] = [];
     try {
       if (form.parts.length === 0) throw invalid([{ path: 'fileAssets', message: 'send at least one file (fileAssets) or address (urlAssets)' }]);
-      const out = [];
-      for (const part of form.parts) {
-        const { key, type } = await store(part.upload!, '*/*', { projectId: principal.projectId }, `p/${principal.projectId}/a`);
-        stored.push(key);
-        out.push({ imageName: key.split('/').pop()!, altText: '', imageUrl: urlOf(key), extension: type.ext });
-      }
-      return out;
-    } catch (error) {
-      for (const key of stored) await files.remove(key);
-      throw error;
+      const stored = await files.storeAssets(principal.projectId, form.uploads);
+      return stored.map(({ key, type }) => ({ imageName: key.split('/').pop()!, altText: '', imageUrl: urlOf(key), extension: type.ext }));
     } finally {
       await form.cleanup();
     }
