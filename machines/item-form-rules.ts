@@ -7,6 +7,7 @@
 import { systemKeys } from '../definitions/content.ts';
 import { fieldType } from '../definitions/field-types/index.ts';
 import type { SchemaField } from '../definitions/field-types/types.ts';
+import { refusalTextOf, type RefusalParams } from '../definitions/field-types/value-refusal.ts';
 
 /** Values keyed by field slug, as the form holds them. */
 export type ItemValues = Record<string, unknown>;
@@ -209,8 +210,8 @@ export interface ItemFormError {
   status: number | null;
   code: string;
   detail: string;
-  /** Per-field problems of a refused write (`path` starts with the slug). */
-  errors: { path: string; message: string }[];
+  /** Per-field problems of a refused write (`path` starts with the slug), with the refusal's code and values when the server sent them. */
+  errors: { path: string; message: string; code?: string; params?: RefusalParams }[];
   /** A stale write (409): the item as it is now, and its version. */
   current: ItemRecord | null;
   etag: string | null;
@@ -228,7 +229,12 @@ export function itemFormErrorOf(error: unknown): ItemFormError {
     status,
     code,
     detail,
-    errors: list.filter(isRecord).map((entry) => ({ path: String(entry.path ?? ''), message: String(entry.message ?? '') })),
+    errors: list.filter(isRecord).map((entry) => ({
+      path: String(entry.path ?? ''),
+      message: String(entry.message ?? ''),
+      ...(typeof entry.code === 'string' ? { code: entry.code } : {}),
+      ...(isRecord(entry.params) ? { params: entry.params as RefusalParams } : {}),
+    })),
     current: current as ItemRecord | null,
     etag: typeof record.etag === 'string' ? record.etag : null,
   };
@@ -249,8 +255,9 @@ const slugOfPath = (path: string) => path.replace(/^\//, '').split(/[./]/)[0] ??
 
 /**
  * Per-field messages of a refused write: each error whose path names a field of the schema
- * becomes "{field} {reason}" on that field (the first one per field). Errors naming no field are
- * left out: the toast carries the detail.
+ * becomes "{field} {reason}" on that field (the first one per field), the reason in the
+ * catalogue's words for a refusal code the console knows. Errors naming no field are left out:
+ * the toast carries the detail.
  */
 export function fieldErrorsOf(schema: readonly SchemaField[], error: ItemFormError): Record<string, ItemMessage> {
   const out: Record<string, ItemMessage> = {};
@@ -258,7 +265,7 @@ export function fieldErrorsOf(schema: readonly SchemaField[], error: ItemFormErr
     const slug = slugOfPath(entry.path);
     const field = schema.find((candidate) => candidate.slug === slug);
     if (!field || out[slug]) continue;
-    out[slug] = { key: 'item.fieldRefused', values: { field: field.name, reason: entry.message } };
+    out[slug] = { key: 'item.fieldRefused', values: { field: field.name, reason: refusalTextOf(entry) } };
   }
   return out;
 }

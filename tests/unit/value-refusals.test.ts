@@ -10,6 +10,7 @@ import { fieldTypes, type Check, type SchemaField } from '../../definitions/fiel
 import { settingRefusalMessageKeys } from '../../definitions/field-types/setting-refusal.ts';
 import { refusalTextOf, valueProblem, valueRefusalMessageKeys, valueRefusalText, type ValueRefusalCode } from '../../definitions/field-types/value-refusal.ts';
 import { formatMessage, hasMessage } from '../../definitions/messages/format.ts';
+import { fieldErrorsOf, itemFormErrorOf } from '../../machines/item-form-rules.ts';
 
 const root = join(import.meta.dirname, '../..');
 /** The sources under `dir`, the refusal table itself left out. */
@@ -84,5 +85,24 @@ describe('value refusals', () => {
     // A code the console does not know (or none) leaves the server's words.
     expect(refusalTextOf({ message: 'as the server says', code: 'somethingNew' })).toBe('as the server says');
     expect(refusalTextOf({ message: 'as the server says' })).toBe('as the server says');
+  });
+
+  it('shows an item form field error in the catalogue words of its code', () => {
+    const schema: SchemaField[] = [{ id: 'f1', name: 'Title', slug: 'title', type: 1 }, { id: 'f2', name: 'Photo', slug: 'photo', type: 5 }];
+    const read = itemFormErrorOf({
+      status: 400,
+      problem: {
+        code: 'validation_failed',
+        errors: [
+          { path: 'title', message: 'worded by the server', code: 'tooShort', params: { min: 3 } },
+          { path: 'photo', message: 'worded by the server', code: 'notText', params: { member: 'altText' } },
+        ],
+      },
+    });
+    expect(read.errors[0]).toEqual({ path: 'title', message: 'worded by the server', code: 'tooShort', params: { min: 3 } });
+    expect(fieldErrorsOf(schema, read)).toEqual({
+      title: { key: 'item.fieldRefused', values: { field: 'Title', reason: 'must be at least 3 characters' } },
+      photo: { key: 'item.fieldRefused', values: { field: 'Photo', reason: 'altText must be text' } },
+    });
   });
 });
