@@ -57,10 +57,15 @@ import type { ValueRefusal } from './value-refusal.ts';
 /** The outcome of checking one value: the normalised value to store, or why it is refused (a code, worded by the caller). */
 export type Check<T = unknown> = { ok: true; value: T } | ({ ok: false } & ValueRefusal);
 
-/** A refused input of a field definition, worded, `path` relative to the field (`options.0.value`). */
+/**
+ * A refused input, worded, `path` relative to the field (`options.0.value`) or the body. A refused
+ * value also names its refusal's code and values (`ValueProblem`), which the problem's `errors` carry.
+ */
 export interface SettingProblem {
   path: string;
   message: string;
+  code?: string;
+  params?: Record<string, string | number>;
 }
 
 /** What settings checks may consult besides the field itself. */

@@ -8,7 +8,20 @@ export const Problem = Type.Object(
     status: Type.Integer(),
     detail: Type.String(),
     code: Type.String(),
-    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+    /**
+     * Each refused input: where, and why in words; a refused field value also gives its refusal's
+     * code and the values its catalogue message names (docs/errors.md "The problem vocabulary").
+     */
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String(),
+          message: Type.String(),
+          code: Type.Optional(Type.String()),
+          params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+        }),
+      ),
+    ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details with a stable code' },
 );

@@ -48,7 +48,7 @@ export const toCollectionView = (row: CollectionRow): Collection => ({
 /** A 400 listing every refused attribute. */
 export const invalid = (problems: SettingProblem[], detail = 'Some values are not valid.') =>
   new AppError(400, 'validation_failed', `${detail} ${problems.map((p) => `${p.path || 'body'}: ${p.message}`).join('; ')}`.trim(), {
-    errors: problems.map((p) => ({ path: p.path, message: p.message })),
+    errors: problems.map(({ path, message, code, params }) => ({ path, message, ...(code ? { code } : {}), ...(params ? { params } : {}) })),
   });
 
 export const levelOf = (row: SchemaRow): SchemaLevel => topLevel(row.id, row.schema as SchemaField[]);

@@ -57,7 +57,15 @@ export function parseProblem(body: unknown, status: number): Problem | null {
   if (Array.isArray(body.errors)) {
     problem.errors = body.errors
       .filter(isRecord)
-      .map((entry) => ({ path: String(entry.path ?? ''), message: String(entry.message ?? '') }));
+      .map((entry) => ({
+        path: String(entry.path ?? ''),
+        message: String(entry.message ?? ''),
+        // A refused field value also names its refusal code and the values of its message.
+        ...(typeof entry.code === 'string' ? { code: entry.code } : {}),
+        ...(isRecord(entry.params)
+          ? { params: Object.fromEntries(Object.entries(entry.params).filter((value): value is [string, string | number] => typeof value[1] === 'string' || typeof value[1] === 'number')) }
+          : {}),
+      }));
   }
   return problem;
 }

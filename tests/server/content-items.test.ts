@@ -173,6 +173,18 @@ describe.each(databaseKinds)('content items on %s', (kind) => {
     expectInvalid(await f.call('PUT', `collection/${everything}/item/${made._id}`, { title: '' }), ['title']);
   });
 
+  it('gives each refused value its refusal code and values beside the words', async () => {
+    const errors = expectInvalid(await f.call('POST', `collection/${everything}/item`, { price: 'a', colour: 1, cover: { imageURL: 5 }, title: 'x'.repeat(21) }), ['price', 'colour', 'cover', 'title']);
+    expect(Object.fromEntries(errors.map((e) => [e.path, e]))).toEqual({
+      price: { path: 'price', message: 'must be a number', code: 'notNumber' },
+      colour: { path: 'colour', message: `is not a field of collection "${everything}"`, code: 'notAField', params: { collection: everything } },
+      cover: { path: 'cover', message: 'imageURL must be text', code: 'notText', params: { member: 'imageURL' } },
+      title: { path: 'title', message: 'must be at most 20 characters', code: 'tooLong', params: { max: 20 } },
+    });
+    const missing = expectInvalid(await f.call('POST', `collection/${everything}/item`, { price: 1 }), ['title']);
+    expect(missing[0]).toEqual({ path: 'title', message: 'Title is a required field', code: 'required', params: { field: 'Title' } });
+  });
+
   it('updates only the given fields, clears a field with null, and answers 404 for unknown items', async () => {
     const item = await createItem(f, everything, { title: 'Partial', price: 1, site: 'https://a.example' });
     const updated = await f.call('PUT', `collection/${everything}/item/${item._id}`, { price: 2, site: null });
