@@ -8,40 +8,43 @@
 import type { MessageKey } from './messages/format.ts';
 
 /**
- * One problem: the status it is sent with and the key of its text in `messages/en.json`. The
- * console shows that text, except where the server's `detail` names the specifics (which field,
- * which collection, how long to wait): there the text stands in when the detail is empty.
- * `worded: true` marks the codes whose text always replaces the detail.
+ * One problem: the status it is sent with and the key of its text in `messages/en.json`, which the
+ * console shows (src/hooks/use-problem-message.ts). Where the server's English `detail` names
+ * specifics (which collection, how long to wait, which limit), the message has ICU placeholders
+ * and `params` names them: the server sends their values as the problem's `params`, and its error
+ * helpers do not compile without them. `listsErrors: true` marks the codes whose detail is the
+ * list of the answer's `errors[]` (which field, what is wrong): the console shows that list.
  */
 export interface ProblemDefinition {
   status: number;
   message: MessageKey;
-  worded?: true;
+  params?: readonly string[];
+  listsErrors?: true;
 }
 
 export const problems = {
   account_not_found: { status: 404, message: 'problem.account_not_found' },
-  already_member: { status: 409, message: 'problem.already_member' },
+  already_member: { status: 409, message: 'problem.already_member', params: ['emails'] },
   already_verified: { status: 409, message: 'problem.already_verified' },
   bad_request: { status: 400, message: 'problem.bad_request' },
   bad_thumbnail_size: { status: 400, message: 'problem.bad_thumbnail_size' },
   bad_url: { status: 400, message: 'problem.bad_url' },
   collection_exists: { status: 409, message: 'problem.collection_exists' },
-  collection_not_found: { status: 404, message: 'problem.collection_not_found' },
-  collection_referenced: { status: 409, message: 'problem.collection_referenced' },
+  collection_not_found: { status: 404, message: 'problem.collection_not_found', params: ['collection'] },
+  collection_referenced: { status: 409, message: 'problem.collection_referenced', params: ['field', 'collection'] },
   collection_replaced: { status: 401, message: 'problem.collection_replaced' },
   confirmation_expired: { status: 400, message: 'problem.confirmation_expired' },
   confirmation_not_found: { status: 404, message: 'problem.confirmation_not_found' },
   empty_file: { status: 400, message: 'problem.empty_file' },
   field_not_found: { status: 404, message: 'problem.field_not_found' },
   file_not_found: { status: 404, message: 'problem.file_not_found' },
-  file_too_large: { status: 413, message: 'problem.file_too_large', worded: true },
+  file_too_large: { status: 413, message: 'problem.file_too_large' },
   geocoder_unavailable: { status: 503, message: 'problem.geocoder_unavailable' },
-  group_exceeds_permissions: { status: 403, message: 'problem.group_exceeds_permissions' },
+  group_exceeds_permissions: { status: 403, message: 'problem.group_exceeds_permissions', params: ['rights'] },
   group_id_mismatch: { status: 400, message: 'problem.group_id_mismatch' },
   group_id_required: { status: 400, message: 'problem.group_id_required' },
   group_name_required: { status: 400, message: 'problem.group_name_required' },
-  group_name_too_long: { status: 400, message: 'problem.group_name_too_long' },
+  group_name_too_long: { status: 400, message: 'problem.group_name_too_long', params: ['max'] },
   headers_too_large: { status: 431, message: 'problem.headers_too_large' },
   image_not_found: { status: 404, message: 'problem.image_not_found' },
   insufficient_permissions: { status: 403, message: 'problem.insufficient_permissions' },
@@ -49,7 +52,7 @@ export const problems = {
   invalid_body: { status: 400, message: 'problem.invalid_body' },
   invalid_client: { status: 400, message: 'problem.invalid_client' },
   invalid_email: { status: 400, message: 'problem.invalid_email' },
-  invalid_grant: { status: 400, message: 'problem.invalid_grant', worded: true },
+  invalid_grant: { status: 400, message: 'problem.invalid_grant' },
   invalid_json: { status: 400, message: 'problem.invalid_json' },
   invalid_phone: { status: 400, message: 'problem.invalid_phone' },
   invalid_query: { status: 400, message: 'problem.invalid_query' },
@@ -63,7 +66,7 @@ export const problems = {
   invalid_token: { status: 401, message: 'problem.invalid_token' },
   invalid_url: { status: 400, message: 'problem.invalid_url' },
   invalid_user_id: { status: 400, message: 'problem.invalid_user_id' },
-  invalid_webhook: { status: 400, message: 'problem.invalid_webhook' },
+  invalid_webhook: { status: 400, message: 'problem.invalid_webhook', listsErrors: true },
   invite_not_found: { status: 404, message: 'problem.invite_not_found' },
   invite_other_email: { status: 403, message: 'problem.invite_other_email' },
   item_id_taken: { status: 409, message: 'problem.item_id_taken' },
@@ -76,7 +79,7 @@ export const problems = {
   missing_token: { status: 401, message: 'problem.missing_token' },
   multipart_expected: { status: 415, message: 'problem.multipart_expected' },
   nested_collection_not_found: { status: 404, message: 'problem.nested_collection_not_found' },
-  no_seats: { status: 409, message: 'problem.no_seats', worded: true },
+  no_seats: { status: 409, message: 'problem.no_seats' },
   not_a_member: { status: 403, message: 'problem.not_a_member' },
   not_an_image: { status: 400, message: 'problem.not_an_image' },
   not_associated: { status: 403, message: 'problem.not_associated' },
@@ -96,11 +99,11 @@ export const problems = {
   project_not_found: { status: 404, message: 'problem.project_not_found' },
   project_user_not_found: { status: 404, message: 'problem.project_user_not_found' },
   query_timeout: { status: 400, message: 'problem.query_timeout' },
-  rate_limited: { status: 429, message: 'problem.rate_limited', worded: true },
+  rate_limited: { status: 429, message: 'problem.rate_limited', params: ['seconds'] },
   request_timeout: { status: 408, message: 'problem.request_timeout' },
   restricted_view: { status: 403, message: 'problem.restricted_view' },
-  search_too_long: { status: 400, message: 'problem.search_too_long' },
-  search_too_short: { status: 400, message: 'problem.search_too_short' },
+  search_too_long: { status: 400, message: 'problem.search_too_long', params: ['max'] },
+  search_too_short: { status: 400, message: 'problem.search_too_short', params: ['min'] },
   session_revoked: { status: 401, message: 'problem.session_revoked' },
   single_item_exists: { status: 409, message: 'problem.single_item_exists' },
   single_item_too_many: { status: 409, message: 'problem.single_item_too_many' },
@@ -108,28 +111,28 @@ export const problems = {
   template_not_found: { status: 400, message: 'problem.template_not_found' },
   third_party_disabled: { status: 404, message: 'problem.third_party_disabled' },
   third_party_unavailable: { status: 503, message: 'problem.third_party_unavailable' },
-  token_exceeds_permissions: { status: 403, message: 'problem.token_exceeds_permissions' },
+  token_exceeds_permissions: { status: 403, message: 'problem.token_exceeds_permissions', params: ['rights'] },
   token_expired: { status: 401, message: 'problem.token_expired' },
   token_not_found: { status: 404, message: 'problem.token_not_found' },
   too_many_parts: { status: 400, message: 'problem.too_many_parts' },
   type_mismatch: { status: 415, message: 'problem.type_mismatch' },
   type_not_accepted: { status: 415, message: 'problem.type_not_accepted' },
-  unknown_collection: { status: 400, message: 'problem.unknown_collection' },
+  unknown_collection: { status: 400, message: 'problem.unknown_collection', params: ['collections'] },
   unknown_field: { status: 400, message: 'problem.unknown_field' },
-  unknown_project_user: { status: 400, message: 'problem.unknown_project_user' },
-  unknown_user_group: { status: 400, message: 'problem.unknown_user_group' },
+  unknown_project_user: { status: 400, message: 'problem.unknown_project_user', params: ['users'] },
+  unknown_user_group: { status: 400, message: 'problem.unknown_user_group', params: ['groups'] },
   unreadable_image: { status: 400, message: 'problem.unreadable_image' },
-  unsupported_grant_type: { status: 400, message: 'problem.unsupported_grant_type' },
+  unsupported_grant_type: { status: 400, message: 'problem.unsupported_grant_type', params: ['grantType'] },
   unsupported_media_type: { status: 415, message: 'problem.unsupported_media_type' },
   unsupported_stage: { status: 400, message: 'problem.unsupported_stage' },
   uri_too_long: { status: 414, message: 'problem.uri_too_long' },
   user_admin_required: { status: 403, message: 'problem.user_admin_required' },
   user_exists: { status: 409, message: 'problem.user_exists' },
-  user_group_exists: { status: 409, message: 'problem.user_group_exists' },
+  user_group_exists: { status: 409, message: 'problem.user_group_exists', params: ['name'] },
   user_group_not_found: { status: 404, message: 'problem.user_group_not_found' },
   user_token_required: { status: 403, message: 'problem.user_token_required' },
   username_taken: { status: 409, message: 'problem.username_taken' },
-  validation_failed: { status: 400, message: 'problem.validation_failed' },
+  validation_failed: { status: 400, message: 'problem.validation_failed', listsErrors: true },
   webhook_delivery_not_found: { status: 404, message: 'problem.webhook_delivery_not_found' },
   webhook_not_found: { status: 404, message: 'problem.webhook_not_found' },
   wrong_otp: { status: 400, message: 'problem.wrong_otp' },
@@ -141,12 +144,13 @@ export type ProblemCode = keyof typeof problems;
 /** The codes sent with HTTP status `S`. */
 export type ProblemCodeOf<S extends number> = { [C in ProblemCode]: (typeof problems)[C]['status'] extends S ? C : never }[ProblemCode];
 
+type ParamNames<C extends ProblemCode> = (typeof problems)[C] extends { params: readonly (infer N extends string)[] } ? N : never;
+
+/** The values of code `C`'s message, by placeholder. */
+export type ProblemParamsOf<C extends ProblemCode> = Record<ParamNames<C>, string | number>;
+
+/** The arguments after the detail of a server error helper: the message's values where it has placeholders, else none. */
+export type ProblemParamsArg<C extends ProblemCode> = [ParamNames<C>] extends [never] ? [] : [params: ProblemParamsOf<C>];
+
 /** True when `code` is one of the server's problem codes. */
 export const isProblemCode = (code: string): code is ProblemCode => Object.prototype.hasOwnProperty.call(problems, code);
-
-/** The catalogue key the console shows for a problem, or null when the server's detail is the text. */
-export function problemMessageKey(code: string, detail: string): MessageKey | null {
-  if (!isProblemCode(code)) return null;
-  const definition: ProblemDefinition = problems[code];
-  return definition.worded || !detail ? definition.message : null;
-}

@@ -8,6 +8,8 @@ export const Problem = Type.Object(
     status: Type.Integer(),
     detail: Type.String(),
     code: Type.String(),
+    /** The specifics the code's catalogue message names (which collection, how long to wait): its ICU values. */
+    params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
     /**
      * Each refused input: where, and why in words; a refused field value also gives its refusal's
      * code and the values its catalogue message names (docs/errors.md "The problem vocabulary").

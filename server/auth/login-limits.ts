@@ -16,7 +16,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { RateLimitRule } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { rateLimits } from '../db/schema.ts';
-import { AppError } from '../lib/errors.ts';
+import { type AppError, tooManyRequests } from '../lib/errors.ts';
 import { incrementWindow } from '../lib/rate-limit-store.ts';
 
 /** How long an address stays known to an account after a successful sign-in from it. */
@@ -29,7 +29,7 @@ export interface LoginAttempt {
 
 function tooMany(ttlMs: number, what: string): AppError {
   const wait = Math.max(1, Math.ceil(ttlMs / 1000));
-  return new AppError(429, 'rate_limited', `${what} Try again in ${wait} seconds.`, { headers: { 'retry-after': String(wait) } });
+  return tooManyRequests(`${what} Try again in ${wait} seconds.`, wait);
 }
 
 export class LoginLimits {

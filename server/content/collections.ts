@@ -92,7 +92,7 @@ export async function collectionRow(executor: Db | Tx, projectId: string, slug: 
     .from(contentCollections)
     .where(and(eq(contentCollections.projectId, projectId), eq(contentCollections.slug, slug)));
   const [row] = lock ? await base.for(lock === 'update' ? 'update' : 'share') : await base;
-  if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`);
+  if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`, { collection: slug });
   return row;
 }
 
@@ -119,7 +119,7 @@ export class CollectionService {
         .from(contentCollections)
         .where(and(eq(contentCollections.projectId, projectId), eq(contentCollections.slug, slug)));
       // Not found is not kept (a load that throws stores nothing): a collection made next is seen at once.
-      if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`);
+      if (!row) throw notFound('collection_not_found', `There is no collection "${slug}" in this project.`, { collection: slug });
       const { itemCount: _count, ...rest } = row;
       return rest;
     };
@@ -205,7 +205,10 @@ export class CollectionService {
         for (const level of allLevels(levelOf(other))) {
           const referring = level.fields.find((f) => f.referenceCollectionID === slug);
           if (referring) {
-            throw conflict('collection_referenced', `Field "${referring.name}" of collection "${other.slug}" refers to this collection; change or delete it first.`);
+            throw conflict('collection_referenced', `Field "${referring.name}" of collection "${other.slug}" refers to this collection; change or delete it first.`, {
+              field: referring.name,
+              collection: other.slug,
+            });
           }
         }
       }

@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { ProblemCode, ProblemCodeOf } from '../../definitions/problems.ts';
+import type { ProblemCode, ProblemCodeOf, ProblemParamsArg } from '../../definitions/problems.ts';
 import type { Problem } from '../../definitions/schemas/problem.ts';
 
 export const PROBLEM_TYPE_BASE = 'https://larder.dev/problems/';
@@ -33,28 +33,51 @@ const titles: Record<number, string> = {
 
 export type { Problem };
 
+/** What a problem carries besides its code and detail. */
+export interface ProblemExtra {
+  errors?: Problem['errors'];
+  /** The values of the code's catalogue message (definitions/problems.ts names them per code). */
+  params?: Problem['params'];
+  headers?: Record<string, string>;
+}
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly code: ProblemCode,
     detail: string,
-    readonly extra: { errors?: Problem['errors']; headers?: Record<string, string> } = {},
+    readonly extra: ProblemExtra = {},
   ) {
     super(detail);
     this.name = 'AppError';
   }
 }
 
-export const badRequest = (code: ProblemCodeOf<400>, detail: string) => new AppError(400, code, detail);
-export const unauthorized = (code: ProblemCodeOf<401>, detail: string) =>
-  new AppError(401, code, detail, { headers: { 'www-authenticate': 'Bearer' } });
-export const forbidden = (code: ProblemCodeOf<403>, detail: string) => new AppError(403, code, detail);
-export const notFound = (code: ProblemCodeOf<404>, detail: string) => new AppError(404, code, detail);
-export const conflict = (code: ProblemCodeOf<409>, detail: string) => new AppError(409, code, detail);
-export const unsupportedMediaType = (code: ProblemCodeOf<415>, detail: string) => new AppError(415, code, detail);
+/**
+ * The helpers take a code of their status; a code whose catalogue message has placeholders also
+ * takes their values (`ProblemParamsArg`), so a refusal cannot leave the console's text without them.
+ */
+const withParams = (params: [Problem['params']?]) => (params[0] ? { params: params[0] } : {});
+export const badRequest = <C extends ProblemCodeOf<400>>(code: C, detail: string, ...params: ProblemParamsArg<C>) =>
+  new AppError(400, code, detail, withParams(params));
+export const unauthorized = <C extends ProblemCodeOf<401>>(code: C, detail: string, ...params: ProblemParamsArg<C>) =>
+  new AppError(401, code, detail, { headers: { 'www-authenticate': 'Bearer' }, ...withParams(params) });
+export const forbidden = <C extends ProblemCodeOf<403>>(code: C, detail: string, ...params: ProblemParamsArg<C>) =>
+  new AppError(403, code, detail, withParams(params));
+export const notFound = <C extends ProblemCodeOf<404>>(code: C, detail: string, ...params: ProblemParamsArg<C>) =>
+  new AppError(404, code, detail, withParams(params));
+export const conflict = <C extends ProblemCodeOf<409>>(code: C, detail: string, ...params: ProblemParamsArg<C>) =>
+  new AppError(409, code, detail, withParams(params));
+export const unsupportedMediaType = <C extends ProblemCodeOf<415>>(code: C, detail: string, ...params: ProblemParamsArg<C>) =>
+  new AppError(415, code, detail, withParams(params));
 
-export function problem(status: number, code: ProblemCode, detail: string, errors?: Problem['errors']): Problem {
-  return { type: PROBLEM_TYPE_BASE + code, title: titles[status] ?? 'Error', status, detail, code, ...(errors ? { errors } : {}) };
+/** 429 `rate_limited`: `seconds` until the caller may try again, sent as Retry-After and as the message's value. */
+export const tooManyRequests = (detail: string, seconds: number) =>
+  new AppError(429, 'rate_limited', detail, { headers: { 'retry-after': String(seconds) }, params: { seconds } });
+
+export function problem(status: number, code: ProblemCode, detail: string, extra: Pick<ProblemExtra, 'errors' | 'params'> = {}): Problem {
+  const { errors, params } = extra;
+  return { type: PROBLEM_TYPE_BASE + code, title: titles[status] ?? 'Error', status, detail, code, ...(params ? { params } : {}), ...(errors ? { errors } : {}) };
 }
 
 function sendProblem(reply: FastifyReply, body: Problem, headers?: Record<string, string>) {
@@ -159,21 +182,23 @@ export function registerErrorHandling(app: FastifyInstance) {
 
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      return sendProblem(reply, problem(error.status, error.code, error.message, error.extra.errors), error.extra.headers);
+      return sendProblem(reply, problem(error.status, error.code, error.message, error.extra), error.extra.headers);
     }
     if (error.validation) {
       const errors = error.validation.map((v) => ({
         path: `${error.validationContext ?? ''}${v.instancePath || ''}`,
         message: v.message ?? 'is invalid',
       }));
-      return sendProblem(reply, problem(400, 'validation_failed', error.message, errors));
+      return sendProblem(reply, problem(400, 'validation_failed', error.message, { errors }));
     }
     const mapped = error.code ? frameworkErrors[error.code] : undefined;
     if (mapped) return sendProblem(reply, problem(mapped[0], mapped[1], error.message));
     if (error instanceof SyntaxError) return sendProblem(reply, problem(400, 'malformed_json', 'The request body is not valid JSON.'));
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return sendProblem(reply, problem(429, 'rate_limited', error.message || 'Too many requests. Try again later.'));
+      // A limit without our own answer: its wait is the Retry-After it set, else unknown (0).
+      const seconds = Number(reply.getHeader('retry-after')) || 0;
+      return sendProblem(reply, problem(429, 'rate_limited', error.message || 'Too many requests. Try again later.', { params: { seconds } }));
     }
     if (status >= 400 && status < 500) return sendProblem(reply, problem(status, 'bad_request', error.message));
     request.log.error({ err: error }, 'unhandled error');

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimitRule } from '../config.ts';
-import { AppError } from './errors.ts';
+import { tooManyRequests } from './errors.ts';
 
 export function routeRateLimit(app: FastifyInstance, rule: RateLimitRule, key: (request: FastifyRequest) => string, tooMany: string) {
   return app.rateLimit({
@@ -14,7 +14,7 @@ export function routeRateLimit(app: FastifyInstance, rule: RateLimitRule, key: (
     keyGenerator: key,
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.ceil(context.ttl / 1000);
-      return new AppError(429, 'rate_limited', `${tooMany} Try again in ${seconds} seconds.`, { headers: { 'retry-after': String(seconds) } });
+      return tooManyRequests(`${tooMany} Try again in ${seconds} seconds.`, seconds);
     },
   });
 }

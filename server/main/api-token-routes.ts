@@ -94,7 +94,7 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
       const [group] = await userGroups.some(projectId, [input.userGroupID]);
       if (group) missing.push(...groupRightsBeyond(permissions, group.permissions).map((right) => `userGroup.${right}`));
     }
-    if (missing.length) throw forbidden('token_exceeds_permissions', `A token cannot carry rights you do not hold: ${missing.join(', ')}.`);
+    if (missing.length) throw forbidden('token_exceeds_permissions', `A token cannot carry rights you do not hold: ${missing.join(', ')}.`, { rights: missing.join(', ') });
   };
 
   app.get(

@@ -53,7 +53,7 @@ export class ItemUserService {
     const wanted = [...new Set(userIds)];
     if (wanted.length) {
       const unknown = await this.unknownUsers(projectId, wanted);
-      if (unknown.length) throw badRequest('unknown_project_user', `Not a user of this project: ${unknown.join(', ')}.`);
+      if (unknown.length) throw badRequest('unknown_project_user', `Not a user of this project: ${unknown.join(', ')}.`, { users: unknown.join(', ') });
       await this.db
         .insert(itemUsers)
         .values(wanted.map((userId) => ({ projectId, collectionSlug, itemId, nestedPath, userId })))

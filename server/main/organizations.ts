@@ -121,7 +121,8 @@ export class OrganizationService {
         .innerJoin(users, eq(users.id, memberships.userId))
         .where(and(eq(memberships.organizationId, organizationId), inArray(sql`lower(${users.email})`, emails)));
       if (members.length) {
-        throw conflict('already_member', `Already a member: ${members.map((m) => m.email).join(', ')}.`);
+        const emails = members.map((m) => m.email).join(', ');
+        throw conflict('already_member', `Already a member: ${emails}.`, { emails });
       }
       const pending = await this.pendingInvites(organizationId, tx as unknown as Db);
       const renewing = new Set(pending.filter((p) => wanted.has(lower(p.email))).map((p) => lower(p.email)));

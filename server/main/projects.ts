@@ -42,7 +42,7 @@ export function collectionVisibilityOf(row: Pick<ProjectRow, 'settings'>, viewer
     visible,
     require(collectionId) {
       // Same code and words as a collection that does not exist (server/content/collections.ts).
-      if (!visible(collectionId)) throw notFound('collection_not_found', `There is no collection "${collectionId}" in this project.`);
+      if (!visible(collectionId)) throw notFound('collection_not_found', `There is no collection "${collectionId}" in this project.`, { collection: collectionId });
     },
     requireUnrestricted() {
       if (restricted) throw forbidden('restricted_view', 'You see a restricted view of this project and cannot add collections to it.');

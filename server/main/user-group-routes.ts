@@ -48,7 +48,7 @@ export async function userGroupRoutes(fastify: FastifyInstance) {
     if (!named.length) return;
     const known = new Set((await collections.list(proj)).map((r) => r.slug));
     const unknown = named.filter((slug) => !known.has(slug));
-    if (unknown.length) throw badRequest('unknown_collection', `Not a collection of this project: ${unknown.join(', ')}.`);
+    if (unknown.length) throw badRequest('unknown_collection', `Not a collection of this project: ${unknown.join(', ')}.`, { collections: unknown.join(', ') });
   };
 
   app.get(

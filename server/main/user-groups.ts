@@ -64,7 +64,7 @@ function normaliseRoles(roles: Partial<GroupPermission>[]): GroupPermission[] {
 function cleanName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
   if (!trimmed) throw badRequest('group_name_required', 'A user group needs a name.');
-  if (trimmed.length > NAME_MAX) throw badRequest('group_name_too_long', `A user group name has at most ${NAME_MAX} characters.`);
+  if (trimmed.length > NAME_MAX) throw badRequest('group_name_too_long', `A user group name has at most ${NAME_MAX} characters.`, { max: NAME_MAX });
   return trimmed;
 }
 
@@ -112,7 +112,7 @@ export class UserGroupService {
         .returning();
       return toView(row!);
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('user_group_exists', `A user group named "${name}" already exists in this project.`);
+      if (isUniqueViolation(error)) throw conflict('user_group_exists', `A user group named "${name}" already exists in this project.`, { name });
       throw error;
     }
   }
@@ -136,7 +136,7 @@ export class UserGroupService {
         return toView(row!);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('user_group_exists', `A user group named "${set.name}" already exists in this project.`);
+      if (isUniqueViolation(error)) throw conflict('user_group_exists', `A user group named "${set.name}" already exists in this project.`, { name: String(set.name) });
       throw error;
     }
   }
@@ -181,7 +181,7 @@ export class UserGroupService {
    */
   requireGrantable(holder: Partial<MemberPermissions>, roles: GroupInput['permissions'], before: readonly GroupGrant[] = [], subject = 'A user group'): void {
     const missing = groupRightsBeyond(holder, (roles ?? []).map((role) => ({ ...role, collection: String(role.collection ?? '').trim() })), before);
-    if (missing.length) throw forbidden('group_exceeds_permissions', `${subject} cannot grant rights you do not hold: ${missing.join(', ')}.`);
+    if (missing.length) throw forbidden('group_exceeds_permissions', `${subject} cannot grant rights you do not hold: ${missing.join(', ')}.`, { rights: missing.join(', ') });
   }
 
   /** Refuses (400) any id that is not a group of this project; returns the ids deduplicated. */
@@ -189,7 +189,7 @@ export class UserGroupService {
     const unique = [...new Set(groupIds)];
     const found = new Set(await this.existing(projectId, unique));
     const foreign = unique.filter((id) => !found.has(id));
-    if (foreign.length) throw badRequest('unknown_user_group', `Not a user group of this project: ${foreign.join(', ')}.`);
+    if (foreign.length) throw badRequest('unknown_user_group', `Not a user group of this project: ${foreign.join(', ')}.`, { groups: foreign.join(', ') });
     return unique;
   }
 

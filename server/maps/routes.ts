@@ -9,7 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { maps } from '../../definitions/constants.ts';
 import { characterCount } from '../../definitions/field-types/support.ts';
 import { AppError, notFound } from '../lib/errors.ts';
-import type { ProblemCodeOf } from '../../definitions/problems.ts';
+import type { ProblemCodeOf, ProblemParamsArg } from '../../definitions/problems.ts';
 import { routeRateLimit } from '../lib/rate-limit.ts';
 import { responses } from '../lib/schemas.ts';
 import { createGazetteer } from './gazetteer.ts';
@@ -23,7 +23,8 @@ export function createGeocoder(config: MapsConfig, publicUrl: string): Geocoder 
   return createGazetteer();
 }
 
-const badQuery = (code: ProblemCodeOf<400>, path: string, detail: string) => new AppError(400, code, detail, { errors: [{ path, message: detail }] });
+const badQuery = <C extends ProblemCodeOf<400>>(code: C, path: string, detail: string, ...params: ProblemParamsArg<C>) =>
+  new AppError(400, code, detail, { errors: [{ path, message: detail }], ...(params[0] ? { params: params[0] } : {}) });
 
 export async function mapsRoutes(fastify: FastifyInstance, options: { geocoder?: Geocoder }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -67,10 +68,10 @@ export async function mapsRoutes(fastify: FastifyInstance, options: { geocoder?:
       if (input === undefined) throw badQuery('invalid_query', 'querystring', 'Send input (an address search) or place_id.');
       const text = input.trim();
       if (characterCount(text) < maps.searchMinChars) {
-        throw badQuery('search_too_short', 'querystring.input', `An address search needs at least ${maps.searchMinChars} characters.`);
+        throw badQuery('search_too_short', 'querystring.input', `An address search needs at least ${maps.searchMinChars} characters.`, { min: maps.searchMinChars });
       }
       if (characterCount(text) > maps.searchMaxChars) {
-        throw badQuery('search_too_long', 'querystring.input', `An address search holds at most ${maps.searchMaxChars} characters.`);
+        throw badQuery('search_too_long', 'querystring.input', `An address search holds at most ${maps.searchMaxChars} characters.`, { max: maps.searchMaxChars });
       }
       const predictions = await geocoder.autocomplete(text, { limit: maps.predictionsMax, sessionToken });
       return { status: predictions.length ? ('OK' as const) : ('ZERO_RESULTS' as const), predictions };

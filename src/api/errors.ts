@@ -54,6 +54,10 @@ export function parseProblem(body: unknown, status: number): Problem | null {
     detail: detail ?? text('title') ?? '',
     code: code ?? clientErrorCodes.http,
   };
+  if (isRecord(body.params)) {
+    const values = Object.entries(body.params).filter((entry): entry is [string, string | number] => typeof entry[1] === 'string' || typeof entry[1] === 'number');
+    problem.params = Object.fromEntries(values);
+  }
   if (Array.isArray(body.errors)) {
     problem.errors = body.errors
       .filter(isRecord)

@@ -9,6 +9,7 @@ import { routePath } from '../../definitions/route-path.ts';
 import { getApiClient } from '../api/client.ts';
 import { getAuthApi } from '../api/auth.ts';
 import { isApiError } from '../api/errors.ts';
+import { problemText } from '../hooks/problem-text.ts';
 import { queryKeys } from '../api/queries.ts';
 import { queryClient } from '../shell/query-client.ts';
 import type { Guard } from '../../renderers/router/types.ts';
@@ -22,7 +23,7 @@ export const confirmUserEmail: Guard = async ({ params }) => {
     void notify({ kind: 'success', title: formatMessage('confirm.done') });
   } catch (error) {
     if (isApiError(error) && error.status === 401) return routePath('login', {}, { confirmID });
-    void notify({ kind: 'error', title: formatMessage('confirm.failed', { detail: isApiError(error) ? error.detail : formatMessage('error.unknown') }) });
+    void notify({ kind: 'error', title: formatMessage('confirm.failed', { detail: problemText(error, formatMessage) }) });
   }
   return routePath('home');
 };

@@ -11,6 +11,7 @@ import { notify } from '../../renderers/toasts/notify.ts';
 import { getApiClient } from '../api/client.ts';
 import { isApiError } from '../api/errors.ts';
 import { getPlatformApi, type Invite } from '../api/platform.ts';
+import { problemText } from '../hooks/problem-text.ts';
 import { setMyOrganizations } from '../api/platform-queries.ts';
 import { queryClient } from '../shell/query-client.ts';
 
@@ -25,7 +26,7 @@ export interface JoinOrganizationDeps {
 
 /** An invite id the server refuses to look up (malformed) is as absent as one it cannot find. */
 const isMissing = (error: unknown) => isApiError(error) && (error.status === 404 || error.status === 400);
-const detailOf = (error: unknown) => (isApiError(error) && error.detail ? error.detail : formatMessage('error.unknown'));
+const detailOf = (error: unknown) => problemText(error, formatMessage);
 
 export function createJoinOrganizationGuard(deps: JoinOrganizationDeps): Guard {
   return async ({ params }) => {

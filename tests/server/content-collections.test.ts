@@ -138,7 +138,9 @@ describe.each(databaseKinds)('content collections on %s', (kind) => {
     it('refuses to delete a collection another collection refers to', async () => {
       await createCollection(f, { id: 'people', name: 'People' });
       await createCollection(f, { id: 'quotes', name: 'Quotes', schema: [{ name: 'By', slug: 'by', type: T.ref, referenceCollectionID: 'people' }] });
-      expectProblem(await f.call('DELETE', 'collection/people'), 409, 'collection_referenced');
+      const referenced = expectProblem(await f.call('DELETE', 'collection/people'), 409, 'collection_referenced');
+      expect((referenced as { params?: unknown }).params).toEqual({ field: 'By', collection: 'quotes' });
+      expect((expectProblem(await f.call('GET', 'collection/nobody'), 404, 'collection_not_found') as { params?: unknown }).params).toEqual({ collection: 'nobody' });
       expect((await f.call('GET', 'collection/people')).statusCode).toBe(200);
     });
 

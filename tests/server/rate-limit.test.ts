@@ -11,10 +11,12 @@ import { userByEmail } from './support/db.ts';
 import { createTestApp, databaseKinds, type TestApp } from './support/test-app.ts';
 
 function expectLimited(response: LightMyRequestResponse) {
-  expectProblem(response, 429, 'rate_limited');
+  const problem = expectProblem(response, 429, 'rate_limited');
   const wait = Number(response.headers['retry-after']);
   expect(wait).toBeGreaterThan(0);
   expect(wait).toBeLessThanOrEqual(60);
+  // The console's text says the same wait (definitions/problems.ts: rate_limited takes `seconds`).
+  expect((problem as { params?: unknown }).params).toEqual({ seconds: wait });
 }
 
 describe.each(databaseKinds)('rate limits on %s', (kind) => {

@@ -52,9 +52,11 @@ describe.each(databaseKinds)('user groups on %s', (kind) => {
     await createGroup(f, { name: 'Editors' });
     const taken = expectProblem(await f.call('POST', 'userGroups', { name: 'editors' }), 409, 'user_group_exists');
     expect(taken.detail).toMatch(/already exists/);
+    expect((taken as { params?: unknown }).params).toEqual({ name: 'editors' });
     expectProblem(await f.call('POST', 'userGroups', { name: '   ' }), 400, 'group_name_required');
     const unknown = expectProblem(await f.call('POST', 'userGroups', { name: 'Ghosts', permissions: [{ collection: 'nope', read: true }] }), 400, 'unknown_collection');
     expect(unknown.detail).toContain('nope');
+    expect((unknown as { params?: unknown }).params).toEqual({ collections: 'nope' });
     expectProblem(await f.call('POST', 'userGroups', { name: 'Sneaky', projectID: other.project }), 400);
     expect(json(await f.call('GET', 'userGroups')).some((g: { name: string }) => g.name === 'Ghosts' || g.name === 'Sneaky')).toBe(false);
   });
@@ -158,7 +160,8 @@ describe.each(databaseKinds)('user groups on %s', (kind) => {
     const foreign = await createGroup(other, { name: 'Not yours' });
     const token = await mintToken(t, f);
     const user = await signUpEndUser(t, token, newEmail('assign'));
-    expectProblem(await f.call('PUT', `user/${user.user_id}`, { userGroups: [mine.groupID, foreign.groupID] }), 400, 'unknown_user_group');
+    const foreignGroup = expectProblem(await f.call('PUT', `user/${user.user_id}`, { userGroups: [mine.groupID, foreign.groupID] }), 400, 'unknown_user_group');
+    expect((foreignGroup as { params?: unknown }).params).toEqual({ groups: foreign.groupID });
     expect(json(await f.call('GET', `user/${user.user_id}`)).userGroups).toEqual([]);
     const ok = await f.call('PUT', `user/${user.user_id}`, { userGroups: [mine.groupID] });
     expect(ok.statusCode, ok.body).toBe(200);

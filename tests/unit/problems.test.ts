@@ -5,9 +5,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
 import en from '../../definitions/messages/en.json' with { type: 'json' };
-import { problemMessageKey, problems, type ProblemCode } from '../../definitions/problems.ts';
+import { formatMessage } from '../../definitions/messages/format.ts';
+import { problems, type ProblemCode, type ProblemDefinition } from '../../definitions/problems.ts';
+import { ApiError } from '../../src/api/errors.ts';
+import { problemText } from '../../src/hooks/problem-text.ts';
 
 const root = join(import.meta.dirname, '../..');
 const catalogue = en as Record<string, string>;
@@ -64,11 +68,51 @@ describe('the problem table', () => {
     expect(wrong).toEqual([]);
   });
 
-  it("gives the console the catalogue's text, or the server's detail where it names the specifics", () => {
-    expect(problemMessageKey('invalid_grant', 'The e-mail address, phone number or password is not correct.')).toBe('problem.invalid_grant');
-    expect(problemMessageKey('collection_referenced', 'Field "Author" of collection "books" refers to this collection.')).toBeNull();
-    expect(problemMessageKey('collection_referenced', '')).toBe('problem.collection_referenced');
-    expect(problemMessageKey('network_error', 'offline')).toBeNull();
+  it("gives the console the catalogue's text, with the specifics the server sent as params", () => {
+    const text = (init: { status?: number; code: string; detail: string; params?: Record<string, string | number> }) =>
+      problemText(new ApiError({ status: init.status ?? 400, code: init.code, detail: init.detail, problem: init.params ? { type: '', title: '', status: init.status ?? 400, code: init.code, detail: init.detail, params: init.params } : null }), formatMessage);
+    expect(text({ code: 'invalid_grant', detail: 'The e-mail address, phone number or password is not correct.' })).toBe(en['problem.invalid_grant']);
+    expect(text({ code: 'collection_referenced', detail: 'Field "Author" of collection "books" refers to this collection.', params: { field: 'Author', collection: 'books' } })).toBe(
+      'Field "Author" of collection "books" refers to this collection; change or delete it first.',
+    );
+    // An answer without the params its message needs (a proxy's, an older server's) shows its detail.
+    expect(text({ code: 'collection_referenced', detail: 'Field "Author" of collection "books" refers to this collection.' })).toBe('Field "Author" of collection "books" refers to this collection.');
+    expect(text({ code: 'rate_limited', detail: 'Too many attempts. Try again in 30 seconds.', params: { seconds: 30 } })).toBe('Too many attempts. Try again in 30 seconds.');
+    expect(text({ code: 'rate_limited', detail: 'Slow down', params: { seconds: 0 } })).toBe('Too many attempts. Try again in a moment.');
+    expect(text({ code: 'network_error', detail: 'offline' })).toBe('offline');
+    expect(text({ status: 0, code: 'network_error', detail: 'offline' })).toBe(en['problem.network']);
+    expect(text({ code: 'validation_failed', detail: 'body/name must NOT have fewer than 1 characters' })).toBe('body/name must NOT have fewer than 1 characters');
+  });
+
+  /** The names of an ICU message's arguments, nested ones (in plural and select branches) too. */
+  const argumentsOf = (elements: MessageFormatElement[], names = new Set<string>()): Set<string> => {
+    for (const element of elements) {
+      if (element.type === TYPE.literal || element.type === TYPE.pound) continue;
+      if ('value' in element && typeof element.value === 'string' && element.type !== TYPE.tag) names.add(element.value);
+      if ('options' in element) for (const option of Object.values(element.options)) argumentsOf(option.value, names);
+      if ('children' in element) argumentsOf(element.children, names);
+    }
+    return names;
+  };
+
+  it('names, for each code, exactly the placeholders of its message', () => {
+    const mismatched = Object.entries(problems as Record<string, ProblemDefinition>)
+      .map(([code, p]) => ({ code, declared: [...(p.params ?? [])].sort(), used: [...argumentsOf(parse(catalogue[p.message]!))].sort() }))
+      .filter(({ declared, used }) => declared.join() !== used.join());
+    expect(mismatched).toEqual([]);
+  });
+
+  it('sends the params of a code whose message has placeholders wherever the server builds its problem by hand', () => {
+    // The helpers of server/lib/errors.ts take the params by type; an AppError or problem built
+    // directly for such a code must pass them in the same call.
+    const withParams = new Set(Object.entries(problems as Record<string, ProblemDefinition>).filter(([, p]) => p.params).map(([code]) => code));
+    const bare: string[] = [];
+    for (const { path, text } of server) {
+      for (const m of text.matchAll(/(?:\bAppError|\bproblem)\(\s*(\d{3}),\s*'([a-z0-9_]+)'[^;]*/g)) {
+        if (withParams.has(m[2]!) && !m[0].includes('params')) bare.push(`${path}: ${m[2]}`);
+      }
+    }
+    expect(bare).toEqual([]);
   });
 
   it('holds no code the server never sends', () => {

@@ -15,6 +15,7 @@ import { maps } from '../../../definitions/constants.ts';
 import { characterCount, isPlainObject } from '../../../definitions/field-types/support.ts';
 import { isApiError } from '../../../src/api/errors.ts';
 import { newSessionToken, useMapsApi, type PlacePrediction } from '../../../src/api/maps.ts';
+import { problemText, type ProblemFormat } from '../../../src/hooks/problem-text.ts';
 import { LazyWorldMap, type MapPoint, type MapView } from '../../map/lazy-world-map.ts';
 import { useFormat } from '../../messages/use-format.ts';
 import { describedByOf, firstCharacters, useReportProblem } from '../editor-support.ts';
@@ -48,7 +49,7 @@ const coordinate = (text: string, limit: number) => {
   return Number.isFinite(n) && Math.abs(n) <= limit ? n : undefined;
 };
 
-const errorDetail = (error: unknown) => (isApiError(error) ? error.detail : String(error));
+const errorDetail = (error: unknown, format: ProblemFormat) => (isApiError(error) ? problemText(error, format) : String(error));
 
 let viewKeys = 0;
 
@@ -129,7 +130,7 @@ export function GeoPointEditor({ field, value, onChange, onBlur, error, disabled
       setPoint(location, place.formatted_address || prediction.description);
       setView({ center: location, zoom: maps.defaultZoom, key: ++viewKeys });
     } catch (failure) {
-      setPlaceError(format('editor.geo.placeFailed', { detail: errorDetail(failure) }));
+      setPlaceError(format('editor.geo.placeFailed', { detail: errorDetail(failure, format) }));
     } finally {
       // One session per pick (what session tokens mean to providers that bill by them).
       session.current = newSessionToken();
@@ -211,7 +212,7 @@ export function GeoPointEditor({ field, value, onChange, onBlur, error, disabled
   const typed = term.trim();
   if (typed !== '' && typed !== pickedText && characterCount(typed) < maps.searchMinChars) status = format('editor.geo.tooShort', { min: maps.searchMinChars });
   else if (searchable && search.isFetching) status = format('editor.geo.searching');
-  else if (searchable && search.isError) status = format('editor.geo.searchFailed', { detail: errorDetail(search.error) });
+  else if (searchable && search.isError) status = format('editor.geo.searchFailed', { detail: errorDetail(search.error, format) });
   else if (searchable && search.isSuccess && results.length === 0 && typed === query) status = format('editor.geo.noResults');
   else status = announcement;
 

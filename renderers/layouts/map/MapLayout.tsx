@@ -22,6 +22,7 @@ import { contentKeys, useContentApi } from '../../../src/api/content-queries.ts'
 import type { Item, ListParams } from '../../../src/api/content.ts';
 import { isApiError } from '../../../src/api/errors.ts';
 import { shouldRetry } from '../../../src/api/queries.ts';
+import { problemText, type ProblemFormat } from '../../../src/hooks/problem-text.ts';
 import type { MapView } from '../../map/WorldMap.tsx';
 import { useFormat } from '../../messages/use-format.ts';
 import type { LayoutProps } from '../types.ts';
@@ -31,7 +32,7 @@ import './map-layout.css';
 
 const MapCanvas = lazy(() => import('./MapCanvas.tsx'));
 
-const errorDetail = (error: unknown) => (isApiError(error) ? error.detail : String(error));
+const errorDetail = (error: unknown, format: ProblemFormat) => (isApiError(error) ? problemText(error, format) : String(error));
 
 export default function MapLayout(props: LayoutProps) {
   const format = useFormat();
@@ -123,7 +124,7 @@ function PlacedItems({ scope, collection, settings: stored, baseParams, reloadKe
   const pick = useCallback((point: MapPoint) => onNewItem({ [slug]: geoValueAt(point) }), [onNewItem, slug]);
 
   let status: string;
-  if (placed.isError) status = format('layout.map.loadFailed', { detail: errorDetail(placed.error) });
+  if (placed.isError) status = format('layout.map.loadFailed', { detail: errorDetail(placed.error, format) });
   else if (!placed.data) status = format('layout.map.loadingPlaces');
   else if (placed.data.total > placed.data.items.length) status = format('layout.map.partial', { shown: placed.data.items.length, total: placed.data.total });
   else status = format('layout.map.inView', { count: markers.length });
@@ -157,7 +158,7 @@ function PlacedItems({ scope, collection, settings: stored, baseParams, reloadKe
         <h3 id={unsetHeadingId}>{format('layout.map.unset')}</h3>
         {unset.isError ? (
           <p className="callout-error" role="alert">
-            {format('layout.map.unsetFailed', { detail: errorDetail(unset.error) })}
+            {format('layout.map.unsetFailed', { detail: errorDetail(unset.error, format) })}
           </p>
         ) : unset.data ? (
           <p className="muted">{unsetTotal + invalid.length > 0 ? format('layout.map.unsetCount', { count: unsetTotal + invalid.length }) : format('layout.map.unsetEmpty')}</p>

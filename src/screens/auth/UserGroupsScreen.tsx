@@ -13,6 +13,7 @@ import { isApiError } from '../../api/errors.ts';
 import { useProject } from '../../api/platform-queries.ts';
 import type { UserGroup } from '../../api/project-users.ts';
 import { useCreateUserGroup, useDeleteUserGroup, useUpdateUserGroup, useUserGroups } from '../../api/project-users-queries.ts';
+import { problemText } from '../../hooks/problem-text.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { useProjectActions, useProjectIds } from '../project/project-context.ts';
 import { AuthHeading } from './AuthHeading.tsx';
@@ -136,7 +137,7 @@ function GroupEditor({ group, onDeleted }: { group: UserGroup; onDeleted: () => 
         onSuccess: () => void notify({ kind: 'success', title: format('userGroup.updated') }),
         onError: (error) => {
           // A 400 explains itself (a collection that is gone, a name taken): its text is shown.
-          const title = isApiError(error) && error.status === 400 && error.detail ? error.detail : format('userGroup.updateFailed');
+          const title = isApiError(error) && error.status === 400 && error.detail ? problemText(error, format) : format('userGroup.updateFailed');
           void notify({ kind: 'error', title });
         },
       },

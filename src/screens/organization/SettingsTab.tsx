@@ -16,6 +16,7 @@ import type { Me } from '../../api/auth.ts';
 import { isApiError } from '../../api/errors.ts';
 import type { Organization } from '../../api/platform.ts';
 import { useDeleteOrganization, useRenameOrganization } from '../../api/platform-queries.ts';
+import { problemText } from '../../hooks/problem-text.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { DeleteByNameSection } from '../../shell/DeleteByNameSection.tsx';
 import { problemFieldErrors } from '../../shell/problem-field-errors.ts';
@@ -130,7 +131,7 @@ function DangerZone({ organization }: { organization: Organization }) {
             navigate(routePath('home'), { replace: true });
           },
           onError: (error) => {
-            const reason = isApiError(error) && error.detail ? error.detail : 'none';
+            const reason = isApiError(error) && error.detail ? problemText(error, format) : 'none';
             void notify({ kind: 'error', title: format('organization.deleteFailed', { reason }) });
           },
         })

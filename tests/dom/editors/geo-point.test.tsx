@@ -160,7 +160,7 @@ describe('GeoPoint address search', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('No places found'));
     await user.clear(box);
     await user.type(box, 'boom');
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('The address search failed: The geocoding service could not be reached.'));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('The address search failed: The address search is not available right now. Try again in a moment.'));
     await user.clear(box);
     await user.type(box, 'lyo');
     await user.click(await screen.findByRole('option', { name: 'Lyon, France' }));

@@ -11,10 +11,10 @@ import { fieldDraftMessageKeys } from '../../../../definitions/field-draft-rules
 import { fieldType } from '../../../../definitions/field-types/index.ts';
 import type { SchemaField } from '../../../../definitions/field-types/types.ts';
 import { hasMessage, type MessageKey } from '../../../../definitions/messages/format.ts';
-import { problemMessageKey } from '../../../../definitions/problems.ts';
 import { fieldDraftMachine, type FieldDraftError } from '../../../../machines/field-draft.ts';
 import { FieldTypeIcon } from '../../../../renderers/fields/FieldTypeIcon.tsx';
 import { useFormat } from '../../../../renderers/messages/use-format.ts';
+import { problemText } from '../../../hooks/problem-text.ts';
 import type { Collection, ProjectScope } from '../../../api/content.ts';
 import { FieldAttributes } from './FieldAttributes.tsx';
 import { useFieldActors, type SchemaLevelPlace } from './use-field-actors.ts';
@@ -292,8 +292,7 @@ function SaveSummary({ id, problems, opened }: { id: string; problems: readonly 
 function ServerError({ error }: { error: FieldDraftError | null }) {
   const format = useFormat();
   if (!error) return null;
-  const key = problemMessageKey(error.code, error.detail);
-  const detail = key ? format(key) : error.detail || format('error.unknown');
+  const detail = problemText(error, format);
   return (
     <div className="callout-error" role="alert">
       {error.errors.length ? <p>{format('schemaField.refused')}</p> : <p>{format('schemaField.failed', { detail })}</p>}

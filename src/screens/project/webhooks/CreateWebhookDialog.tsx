@@ -10,6 +10,7 @@ import { ModalDialog } from '../../../../renderers/dialogs/ModalDialog.tsx';
 import { useFormat } from '../../../../renderers/messages/use-format.ts';
 import { notify } from '../../../../renderers/toasts/notify.ts';
 import { isApiError } from '../../../api/errors.ts';
+import { problemText } from '../../../hooks/problem-text.ts';
 import { useCreateWebhook, type CreatedWebhook } from '../../../api/webhooks.ts';
 import { draftComplete, emptyDraft, WebhookFields, type CollectionLike } from './WebhookFields.tsx';
 
@@ -44,7 +45,7 @@ export function CreateWebhookDialog({
         onCreated(webhook);
       },
       onError: (error) => {
-        if (isApiError(error) && error.status === 400 && error.detail) setProblem(error.detail);
+        if (isApiError(error) && error.status === 400 && error.detail) setProblem(problemText(error, format));
         else void notify({ kind: 'error', title: format('webhook.createFailed') });
       },
     });

@@ -12,6 +12,7 @@ import { ModalDialog } from '../../../../renderers/dialogs/ModalDialog.tsx';
 import { useFormat } from '../../../../renderers/messages/use-format.ts';
 import { notify } from '../../../../renderers/toasts/notify.ts';
 import { isApiError } from '../../../api/errors.ts';
+import { problemText } from '../../../hooks/problem-text.ts';
 import { useProject } from '../../../api/platform-queries.ts';
 import { useDeleteWebhook, useRedeliver, useUpdateWebhook, useWebhookLogs, useWebhooks, type Webhook, type WebhookDraft } from '../../../api/webhooks.ts';
 import { CopyButton } from '../../../shell/CopyButton.tsx';
@@ -86,7 +87,7 @@ function WebhookView({ webhookID }: { webhookID: string }) {
           void notify({ kind: 'success', title: format(change.enabled ? 'webhook.enabled' : 'webhook.updated') });
         },
         onError: (error) => {
-          if (isApiError(error) && error.status === 400 && error.detail) setProblem(error.detail);
+          if (isApiError(error) && error.status === 400 && error.detail) setProblem(problemText(error, format));
           else void notify({ kind: 'error', title: format('webhook.updateFailed') });
         },
       },
