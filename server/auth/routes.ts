@@ -9,7 +9,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import { resetPasswordEmailSchema, resetPasswordSchema } from '../../definitions/schemas/account.ts';
 import type { RateLimitRule } from '../config.ts';
 import { answered } from '../lib/background.ts';
-import { AppError, badRequest } from '../lib/errors.ts';
+import { badRequest, tooManyRequests } from '../lib/errors.ts';
 import { Empty, Ok, responses } from '../lib/schemas.ts';
 import { TokenResponse } from '../../definitions/schemas/token-response.ts';
 import { bearerToken } from './authenticate.ts';
@@ -44,7 +44,7 @@ async function enforce(limiter: Limiter, request: FastifyRequest) {
   // `isAllowed` only marks the allow-list; `isExceeded` is the verdict.
   if (!result.isAllowed && result.isExceeded) {
     const wait = result.ttlInSeconds ?? 60;
-    throw new AppError(429, 'rate_limited', `Too many attempts. Try again in ${wait} seconds.`, { headers: { 'retry-after': String(wait) } });
+    throw tooManyRequests(`Too many attempts. Try again in ${wait} seconds.`, wait);
   }
 }
 
@@ -119,7 +119,7 @@ export async function authRoutes(fastify: FastifyInstance) {
         case '':
           throw badRequest('invalid_request', 'The grant_type parameter is required.');
         default:
-          throw badRequest('unsupported_grant_type', `The grant type "${params.grant_type}" is not supported.`);
+          throw badRequest('unsupported_grant_type', `The grant type "${params.grant_type}" is not supported.`, { grantType: String(params.grant_type) });
       }
     },
   );
