@@ -49,7 +49,8 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/index.ts';
 import { newId } from '../server/lib/ids.ts';
 import { fieldColumn } from '../server/content/schema-tree.ts';
-import { dropKeptSearches, keptSearchLimits } from '../server/content/query/kept-search.ts';
+import { dropKeptSearches } from '../server/content/query/kept-search.ts';
+import type { KeptSearchLimits } from '../server/content/query/tuning.ts';
 import { query } from '../server/content/storage.ts';
 import { loadWithIndexesDeferred, writeBatchesOverlapped } from './support/bulk-load.ts';
 import { phrase, prng, vocabulary } from './support/data.ts';
@@ -376,7 +377,14 @@ async function timeCreates(base: string, token: string, url: string, n: number):
   return { mean: round(times.reduce((a, b) => a + b, 0) / times.length), p95: round(percentile(times, 95)) };
 }
 
-async function measureKept(database: Database, base: string, token: string, prefix: string, log: (line: string) => void): Promise<KeptFigures> {
+async function measureKept(
+  database: Database,
+  keptSearchLimits: KeptSearchLimits,
+  base: string,
+  token: string,
+  prefix: string,
+  log: (line: string) => void,
+): Promise<KeptFigures> {
   const collectionId = (await query<{ id: string }>(database.db, sql`select id from content_collections where slug = 'articles'`))[0]!.id;
   const table = `content_${collectionId}`;
   // From a clean slate (a kept database may hold terms of an earlier run).
@@ -553,7 +561,7 @@ async function runOne(kind: Kind, wanted: number, only: ReadonlySet<Group>, keep
       await measure(`search "${rare}" over all text fields`, `${prefix}/collection/articles/search?query=${encodeURIComponent(rare)}&perPage=50`, 50);
       await measure(`list search "${rare}"`, `${list}?perPage=50&search=${encodeURIComponent(rare)}`, 50);
     }
-    if (only.has('kept')) figures.kept = await measureKept(database, base, token, prefix, log);
+    if (only.has('kept')) figures.kept = await measureKept(database, app.ctx.config.listQueries.keptSearch, base, token, prefix, log);
     if (only.has('csv')) {
       figures.csv = await measureCsv(client, base, token, `${prefix}/collection/articles/csv?pagination=none`);
       log(`  csv (server process RSS; reader in the client process): ${JSON.stringify(figures.csv)}`);

@@ -196,7 +196,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     outbound,
     collections,
     items: new ItemService(database.db, collections),
-    itemQueries: new ItemQueryService(database.db, database.read, caches, collections),
+    itemQueries: new ItemQueryService(database.db, database.read, caches, collections, config.listQueries),
     ranks: new RankService(database.db, collections),
     files,
     webhooks: new WebhookService(database.db, outbound),

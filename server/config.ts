@@ -7,6 +7,7 @@ import path from 'node:path';
 import { defaultCsvLimits, type CsvLimits } from './content/csv-limits.ts';
 import type { FilesConfig } from './files/storage.ts';
 import { loadMapsConfig, type MapsConfig } from './maps/geocoder.ts';
+import { queryTuning, type QueryTuning } from './content/query/tuning.ts';
 import { readSettings, type Env, type RateLimitRule, type Settings } from './settings.ts';
 import type { WebhookDeliveryConfig } from './webhooks/delivery.ts';
 
@@ -69,6 +70,8 @@ export interface Config {
   pgliteNamedStatements: boolean;
   /** CSV export batches: not settings, this app's own copy of the defaults (server/content/csv-limits.ts). */
   csv: CsvLimits;
+  /** List reads and searches: the `LIST_…` and `SEARCH_…` settings, the rest defaults (server/content/query/tuning.ts); tests change them on their app. */
+  listQueries: QueryTuning;
 }
 
 /** Builds the app's configuration from `env` through the settings schema (server/settings.ts). */
@@ -117,6 +120,11 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: webhooksConfig(s),
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
     csv: { ...defaultCsvLimits },
+    listQueries: queryTuning({
+      list: { deferredJoinOffset: s.LIST_DEFERRED_JOIN_OFFSET, anchorOffset: s.LIST_ANCHOR_OFFSET, anchorStep: s.LIST_ANCHOR_STEP, anchorLists: s.LIST_ANCHOR_LISTS },
+      keptSearch: { termsPerCollection: s.SEARCH_KEPT_TERMS, lockTimeoutMs: s.SEARCH_KEPT_LOCK_TIMEOUT_MS },
+      searchWords: { tokens: s.SEARCH_WORD_TOKENS },
+    }),
   };
 }
 

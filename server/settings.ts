@@ -7,6 +7,7 @@
 import { Type, type StaticDecode, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import ipaddr from 'ipaddr.js';
+import { defaultQueryTuning } from './content/query/tuning.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -42,6 +43,11 @@ const integerPattern = /^\s*\d+\s*$/;
 /** A non-negative integer. */
 function count(fallback: number, doc: Doc) {
   return decoded((v) => (integerPattern.test(v) ? Number(v) : refuse()), String, { ...doc, default: String(fallback), valueType: 'integer', expect: 'a non-negative integer' });
+}
+
+/** A positive integer. */
+function positive(fallback: number, doc: Doc) {
+  return decoded((v) => (integerPattern.test(v) && Number(v) > 0 ? Number(v) : refuse()), String, { ...doc, default: String(fallback), valueType: 'integer', expect: 'a positive integer' });
 }
 
 /** Free text, with an optional default. */
@@ -202,6 +208,26 @@ export const settingsSchema = Type.Object({
     description: "a live stream ends with `stop` after this many seconds (and at its token's expiry); the client resumes with the request id and misses nothing",
   }),
   LIVE_EVENT_RETENTION_S: count(86_400, { description: 'how long item events are kept for live streams to resume from, in seconds' }),
+  LIST_DEFERRED_JOIN_OFFSET: count(defaultQueryTuning.list.deferredJoinOffset, {
+    description: "from this offset on, a page of a list is found by its items' ids first (a deferred join), so a deep page reads whole rows for that page only",
+  }),
+  LIST_ANCHOR_OFFSET: count(defaultQueryTuning.list.anchorOffset, {
+    description: 'from this offset on, a page of a list sorted by a system key (rank, id, dates, order) starts from an anchor the process keeps instead of walking the index from the start',
+  }),
+  LIST_ANCHOR_STEP: positive(defaultQueryTuning.list.anchorStep, { description: 'every how many entries of such a list an anchor is kept: a deep page skips fewer entries than this' }),
+  LIST_ANCHOR_LISTS: positive(defaultQueryTuning.list.anchorLists, {
+    description: 'how many lists (collection, filter, sort) keep anchors in each server process; past it the least recently read loses them',
+  }),
+  SEARCH_WORD_TOKENS: count(defaultQueryTuning.searchWords.tokens, {
+    description: "a search text held by more words of a field's vocabulary than this is searched through the trigram index instead of the word index",
+  }),
+  SEARCH_KEPT_TERMS: positive(defaultQueryTuning.keptSearch.termsPerCollection, {
+    description:
+      'short searches (a text the word index does not serve) whose totals are kept per collection; each adds triggers to its writes, and a new one beyond this replaces the least recently used (docs/content-storage.md "Listing and searching items")',
+  }),
+  SEARCH_KEPT_LOCK_TIMEOUT_MS: positive(defaultQueryTuning.keptSearch.lockTimeoutMs, {
+    description: "how long keeping a new search's total waits for its collection's writes in progress, in milliseconds; past it the search counts its rows as before",
+  }),
   LOG_LEVEL: text('info', { description: '`fatal` … `trace`, or `silent`' }),
   SERVE_CONSOLE: switchOn({ description: '`0` serves the services only (used by `npm run dev`)' }),
   FILES_STORAGE: choice(['local', 's3'], 'local', {
@@ -234,12 +260,7 @@ export const settingsSchema = Type.Object({
   GEOCODER_URL: httpAddress('https://nominatim.openstreetmap.org', {
     description: 'the Nominatim server with `GEOCODER=nominatim` (the public one allows about one request a second; run your own for more)',
   }),
-  GEOCODER_TIMEOUT_MS: decoded((v) => (integerPattern.test(v) && Number(v) > 0 ? Number(v) : refuse()), String, {
-    default: '5000',
-    valueType: 'integer',
-    expect: 'a positive integer',
-    description: 'how long a Nominatim call may take, in milliseconds, before the search answers 503',
-  }),
+  GEOCODER_TIMEOUT_MS: positive(5000, { description: 'how long a Nominatim call may take, in milliseconds, before the search answers 503' }),
   MAP_TILE_URL: Type.Optional(
     decoded((v) => (/^https?:\/\/[^\s/]+\/\S*$/i.test(v) && ['{z}', '{x}', '{y}'].every((part) => v.includes(part)) ? v : refuse()), (v: string) => v, {
       valueType: 'URL template',

@@ -396,7 +396,7 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
   // A search reads its tokens from the vocabularies first, as the list does, so the export is the list's rows.
   if (q.where && holdsSearch(q.where)) {
     const where = q.where;
-    q = { ...q, where: await guarded(db, (executor) => resolveSearchWords(executor, source.level.table, where)) };
+    q = { ...q, where: await guarded(db, (executor) => resolveSearchWords(executor, source.level.table, where, reply.server.ctx.config.listQueries.searchWords)) };
   }
   const compiled: CompiledList = compileListQuery(source.level, { ...q, pageNumber: 1, perPage: batchSize }, { parentId: source.parentId });
   const keyset = keysetOf(q);

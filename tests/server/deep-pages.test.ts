@@ -4,16 +4,15 @@
  * read at once; and a write through the API between two deep reads shows in the second — in the
  * same process, and (PostgreSQL) from another server process on the same database.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { buildApp, type App } from '../../server/app.ts';
-import { deepPageStats, listTuning } from '../../server/content/query/engine.ts';
+import { deepPageStats } from '../../server/content/query/engine.ts';
 import { openDatabase } from '../../server/db/index.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
-const saved = { ...listTuning };
 
 describe.each(databaseKinds)('deep pages from anchors on %s', (kind) => {
   let t: TestApp;
@@ -38,7 +37,9 @@ describe.each(databaseKinds)('deep pages from anchors on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Anchors every 4 entries from offset 8 on, even right after a write (the quiet time is not a setting: set on this app).
+    t = await createTestApp(kind, { LIST_ANCHOR_OFFSET: '8', LIST_ANCHOR_STEP: '4' });
+    t.app.ctx.config.listQueries.list.anchorQuietMs = 0;
     f = await contentFixture(t);
     await createCollection(f, {
       id: 'notes',
@@ -51,13 +52,6 @@ describe.each(databaseKinds)('deep pages from anchors on %s', (kind) => {
     for (let i = 0; i < 60; i += 1) await createItem(f, 'notes', { title: `note ${i}`, n: i % 3 });
   }, 120_000);
   afterAll(() => t?.close());
-  beforeEach(() => {
-    // Anchors every 4 entries from offset 8 on, even right after a write.
-    Object.assign(listTuning, { anchorOffset: 8, anchorStep: 4, anchorQuietMs: 0 });
-  });
-  afterEach(() => {
-    Object.assign(listTuning, saved);
-  });
 
   it('gives every page of every system-key sort, filtered or not, as the whole list has it', async () => {
     const before = deepPageStats.anchored;

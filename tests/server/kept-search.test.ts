@@ -10,8 +10,8 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldTypes } from '../../definitions/field-types/index.ts';
-import { searchWordLimits } from '../../server/content/query/compile.ts';
-import { keptSearchLimits, keptSearchStats, keptSearchTotal } from '../../server/content/query/kept-search.ts';
+import { keptSearchStats, keptSearchTotal } from '../../server/content/query/kept-search.ts';
+import { defaultQueryTuning, type KeptSearchLimits } from '../../server/content/query/tuning.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
 
@@ -26,8 +26,9 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
   let table: string;
   /** The term of the search `ka`. */
   let kaTerm: string;
-  const savedLimits = { ...searchWordLimits };
-  const savedKept = { ...keptSearchLimits };
+  const savedKept = defaultQueryTuning.keptSearch;
+  /** This app's kept-search limits (config.listQueries), which tests lower for a while. */
+  let keptSearchLimits: KeptSearchLimits;
 
   const rows = async <T,>(statement: ReturnType<typeof sql>) => ((await t.database.db.execute(statement)) as unknown as { rows: T[] }).rows;
   const terms = () => rows<{ id: string; base: string | null; cond: string }>(sql`select id, base, cond from item_search_terms order by created_at`);
@@ -51,11 +52,12 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    // Every text is searched without the word index, as a text held by thousands of words is.
-    Object.assign(searchWordLimits, { tokens: -1 });
-    // Terms are registered as soon as they are searched (the spacing has a test of its own).
-    keptSearchLimits.registerSpacingMs = 0;
     t = await createTestApp(kind);
+    // Every text is searched without the word index, as a text held by thousands of words is.
+    Object.assign(t.app.ctx.config.listQueries.searchWords, { tokens: -1 });
+    // Terms are registered as soon as they are searched (the spacing has a test of its own).
+    keptSearchLimits = t.app.ctx.config.listQueries.keptSearch;
+    keptSearchLimits.registerSpacingMs = 0;
     f = await contentFixture(t);
     await createCollection(f, {
       id: 'notes',
@@ -71,8 +73,6 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
     for (const [i, text] of texts.entries()) await createItem(f, 'notes', { title: text, body: `<p>${texts[(i + 3) % texts.length]}</p>`, price: i });
   });
   afterAll(async () => {
-    Object.assign(searchWordLimits, savedLimits);
-    Object.assign(keptSearchLimits, savedKept);
     await t?.close();
   });
 
@@ -232,7 +232,7 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
   it('does not keep a condition naming a column the table no longer has (a field removed while the search ran)', async () => {
     const collectionId = table.slice('content_'.length);
     const before = keptSearchStats.skipped;
-    const total = await keptSearchTotal(t.database.db, t.database.db, { collectionId, table, cond: `("f_gone" || '') like '%ka%'`, key: 'gone' }, sql`select 7`);
+    const total = await keptSearchTotal(t.database.db, t.database.db, { collectionId, table, cond: `("f_gone" || '') like '%ka%'`, key: 'gone' }, sql`select 7`, keptSearchLimits);
     expect(await rows<{ n: number }>(sql`select (${total})::integer as n`)).toEqual([{ n: 7 }]);
     expect(keptSearchStats.skipped).toBe(before + 1);
     expect((await terms()).some((term) => term.cond.includes('f_gone'))).toBe(false);

@@ -11,7 +11,6 @@ import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { expectProblem } from './support/assertions.ts';
 import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
-import { listTuning } from '../../server/content/query/engine.ts';
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
@@ -139,6 +138,7 @@ describe.each(databaseKinds)('list queries on %s', (kind) => {
     ];
     const direct = [];
     for (const params of cases) direct.push(await list(`collection/books/item?${params}`));
+    const listTuning = t.app.ctx.config.listQueries.list;
     const saved = listTuning.deferredJoinOffset;
     listTuning.deferredJoinOffset = 0;
     try {

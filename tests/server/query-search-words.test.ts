@@ -16,7 +16,6 @@ import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { addField, contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
 import { matchSearch, type Doc } from './support/query-reference.ts';
-import { searchWordLimits } from '../../server/content/query/compile.ts';
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
 const runs = Number(process.env.QUERY_PROPERTY_RUNS ?? 60);
@@ -131,6 +130,7 @@ describe.each(databaseKinds)('search through the word index on %s', (kind) => {
   it('top-level search equals the reference for every kind of term', async () => {
     let telling = 0;
     // Every text through the word index, however many rows the statistics say its tokens are in.
+    const searchWordLimits = t.app.ctx.config.listQueries.searchWords;
     const saved = searchWordLimits.rowShare;
     searchWordLimits.rowShare = Infinity;
     onTestFinished(() => {
@@ -154,6 +154,7 @@ describe.each(databaseKinds)('search through the word index on %s', (kind) => {
   });
 
   it('texts too many tokens hold (no word index) and tokens split over several tests give the same results', async () => {
+    const searchWordLimits = t.app.ctx.config.listQueries.searchWords;
     const saved = { ...searchWordLimits };
     Object.assign(searchWordLimits, { tokens: 6, perTest: 2, rowShare: 0.3 });
     try {
@@ -180,6 +181,7 @@ describe.each(databaseKinds)('search through the word index on %s', (kind) => {
     const titles = ['KA one', 'xkAy', '\u212aa kelvin', 'Ka', 'k a', 'K', 'nothing', 'İi dotted', 'ii', '50%', '5_0', 'a\\b', 'ω'];
     const ids = new Map<string, string>();
     for (const title of titles) ids.set(title, (await createItem(f, 'shorts', { title }))._id);
+    const searchWordLimits = t.app.ctx.config.listQueries.searchWords;
     const saved = { ...searchWordLimits };
     // No text through the word index: every one takes the short scan (or ILIKE when not ASCII).
     Object.assign(searchWordLimits, { tokens: -1 });

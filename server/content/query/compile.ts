@@ -194,31 +194,15 @@ export function wordSearch(c: Cond): { words: 'content_words' | 'content_ref_wor
   return { words, column: c.t.column };
 }
 
-/** Limits of the word index's search (docs/content-storage.md "Listing and searching items"). */
-export const searchWordLimits = {
-  /** A text held by more tokens of a field's vocabulary than this is searched without the word index. */
-  tokens: 256,
-  /** Nor one whose tokens are estimated in more than this share of the rows (search-words.ts). */
-  rowShare: 0.02,
-  /**
-   * Tokens per `&&` test: GIN merges the posting lists of one test's tokens item by item (a cost of
-   * tokens × rows), while separate tests are ORed as bitmaps (a cost of rows), so the tokens go in
-   * tests of a few each.
-   */
-  perTest: 16,
-};
-
 /**
  * The rows whose words (`content_words`/`content_ref_words` of the column, covered by the field's
  * GIN word index) include one of the tokens: exactly the rows whose value holds the text the tokens
- * were read for (resolveSearchWords), case-insensitively, no row rechecked on the table.
+ * were read for (resolveSearchWords), case-insensitively, no row rechecked on the table. One `&&`
+ * test per group of tokens (tuning.ts SearchWordLimits.perTest), the tests ORed.
  */
-function holdsWord(words: string, column: string, tokens: readonly string[]): SQL {
-  if (tokens.length === 0) return sql`false`;
-  const tests: SQL[] = [];
-  for (let i = 0; i < tokens.length; i += searchWordLimits.perTest) {
-    tests.push(sql`${id(words)}(${id(column)}) && ${arrayLiteral(tokens.slice(i, i + searchWordLimits.perTest))}::text[]`);
-  }
+function holdsWord(words: string, column: string, groups: readonly (readonly string[])[]): SQL {
+  if (groups.length === 0) return sql`false`;
+  const tests = groups.map((tokens) => sql`${id(words)}(${id(column)}) && ${arrayLiteral(tokens)}::text[]`);
   return tests.length === 1 ? tests[0]! : sql`(${sql.join(tests, sql` or `)})`;
 }
 

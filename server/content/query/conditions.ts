@@ -38,10 +38,11 @@ export type Cond =
   | { k: 'elem'; parent: SchemaLevel; child: SchemaLevel; cond: Cond };
 
 /**
- * The tokens of a field's vocabulary holding a search text (item_search_words, migration 0012), or
- * 'many' when more than searchWordLimits.tokens hold it.
+ * The tokens of a field's vocabulary holding a search text (item_search_words, migration 0012), in
+ * groups of a few (one word-index test each, compile.ts holdsWord); or 'many' when more than
+ * SearchWordLimits.tokens (tuning.ts) hold it.
  */
-export type SearchWords = readonly string[] | 'many';
+export type SearchWords = readonly (readonly string[])[] | 'many';
 
 export const and = (of: Cond[]): Cond => (of.length === 1 ? of[0]! : { k: 'and', of });
 

@@ -21,20 +21,7 @@ import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
 import { keptSearchOf, keptSearchTotal } from './kept-search.ts';
 import { resolveSearchWords } from './search-words.ts';
 import { nestedField, type Target } from './targets.ts';
-
-/** Tuning of list reads; tests lower the thresholds to exercise every path on small lists. */
-export const listTuning = {
-  /** From this offset on, a page is found by its ids first (a deferred join). */
-  deferredJoinOffset: 1000,
-  /** From this offset on, a page sorted by a system key starts from a kept anchor (see ListAnchors). */
-  anchorOffset: 5000,
-  /** Every how many entries an anchor is kept. */
-  anchorStep: 1000,
-  /** A collection written to this recently (milliseconds) gets no anchors: they would not last. */
-  anchorQuietMs: 2000,
-  /** How many lists (collection, filter, sort) keep anchors per process. */
-  anchorLists: 64,
-};
+import { queryTuning, type ListTuning, type QueryTuning } from './tuning.ts';
 
 /** What deep pages did in this process (tests check the anchors were used, not only that pages were right). */
 export const deepPageStats = { anchored: 0, walks: 0, dropped: 0 };
@@ -94,9 +81,11 @@ interface AnchorSet {
 class ListAnchors {
   private readonly sets = new Map<string, AnchorSet>();
 
+  constructor(private readonly tuning: Readonly<QueryTuning>) {}
+
   get(key: string, version: string): AnchorSet | undefined {
     const set = this.sets.get(key);
-    if (!set || set.version !== version || set.step !== listTuning.anchorStep) return undefined;
+    if (!set || set.version !== version || set.step !== this.tuning.list.anchorStep) return undefined;
     // Most recently used last.
     this.sets.delete(key);
     this.sets.set(key, set);
@@ -105,7 +94,7 @@ class ListAnchors {
 
   put(key: string, set: AnchorSet) {
     this.sets.delete(key);
-    while (this.sets.size >= listTuning.anchorLists) this.sets.delete(this.sets.keys().next().value!);
+    while (this.sets.size >= this.tuning.list.anchorLists) this.sets.delete(this.sets.keys().next().value!);
     this.sets.set(key, set);
   }
 
@@ -223,10 +212,13 @@ export async function runList(
   address: ListAddress,
   q: ListQuery,
   unfilteredTotal: SQL,
+  tuning: Readonly<QueryTuning>,
   deep?: { versions: ItemVersions; anchors: ListAnchors },
 ): Promise<ListResult> {
   // A search's texts get their tokens from the vocabularies first (search-words.ts): the word indexes then serve them.
-  if (q.where && holdsSearch(q.where)) q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where)) };
+  if (q.where && holdsSearch(q.where)) {
+    q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where, tuning.searchWords)) };
+  }
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
   // Filtered by one Option choice: the kept per-choice count; a short search the word index does
@@ -236,19 +228,19 @@ export async function runList(
     const count = countStatement(compiled);
     let kept = keptOptionTotal(address.level, q.where);
     const term = kept ? undefined : keptSearchOf(address.level, q.where);
-    if (term) kept = await onReadPool(read, () => keptSearchTotal(db, read, term, count));
+    if (term) kept = await onReadPool(read, () => keptSearchTotal(db, read, term, count, tuning.keptSearch));
     total = sql`(${kept ?? count})`;
   }
   // Without a projection each item is sent as PostgreSQL writes it (storage.ts itemJson): no row parsing, no serialising.
   const asJson = !q.projection;
   const select = asJson ? sql`${itemJson(address.level)} as __json` : compiled.select;
-  if (deep && address.collectionId && q.perPage > 0 && compiled.offset >= listTuning.anchorOffset) {
+  if (deep && address.collectionId && q.perPage > 0 && compiled.offset >= tuning.list.anchorOffset) {
     const collectionId = address.collectionId;
-    const anchored = await onReadPool(read, () => anchoredPage(read, collectionId, compiled, q, select, total, deep));
+    const anchored = await onReadPool(read, () => anchoredPage(read, collectionId, compiled, q, select, total, deep, tuning.list));
     if (anchored) return onReadPool(read, (executor) => finishList(executor, address, q, anchored, total, asJson));
   }
   // A search finds its matching rows once for the page and the total; a deep page its ids in the index first.
-  const statement = pageWithTotalStatement(compiled, { total, select, deferredFrom: listTuning.deferredJoinOffset });
+  const statement = pageWithTotalStatement(compiled, { total, select, deferredFrom: tuning.list.deferredJoinOffset });
   return onReadPool(read, async (executor) => {
     type Row = Record<string, unknown> & { __total: number; __json?: string };
     let rows: Row[] = [];
@@ -287,16 +279,17 @@ async function anchoredPage(
   select: SQL,
   total: SQL,
   deep: { versions: ItemVersions; anchors: ListAnchors },
+  tuning: Readonly<ListTuning>,
 ): Promise<PageRow[] | undefined> {
   const { versions, anchors } = deep;
   const column = q.sort ? (q.sort.sortKey?.of === 'value' ? q.sort.column : undefined) : '_rank';
   const keyType = column ? anchorKeyTypes[column] : undefined;
   if (!column || !keyType || !versions.listening) return undefined;
-  if (Date.now() - versions.itemsChangedAt(collectionId) < listTuning.anchorQuietMs) return undefined;
+  if (Date.now() - versions.itemsChangedAt(collectionId) < tuning.anchorQuietMs) return undefined;
   const version = versions.itemsVersion(collectionId);
   const where = dialect.sqlToQuery(compiled.where);
   const key = JSON.stringify([collectionId, dialect.sqlToQuery(compiled.table).sql, column, q.desc, where.sql, where.params]);
-  const step = listTuning.anchorStep;
+  const step = tuning.anchorStep;
   const cached = anchors.get(key, version);
   const set: AnchorSet = cached ? { ...cached, keys: [...cached.keys] } : { version, keys: [], step, complete: false };
   const k = sql.identifier(column);
@@ -382,14 +375,18 @@ export async function resolveNestedList(db: Db, row: SchemaRow, itemId: string, 
 export class ItemQueryService {
   private readonly deep: { versions: ItemVersions; anchors: ListAnchors } | undefined;
 
-  /** `read` serves the lists (the read pool); `db` the rest; with `versions` deep pages keep anchors. */
+  /**
+   * `read` serves the lists (the read pool); `db` the rest; with `versions` deep pages keep anchors.
+   * `tuning`: the app's (config.listQueries), read on every call.
+   */
   constructor(
     private readonly db: Db,
     private readonly read: Db = db,
     versions?: ItemVersions,
     private readonly collections: CollectionService = new CollectionService(db),
+    private readonly tuning: Readonly<QueryTuning> = queryTuning(),
   ) {
-    this.deep = versions ? { versions, anchors: new ListAnchors() } : undefined;
+    this.deep = versions ? { versions, anchors: new ListAnchors(tuning) } : undefined;
   }
 
   /** The top-level list of a collection. */
@@ -397,7 +394,7 @@ export class ItemQueryService {
     const row = await this.collections.schemaRow(projectId, slug);
     const level = levelOf(row);
     const q = parseListQuery(level, raw, defaults);
-    return runList(this.db, this.read, { level, collectionId: row.id }, q, sql`select item_count from content_collections where id = ${row.id}`, this.deep);
+    return runList(this.db, this.read, { level, collectionId: row.id }, q, sql`select item_count from content_collections where id = ${row.id}`, this.tuning, this.deep);
   }
 
   /** A nested list under a top-level item; undefined when the nestedID names an item instead. */
@@ -425,6 +422,7 @@ export class ItemQueryService {
       { ...address, collectionId: row.id },
       q,
       sql`select count(*) from ${sql.identifier(address.level.table)} where ${sql.identifier('_parent_id')} = ${address.parentId!}`,
+      this.tuning,
       this.deep,
     );
   }

@@ -16,24 +16,7 @@ import { inlineStatement } from '../csv-copy.ts';
 import { collectionIdOf, query, type Executor } from '../storage.ts';
 import { compileCond, holdsShortScan } from './compile.ts';
 import type { Cond } from './conditions.ts';
-
-export const keptSearchLimits = {
-  /** Terms kept per collection; a new one beyond this replaces the least recently used. */
-  termsPerCollection: 8,
-  /** Delta rows of a term a reader folds into its base. */
-  foldAt: 1000,
-  /** How long registering waits for the item table's writers in progress (milliseconds); past it the search counts as before. */
-  lockTimeoutMs: 250,
-  /** A term's last use is written at most this often (milliseconds). */
-  touchEveryMs: 3_600_000,
-  /**
-   * A process registers at most one term per collection this often (milliseconds): registering
-   * holds the collection's writers off for as long as the writers in progress take (at most
-   * lockTimeoutMs), so a reader sending new short texts one after another cannot keep the writers
-   * waiting; a search in between counts as before.
-   */
-  registerSpacingMs: 2_000,
-};
+import type { KeptSearchLimits } from './tuning.ts';
 
 /** When this process last registered a term, per collection. */
 const lastRegistered = new Map<string, number>();
@@ -122,10 +105,10 @@ export async function dropKeptSearches(executor: Executor, collectionId: string,
  * writers in progress do not end within lockTimeoutMs: a long import must not hold the search up,
  * nor the writers queued behind it.
  */
-async function register(db: Db, term: KeptSearch): Promise<string | undefined> {
+async function register(db: Db, term: KeptSearch, limits: Readonly<KeptSearchLimits>): Promise<string | undefined> {
   try {
     return await db.transaction(async (tx) => {
-      await tx.execute(sql`select set_config('lock_timeout', ${String(keptSearchLimits.lockTimeoutMs)}, true)`);
+      await tx.execute(sql`select set_config('lock_timeout', ${String(limits.lockTimeoutMs)}, true)`);
       const [conforming] = await query<{ on: string }>(tx, sql`select current_setting('standard_conforming_strings') as on`);
       // The condition's literals are written for standard strings (backslashes plain).
       if (conforming?.on !== 'on') return undefined;
@@ -134,7 +117,7 @@ async function register(db: Db, term: KeptSearch): Promise<string | undefined> {
       if (existing) return existing.id;
       const older = await query<{ id: string }>(
         tx,
-        sql`select id from item_search_terms where collection_id = ${term.collectionId} order by used_at desc, created_at desc offset ${keptSearchLimits.termsPerCollection - 1}`,
+        sql`select id from item_search_terms where collection_id = ${term.collectionId} order by used_at desc, created_at desc offset ${limits.termsPerCollection - 1}`,
       );
       await dropTerms(
         tx,
@@ -204,17 +187,18 @@ const keptTotal = (termId: string, counted: SQL): SQL =>
  * The total of a list whose conditions make `term`, as SQL for the page statement: the kept total
  * once the term is counted (registering and counting it first if needed: this request then makes
  * the one pass), else `counted` (the count of the matching rows) when registering gave up.
+ * `limits`: the app's (config.listQueries.keptSearch, tuning.ts).
  */
-export async function keptSearchTotal(db: Db, read: Db, term: KeptSearch, counted: SQL): Promise<SQL> {
+export async function keptSearchTotal(db: Db, read: Db, term: KeptSearch, counted: SQL, limits: Readonly<KeptSearchLimits>): Promise<SQL> {
   const [row] = await query<{ id: string; ready: boolean; deltas: number; stale: boolean }>(
     read,
-    sql`select id, base is not null as ready, used_at < now() - ${`${keptSearchLimits.touchEveryMs} milliseconds`}::interval as stale,
-      (select count(*) from (select 1 from item_search_counts c where c.term_id = t.id limit ${keptSearchLimits.foldAt + 1}) d)::integer as deltas
+    sql`select id, base is not null as ready, used_at < now() - ${`${limits.touchEveryMs} milliseconds`}::interval as stale,
+      (select count(*) from (select 1 from item_search_counts c where c.term_id = t.id limit ${limits.foldAt + 1}) d)::integer as deltas
       from item_search_terms t where collection_id = ${term.collectionId} and key = ${term.key}`,
   );
   if (row?.ready) {
     keptSearchStats.served += 1;
-    if (row.deltas > keptSearchLimits.foldAt) await fold(db, row.id);
+    if (row.deltas > limits.foldAt) await fold(db, row.id);
     // A last use written late or not at all only changes which term is replaced first.
     else if (row.stale) void db.execute(sql`update item_search_terms set used_at = now() where id = ${row.id}`).catch(() => undefined);
     return keptTotal(row.id, counted);
@@ -222,12 +206,12 @@ export async function keptSearchTotal(db: Db, read: Db, term: KeptSearch, counte
   let termId = row?.id;
   if (!termId) {
     const now = Date.now();
-    if (now - (lastRegistered.get(term.collectionId) ?? -Infinity) < keptSearchLimits.registerSpacingMs) {
+    if (now - (lastRegistered.get(term.collectionId) ?? -Infinity) < limits.registerSpacingMs) {
       keptSearchStats.spaced += 1;
       return counted;
     }
     lastRegistered.set(term.collectionId, now);
-    termId = await register(db, term);
+    termId = await register(db, term, limits);
   }
   if (!termId) return counted;
   await count(db, read, term, termId);

@@ -8,8 +8,9 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { query, type Executor } from '../storage.ts';
-import { searchWordLimits, trigramLength, wordSearch } from './compile.ts';
+import { trigramLength, wordSearch } from './compile.ts';
 import type { Cond, SearchWords } from './conditions.ts';
+import { defaultQueryTuning, type SearchWordLimits } from './tuning.ts';
 
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -44,14 +45,20 @@ function withWords(c: Cond, words: Map<Cond, SearchWords>): Cond {
  * The condition tree with the tokens of its search texts read from the vocabularies (unchanged
  * when it holds no search the word index serves). Short texts (no trigram) read the field's
  * vocabulary in its primary key; longer ones its trigram index. A text is left to the trigram
- * path ('many') when more than `searchWordLimits.tokens` tokens hold it, or when its tokens are
- * estimated in more than `searchWordLimits.rowShare` of the rows (from the word index's element
+ * path ('many') when more than `limits.tokens` tokens hold it, or when its tokens are
+ * estimated in more than `limits.rowShare` of the rows (from the word index's element
  * statistics, which ANALYZE keeps; a token they do not list counts as PostgreSQL's planner counts
  * it: half the rarest listed one's share, at most 0.5%). So
  * many rows would make the bitmap lossy, and a lossy page is rechecked by computing each of its
- * rows' words again; the trigram path rechecks with a plain ilike.
+ * rows' words again; the trigram path rechecks with a plain ilike. The tokens are given in groups
+ * of `limits.perTest`, one word-index test each (compile.ts holdsWord).
  */
-export async function resolveSearchWords(executor: Executor, table: string, where: Cond | undefined): Promise<Cond | undefined> {
+export async function resolveSearchWords(
+  executor: Executor,
+  table: string,
+  where: Cond | undefined,
+  limits: Readonly<SearchWordLimits> = defaultQueryTuning.searchWords,
+): Promise<Cond | undefined> {
   if (!where) return where;
   const conds = servedConds(where, table);
   if (conds.length === 0) return where;
@@ -69,7 +76,7 @@ export async function resolveSearchWords(executor: Executor, table: string, wher
   const reads: SQL[] = entries.map((entry, i) => {
     const match =
       [...entry.text].length < trigramLength ? sql`strpos(${word}, lower(${entry.text}::text)) > 0` : sql`${word} like lower(${`%${likeLiteral(entry.text)}%`}::text)`;
-    const tokens = sql`array(select ${word} from item_search_words where field_column = ${entry.column}::text and ${match} limit ${searchWordLimits.tokens + 1})`;
+    const tokens = sql`array(select ${word} from item_search_words where field_column = ${entry.column}::text and ${match} limit ${limits.tokens + 1})`;
     // most_common_elem_freqs: one per listed element (a share of the rows with a value), then the
     // least and the greatest of them and the share of empty arrays.
     const share = sql`(select sum(coalesce(s.f[array_position(s.e, w)], least(0.005, s.f[cardinality(s.e) + 1] / 2)) * (1 - s.n)) from unnest(t.words) w,
@@ -80,10 +87,18 @@ export async function resolveSearchWords(executor: Executor, table: string, wher
   const words = new Map<Cond, SearchWords>();
   for (const row of rows) {
     const list = parseTextArray(row.words);
-    const common = list.length > searchWordLimits.tokens || (row.share !== null && Number(row.share) > searchWordLimits.rowShare);
-    for (const c of entries[row.i]!.conds) words.set(c, common ? 'many' : list);
+    const common = list.length > limits.tokens || (row.share !== null && Number(row.share) > limits.rowShare);
+    for (const c of entries[row.i]!.conds) words.set(c, common ? 'many' : groups(list, limits.perTest));
   }
   return withWords(where, words);
+}
+
+/** The tokens in groups of at most `size` (at least one each). */
+function groups(tokens: readonly string[], size: number): string[][] {
+  const step = Math.max(1, size);
+  const out: string[][] = [];
+  for (let i = 0; i < tokens.length; i += step) out.push(tokens.slice(i, i + step));
+  return out;
 }
 
 /** A text[] as the driver gives it: node-postgres parses it, PGlite may hand over PostgreSQL's text. */
