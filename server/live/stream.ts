@@ -24,12 +24,14 @@
  * checked like any new stream.
  */
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { query } from '../content/storage.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { eventsAfter, type ContentEvent } from './events.ts';
 import { usageOrganizationOf } from '../usage/routes.ts';
+import type { UsageMeter } from '../usage/usage.ts';
 import type { LiveHub } from './hub.ts';
 
 export interface LiveStreamOptions {
@@ -72,6 +74,8 @@ const maxQueued = 1000;
 const replayBatch = 500;
 
 const newRequestId = () => randomBytes(16).toString('hex');
+/** The top-level item an event belongs to. */
+const itemOf = (event: ContentEvent) => event.rootItemId ?? event.itemId;
 
 
 /**
@@ -125,48 +129,170 @@ function settledCursor(db: Db, collectionId: string, settleSeconds: number): Pro
   return cursor;
 }
 
+/** Serves one live stream until it ends (the steps are LiveStream's). */
 export async function serveLiveStream(request: FastifyRequest, reply: FastifyReply, options: LiveStreamOptions): Promise<void> {
-  const { hub, db } = options;
-  const settleSeconds = options.settleSeconds ?? 60;
-  let requestID = newRequestId();
-  const raw = reply.raw;
-  /** Ids sent (or replayed) recently, for de-duplication and for the position kept at stop. */
-  const sent = new Map<number, number>();
-  /** Where this stream began: the newest event when it subscribed, or the resumed stream's cursor. */
-  let begin = 0;
-  let ended = false;
-  /** Saying stop: events from now on are neither sent nor counted, so the resume gives them. */
-  let stopping = false;
-  /** Whether something went out since the position was last kept. */
-  let unsaved = false;
-  let replaying = true;
-  const held: ContentEvent[] = [];
-  let queued = 0;
+  await new LiveStream(request, reply, options).serve();
+}
 
-  const matches = (event: ContentEvent) =>
-    event.rootItemId === options.rootItemId && event.nestedPath === options.nestedPath && (options.itemId == null || event.itemId === options.itemId);
+/** One stream's state, and the steps that open, replay, feed, keep and end it. */
+class LiveStream {
+  private readonly raw: ServerResponse;
+  private readonly db: Db;
+  private readonly settleSeconds: number;
+  private requestID = newRequestId();
+  /** Ids sent (or replayed) recently, for de-duplication and for the position kept at stop. */
+  private readonly sent = new Map<number, number>();
+  /** Where this stream began: the newest event when it subscribed, or the resumed stream's cursor. */
+  private begin = 0;
+  private ended = false;
+  /** Saying stop: events from now on are neither sent nor counted, so the resume gives them. */
+  private stopping = false;
+  /** Whether something went out since the position was last kept. */
+  private unsaved = false;
+  private replaying = true;
+  private readonly held: ContentEvent[] = [];
+  private queued = 0;
+  private started = false;
 
   // An app's stream (docs/billing.md "Usage metering") counts towards its organization's SimultaneousLive and BandWidth (bytes summed here, reported at each heartbeat and at the end).
-  const usage = request.server.ctx.usage;
-  const organizationId = usageOrganizationOf(request);
-  let releaseLive: (() => void) | undefined;
-  let unreported = 0;
-  const reportBytes = () => {
-    if (organizationId && unreported) usage.add(organizationId, 'BandWidth', unreported);
-    unreported = 0;
-  };
+  private readonly usage: UsageMeter;
+  private readonly organizationId: string | undefined;
+  private releaseLive: (() => void) | undefined;
+  private unreported = 0;
 
-  const write = (chunk: string) => {
-    if (ended) return;
-    unreported += Buffer.byteLength(chunk);
-    accepted(raw.write(chunk));
-  };
-  const accepted = (ok: boolean) => {
+  /** Events waiting for `visible`, in order, and the drain that asks it (one question per batch). */
+  private readonly gated: ContentEvent[] = [];
+  private pumping = false;
+  private drained: Promise<void> = Promise.resolve();
+  /** Top-level items this stream has shown: their deletes go out even when the link went with the item. */
+  private readonly shown = new Set<string>();
+
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private lifetimeTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: () => void = () => {};
+  private unwatch: () => void = () => {};
+
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly reply: FastifyReply,
+    private readonly options: LiveStreamOptions,
+  ) {
+    this.raw = reply.raw;
+    this.db = options.db;
+    this.settleSeconds = options.settleSeconds ?? 60;
+    this.usage = request.server.ctx.usage;
+    this.organizationId = usageOrganizationOf(request) ?? undefined;
+  }
+
+  async serve(): Promise<void> {
+    this.open();
+    await this.replay();
+    if (this.ended) return;
+    this.startTimers();
+    if (this.options.recheck) this.watchAccess(this.options.recheck);
+  }
+
+  /** Takes the response over, sends the headers, and subscribes before reading the past, so nothing falls between the replay and the live events. */
+  private open() {
+    this.reply.hijack();
+    this.raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    this.raw.on('close', () => void this.end(false));
+    this.unsubscribe = this.options.hub.subscribe({
+      collectionId: this.options.collectionId,
+      deliver: (event: ContentEvent) => (this.replaying ? this.held.push(event) : this.send(event)),
+      stop: () => this.end(true),
+    });
+    if (this.organizationId) this.releaseLive = this.usage.openLive(this.organizationId);
+  }
+
+  private sayStart() {
+    if (this.started) return;
+    this.started = true;
+    this.write(`retry: 2000\nevent: start\ndata: ${this.requestID}\n\n`);
+  }
+
+  /** Says start, then sends what the client missed: after the position a resumed id kept, or after its Last-Event-ID; events heard meanwhile follow. */
+  private async replay() {
+    const { options, db } = this;
+    try {
+      let cursor: number | undefined;
+      let seen = new Set<number>();
+      if (options.requestID) {
+        const [previous] = await query(db, sql`select cursor, seen from live_requests where request_id = ${options.requestID} and collection_id = ${options.collectionId}`);
+        if (previous) {
+          cursor = Number(previous.cursor);
+          seen = new Set(((previous.seen as (string | number)[] | null) ?? []).map(Number));
+          // The stream goes on under the id it resumes, and moves that id's position forward.
+          this.requestID = options.requestID;
+        }
+      }
+      this.sayStart();
+      if (cursor === undefined && options.lastEventID !== undefined) cursor = options.lastEventID;
+      if (cursor === undefined) {
+        const [row] = await query(db, sql`select coalesce(max(id), 0) as id from item_events where collection_id = ${options.collectionId}`);
+        this.begin = Number(row?.id ?? 0);
+      } else {
+        this.begin = cursor;
+        // What the previous stream sent stays sent: the next stop must not offer it again.
+        const now = Date.now();
+        for (const id of seen) this.sent.set(id, now);
+        for (let after = cursor; !this.ended; ) {
+          const events = await eventsAfter(db, after, options.collectionId, replayBatch);
+          for (const event of events) if (!seen.has(event.id)) this.send(event);
+          if (events.length < replayBatch) break;
+          after = events[events.length - 1]!.id;
+        }
+      }
+    } catch (error) {
+      this.request.log.error({ err: error }, 'replaying live events failed');
+      this.sayStart();
+    } finally {
+      this.replaying = false;
+      for (const event of this.held.splice(0)) this.send(event);
+    }
+  }
+
+  /** The heartbeat (which also reports the bytes and keeps the position) and the stream's age limit. */
+  private startTimers() {
+    const { options, settleSeconds } = this;
+    const heartbeat = (options.heartbeatSeconds ?? 25) * 1000;
+    const beat = () => {
+      this.write(': ping\n\n');
+      this.reportBytes();
+      // What went out since the last beat is kept, so a client that comes back with this id without a stop repeats little.
+      if (this.unsaved && !this.stopping) this.keepPosition().catch((error: unknown) => this.request.log.warn({ err: error }, 'could not keep a live stream’s position'));
+      // Ids above the cursor kept at stop were all sent within 3·settle; older ones can go.
+      const horizon = Date.now() - settleSeconds * 4000;
+      for (const [id, at] of this.sent) if (at < horizon) this.sent.delete(id);
+      if (!this.ended) this.heartbeatTimer = setTimeout(beat, heartbeat).unref();
+    };
+    this.heartbeatTimer = setTimeout(beat, heartbeat).unref();
+    const lifetime = Math.max(1, Math.min(options.maxSeconds * 1000, options.expiresAt ? options.expiresAt * 1000 - Date.now() : Infinity));
+    this.lifetimeTimer = setTimeout(() => void this.end(true), lifetime).unref();
+  }
+
+  private reportBytes() {
+    if (this.organizationId && this.unreported) this.usage.add(this.organizationId, 'BandWidth', this.unreported);
+    this.unreported = 0;
+  }
+
+  private write(chunk: string) {
+    if (this.ended) return;
+    this.unreported += Buffer.byteLength(chunk);
+    this.accepted(this.raw.write(chunk));
+  }
+
+  private accepted(ok: boolean) {
     if (!ok) {
-      queued += 1;
-      if (queued > maxQueued) void end(false);
-    } else queued = 0;
-  };
+      this.queued += 1;
+      if (this.queued > maxQueued) void this.end(false);
+    } else this.queued = 0;
+  }
 
   /**
    * A message goes to the socket as the chunk made once for all streams, when the response is
@@ -174,194 +300,112 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
    * `raw.write` would send, without its per-write framing (four socket writes, a cork and an uncork
    * per stream). Otherwise through the response.
    */
-  const writeMessage = (event: ContentEvent) => {
-    if (ended) return;
-    const made = message(event, options.collectionSlug);
-    unreported += made.body.length;
+  private writeMessage(event: ContentEvent) {
+    if (this.ended) return;
+    const { raw } = this;
+    const made = message(event, this.options.collectionSlug);
+    this.unreported += made.body.length;
     const socket = raw.socket;
-    if (raw.chunkedEncoding && raw.headersSent && socket && !socket.destroyed && raw.writableLength === socket.writableLength) accepted(socket.write(made.chunk));
-    else accepted(raw.write(made.body));
-  };
+    if (raw.chunkedEncoding && raw.headersSent && socket && !socket.destroyed && raw.writableLength === socket.writableLength) this.accepted(socket.write(made.chunk));
+    else this.accepted(raw.write(made.body));
+  }
 
-  /** Events waiting for `visible`, in order, and the drain that asks it (one question per batch). */
-  const gated: ContentEvent[] = [];
-  let pumping = false;
-  let drained: Promise<void> = Promise.resolve();
-  /** Top-level items this stream has shown: their deletes go out even when the link went with the item. */
-  const shown = new Set<string>();
-  const itemOf = (event: ContentEvent) => event.rootItemId ?? event.itemId;
-  const drain = async (visible: NonNullable<LiveStreamOptions['visible']>) => {
+  private matches(event: ContentEvent) {
+    const { options } = this;
+    return event.rootItemId === options.rootItemId && event.nestedPath === options.nestedPath && (options.itemId == null || event.itemId === options.itemId);
+  }
+
+  private send(event: ContentEvent) {
+    if (this.stopping || !this.matches(event) || this.sent.has(event.id)) return;
+    this.sent.set(event.id, Date.now());
+    this.unsaved = true;
+    const visible = this.options.visible;
+    if (!visible) return this.writeMessage(event);
+    this.gated.push(event);
+    if (!this.pumping) {
+      this.pumping = true;
+      this.drained = this.drain(visible);
+    }
+  }
+
+  private async drain(visible: NonNullable<LiveStreamOptions['visible']>) {
+    const { gated } = this;
     try {
-      while (gated.length && !ended) {
+      while (gated.length && !this.ended) {
         const batch = gated.splice(0);
         let allowed: Set<string>;
         try {
           allowed = await visible([...new Set(batch.map(itemOf))]);
         } catch (error) {
           // Never guess: the stream ends and the client comes back with its Last-Event-ID.
-          request.log.error({ err: error }, 'could not tell which items a live stream may show');
-          for (const event of [...batch, ...gated.splice(0)]) sent.delete(event.id);
-          void end(false);
+          this.request.log.error({ err: error }, 'could not tell which items a live stream may show');
+          for (const event of [...batch, ...gated.splice(0)]) this.sent.delete(event.id);
+          void this.end(false);
           return;
         }
         for (const event of batch) {
           const item = itemOf(event);
-          if (allowed.has(item) || (event.trigger === 'delete' && shown.has(item))) {
-            shown.add(item);
-            writeMessage(event);
+          if (allowed.has(item) || (event.trigger === 'delete' && this.shown.has(item))) {
+            this.shown.add(item);
+            this.writeMessage(event);
           }
         }
       }
     } finally {
       // In the same turn as the last look at `gated`: a later event starts a new drain.
-      pumping = false;
+      this.pumping = false;
     }
-  };
-
-  const send = (event: ContentEvent) => {
-    if (stopping || !matches(event) || sent.has(event.id)) return;
-    sent.set(event.id, Date.now());
-    unsaved = true;
-    const visible = options.visible;
-    if (!visible) return writeMessage(event);
-    gated.push(event);
-    if (!pumping) {
-      pumping = true;
-      drained = drain(visible);
-    }
-  };
-
-  let heartbeatTimer: NodeJS.Timeout | undefined;
-  let lifetimeTimer: NodeJS.Timeout | undefined;
-  let unsubscribe: () => void = () => {};
-  let unwatch: () => void = () => {};
+  }
 
   /**
    * Ends the stream; with `stop`, says so to the client and keeps the position for its reconnect.
    * Without (the client went, or it reads too slowly), the position is kept as well, unawaited.
    */
-  const end = async (stop: boolean) => {
-    if (ended || stopping) return;
+  private async end(stop: boolean) {
+    if (this.ended || this.stopping) return;
     if (stop) {
-      stopping = true;
+      this.stopping = true;
       // Events waiting for their check go out first, so the position kept counts them truly.
-      await drained;
-      if (ended) return;
+      await this.drained;
+      if (this.ended) return;
       try {
-        await keepPosition();
+        await this.keepPosition();
       } catch (error) {
-        request.log.warn({ err: error }, 'could not keep a live stream’s position');
+        this.request.log.warn({ err: error }, 'could not keep a live stream’s position');
       }
-      write(`event: stop\ndata: ${requestID}\n\n`);
-    } else if (unsaved && !replaying) {
-      keepPosition().catch((error: unknown) => request.log.warn({ err: error }, 'could not keep a live stream’s position'));
+      this.write(`event: stop\ndata: ${this.requestID}\n\n`);
+    } else if (this.unsaved && !this.replaying) {
+      this.keepPosition().catch((error: unknown) => this.request.log.warn({ err: error }, 'could not keep a live stream’s position'));
     }
-    ended = true;
-    unsubscribe();
-    unwatch();
-    releaseLive?.();
-    reportBytes();
-    clearTimeout(heartbeatTimer);
-    clearTimeout(lifetimeTimer);
-    raw.end();
-  };
-
-  /** Below the cursor everything has settled; above it, `seen` lists what this stream sent. */
-  const keepPosition = async () => {
-    const cursor = Math.max(begin, await settledCursor(db, options.collectionId, settleSeconds));
-    unsaved = false;
-    const seen = [...sent.keys()].filter((id) => id > cursor);
-    const seenList = seen.length ? sql`array[${sql.join(seen.map((id) => sql`${id}`), sql`, `)}]::bigint[]` : sql`'{}'::bigint[]`;
-    await db.execute(sql`
-      insert into live_requests (request_id, collection_id, cursor, seen) values (${requestID}, ${options.collectionId}, ${cursor}, ${seenList})
-      on conflict (request_id) do update set cursor = excluded.cursor, seen = excluded.seen, updated_at = now()`);
-  };
-
-  const subscriber = {
-    collectionId: options.collectionId,
-    deliver: (event: ContentEvent) => (replaying ? held.push(event) : send(event)),
-    stop: () => end(true),
-  };
-
-  reply.hijack();
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  raw.on('close', () => void end(false));
-  // Subscribe before reading the past, so nothing falls between the replay and the live events.
-  unsubscribe = hub.subscribe(subscriber);
-  if (organizationId) releaseLive = usage.openLive(organizationId);
-  let started = false;
-  const sayStart = () => {
-    if (started) return;
-    started = true;
-    write(`retry: 2000\nevent: start\ndata: ${requestID}\n\n`);
-  };
-
-  try {
-    let cursor: number | undefined;
-    let seen = new Set<number>();
-    if (options.requestID) {
-      const [previous] = await query(db, sql`select cursor, seen from live_requests where request_id = ${options.requestID} and collection_id = ${options.collectionId}`);
-      if (previous) {
-        cursor = Number(previous.cursor);
-        seen = new Set(((previous.seen as (string | number)[] | null) ?? []).map(Number));
-        // The stream goes on under the id it resumes, and moves that id's position forward.
-        requestID = options.requestID;
-      }
-    }
-    sayStart();
-    if (cursor === undefined && options.lastEventID !== undefined) cursor = options.lastEventID;
-    if (cursor === undefined) {
-      const [row] = await query(db, sql`select coalesce(max(id), 0) as id from item_events where collection_id = ${options.collectionId}`);
-      begin = Number(row?.id ?? 0);
-    } else {
-      begin = cursor;
-      // What the previous stream sent stays sent: the next stop must not offer it again.
-      const now = Date.now();
-      for (const id of seen) sent.set(id, now);
-      for (let after = cursor; !ended; ) {
-        const events = await eventsAfter(db, after, options.collectionId, replayBatch);
-        for (const event of events) if (!seen.has(event.id)) send(event);
-        if (events.length < replayBatch) break;
-        after = events[events.length - 1]!.id;
-      }
-    }
-  } catch (error) {
-    request.log.error({ err: error }, 'replaying live events failed');
-    sayStart();
-  } finally {
-    replaying = false;
-    for (const event of held.splice(0)) send(event);
+    this.ended = true;
+    this.unsubscribe();
+    this.unwatch();
+    this.releaseLive?.();
+    this.reportBytes();
+    clearTimeout(this.heartbeatTimer);
+    clearTimeout(this.lifetimeTimer);
+    this.raw.end();
   }
 
-  if (ended) return;
-  const heartbeat = (options.heartbeatSeconds ?? 25) * 1000;
-  const beat = () => {
-    write(': ping\n\n');
-    reportBytes();
-    // What went out since the last beat is kept, so a client that comes back with this id without a stop repeats little.
-    if (unsaved && !stopping) keepPosition().catch((error: unknown) => request.log.warn({ err: error }, 'could not keep a live stream’s position'));
-    // Ids above the cursor kept at stop were all sent within 3·settle; older ones can go.
-    const horizon = Date.now() - settleSeconds * 4000;
-    for (const [id, at] of sent) if (at < horizon) sent.delete(id);
-    if (!ended) heartbeatTimer = setTimeout(beat, heartbeat).unref();
-  };
-  heartbeatTimer = setTimeout(beat, heartbeat).unref();
-  const lifetime = Math.max(1, Math.min(options.maxSeconds * 1000, options.expiresAt ? options.expiresAt * 1000 - Date.now() : Infinity));
-  lifetimeTimer = setTimeout(() => void end(true), lifetime).unref();
-  if (options.recheck) watchAccess(options.recheck);
+  /** Below the cursor everything has settled; above it, `seen` lists what this stream sent. */
+  private async keepPosition() {
+    const { db, options } = this;
+    const cursor = Math.max(this.begin, await settledCursor(db, options.collectionId, this.settleSeconds));
+    this.unsaved = false;
+    const seen = [...this.sent.keys()].filter((id) => id > cursor);
+    const seenList = seen.length ? sql`array[${sql.join(seen.map((id) => sql`${id}`), sql`, `)}]::bigint[]` : sql`'{}'::bigint[]`;
+    await db.execute(sql`
+      insert into live_requests (request_id, collection_id, cursor, seen) values (${this.requestID}, ${options.collectionId}, ${cursor}, ${seenList})
+      on conflict (request_id) do update set cursor = excluded.cursor, seen = excluded.seen, updated_at = now()`);
+  }
 
   /**
    * Asks `recheck` again whenever a cached row it read changes (in any process: the invalidations
    * reach every one), one check at a time; a refusal (or a failure to tell) ends the stream with
    * stop. The first run only learns what to watch: the route has just checked the same.
    */
-  function watchAccess(recheck: () => Promise<unknown>) {
-    const caches = request.server.ctx.caches;
+  private watchAccess(recheck: () => Promise<unknown>) {
+    const caches = this.request.server.ctx.caches;
     let running = false;
     let again = false;
     const check = async (): Promise<void> => {
@@ -375,9 +419,9 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
           again = false;
           const changes = caches.changeCount;
           const { reads } = await caches.track(recheck);
-          if (ended || stopping) return;
-          unwatch();
-          unwatch = caches.watch(reads, () => void check());
+          if (this.ended || this.stopping) return;
+          this.unwatch();
+          this.unwatch = caches.watch(reads, () => void check());
           // A change heard while the check ran may have come after it read that row: check again
           // (a few times at once; under a constant stream of changes, again a moment later).
           if (caches.changeCount !== changes) again = true;
@@ -388,8 +432,8 @@ export async function serveLiveStream(request: FastifyRequest, reply: FastifyRep
           }
         }
       } catch (error) {
-        request.log.info({ err: error }, 'a live stream’s access was withdrawn; it stops');
-        void end(true);
+        this.request.log.info({ err: error }, 'a live stream’s access was withdrawn; it stops');
+        void this.end(true);
       } finally {
         running = false;
       }
