@@ -1,6 +1,6 @@
 import { fieldType } from '../../../definitions/field-types/index.ts';
 import { useFormat } from '../../messages/use-format.ts';
-import { HelpAndError } from '../settings/HelpAndError.tsx';
+import { SettingField } from '../SettingField.tsx';
 import type { SettingsEditorProps } from '../settings-editor-types.ts';
 
 /** ItemRef's settings: the referenced collection, then the nested collections its picker may reach into. */
@@ -16,38 +16,31 @@ export function ItemRefSettings(props: SettingsEditorProps) {
 /** ItemRef: the collection the linked items come from, one of the project's other collections. */
 function ReferenceEditor({ idBase, draft, change, disabled, collectionID, collections, problemAt, touch }: SettingsEditorProps) {
   const format = useFormat();
-  const id = `${idBase}-referenceCollectionID`;
   const others = (collections ?? []).filter((collection) => collection.id !== collectionID);
-  const error = problemAt('referenceCollectionID');
   const noneHelp = collections && others.length === 0 ? format('schemaField.noOtherCollections') : undefined;
-  const describedBy = [noneHelp ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <div className="field field-setting">
-      <label className="field-label" htmlFor={id}>
-        {format('schemaField.referenceCollectionID')}
-      </label>
-      <select
-        id={id}
-        className="input"
-        value={draft.referenceCollectionID ?? ''}
-        disabled={disabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        onChange={(event) => {
-          touch('referenceCollectionID');
-          change({ referenceCollectionID: event.target.value, nestedReferenceCollectionID: [] });
-        }}
-        onBlur={() => touch('referenceCollectionID')}
-      >
-        <option value="">{format('schemaField.chooseCollection')}</option>
-        {others.map((collection) => (
-          <option key={collection.id} value={collection.id}>
-            {collection.name === collection.id ? collection.id : `${collection.name} (${collection.id})`}
-          </option>
-        ))}
-      </select>
-      <HelpAndError id={id} help={noneHelp} error={error} />
-    </div>
+    <SettingField id={`${idBase}-referenceCollectionID`} label={format('schemaField.referenceCollectionID')} help={noneHelp} error={problemAt('referenceCollectionID')}>
+      {(control) => (
+        <select
+          {...control}
+          className="input"
+          value={draft.referenceCollectionID ?? ''}
+          disabled={disabled}
+          onChange={(event) => {
+            touch('referenceCollectionID');
+            change({ referenceCollectionID: event.target.value, nestedReferenceCollectionID: [] });
+          }}
+          onBlur={() => touch('referenceCollectionID')}
+        >
+          <option value="">{format('schemaField.chooseCollection')}</option>
+          {others.map((collection) => (
+            <option key={collection.id} value={collection.id}>
+              {collection.name === collection.id ? collection.id : `${collection.name} (${collection.id})`}
+            </option>
+          ))}
+        </select>
+      )}
+    </SettingField>
   );
 }
 
@@ -59,9 +52,12 @@ function NestedReferenceEditor({ idBase, draft, change, disabled, collections }:
   const nested = target.schema.filter((field) => fieldType(field.type)?.storage.kind === 'table');
   const chosen = draft.nestedReferenceCollectionID ?? [];
   return (
-    <fieldset className="field-setting">
-      <legend className="field-label">{format('schemaField.nestedReferenceCollectionID')}</legend>
-      {nested.length === 0 ? <p className="field-help">{format('schemaField.nestedReferenceNone')}</p> : null}
+    <SettingField
+      group
+      id={`${idBase}-nestedRef`}
+      label={format('schemaField.nestedReferenceCollectionID')}
+      help={nested.length === 0 ? format('schemaField.nestedReferenceNone') : undefined}
+    >
       <div className="choices">
         {nested.map((field) => {
           const id = `${idBase}-nestedRef-${field.slug}`;
@@ -81,6 +77,6 @@ function NestedReferenceEditor({ idBase, draft, change, disabled, collections }:
           );
         })}
       </div>
-    </fieldset>
+    </SettingField>
   );
 }

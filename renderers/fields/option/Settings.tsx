@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Plus, X } from 'lucide-react';
 import { contentLimits } from '../../../definitions/content.ts';
 import { useFormat } from '../../messages/use-format.ts';
+import { SettingField } from '../SettingField.tsx';
 import type { SettingsEditorProps } from '../settings-editor-types.ts';
 
 /** Option: the list of choices; at least one with text, empty texts are not added. */
@@ -15,10 +16,8 @@ export function OptionSettings({ idBase, draft, send, disabled, change, problemA
     send({ type: 'ADD_OPTION', value: text });
     setText('');
   };
-  const error = problemAt('options');
   return (
-    <fieldset className="field-setting" aria-describedby={error ? `${idBase}-options-error` : undefined}>
-      <legend className="field-label">{format('schemaField.options')}</legend>
+    <SettingField group id={`${idBase}-options`} label={format('schemaField.options')} error={problemAt('options')}>
       {options.length ? (
         <ol className="option-list">
           {options.map((option, index) => (
@@ -69,11 +68,6 @@ export function OptionSettings({ idBase, draft, send, disabled, change, problemA
           {format('schemaField.addOption')}
         </button>
       </div>
-      {error ? (
-        <p className="field-error" id={`${idBase}-options-error`}>
-          {error}
-        </p>
-      ) : null}
-    </fieldset>
+    </SettingField>
   );
 }

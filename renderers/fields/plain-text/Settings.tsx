@@ -1,5 +1,7 @@
 import { contentLimits } from '../../../definitions/content.ts';
 import { useFormat } from '../../messages/use-format.ts';
+import { SettingField } from '../SettingField.tsx';
+import { HelpAndError } from '../settings/HelpAndError.tsx';
 import type { SettingsEditorProps } from '../settings-editor-types.ts';
 
 const wholeNumber = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
@@ -8,15 +10,17 @@ const wholeNumber = (text: string): number | undefined => (text.trim() === '' ? 
 export function PlainTextSettings({ idBase, draft, change, disabled, problemAt, touch }: SettingsEditorProps) {
   const format = useFormat();
   const error = problemAt('min');
-  const bound = (key: 'min' | 'max') => {
-    const id = `${idBase}-${key}`;
-    return (
-      <div className="field">
-        <label className="field-label" htmlFor={id}>
-          {format(key === 'min' ? 'schemaField.min' : 'schemaField.max')}
-        </label>
+  const bound = (key: 'min' | 'max') => (
+    <SettingField
+      id={`${idBase}-${key}`}
+      className="field"
+      label={format(key === 'min' ? 'schemaField.min' : 'schemaField.max')}
+      invalid={Boolean(error)}
+      describedBy={error ? `${idBase}-bounds-error` : undefined}
+    >
+      {(control) => (
         <input
-          id={id}
+          {...control}
           className="input"
           type="number"
           inputMode="numeric"
@@ -25,27 +29,22 @@ export function PlainTextSettings({ idBase, draft, change, disabled, problemAt, 
           step={1}
           value={draft[key] ?? ''}
           disabled={disabled}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${idBase}-bounds-error` : undefined}
           onChange={(event) => {
             touch('min');
             change({ [key]: wholeNumber(event.target.value) });
           }}
         />
-      </div>
-    );
-  };
+      )}
+    </SettingField>
+  );
+  // One problem line under both bounds (min above max is a problem of the pair).
   return (
     <div className="field-setting">
       <div className="field-attributes-grid">
         {bound('min')}
         {bound('max')}
       </div>
-      {error ? (
-        <p className="field-error" id={`${idBase}-bounds-error`}>
-          {error}
-        </p>
-      ) : null}
+      <HelpAndError id={`${idBase}-bounds`} error={error} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { contentLimits } from '../../../definitions/content.ts';
 import { useFormat } from '../../messages/use-format.ts';
 import { CustomScriptSetting } from './CustomScriptSetting.tsx';
+import { SettingField } from '../SettingField.tsx';
 import type { SettingsEditorProps } from '../settings-editor-types.ts';
 
 /** RichText's settings: the editor's custom CSS, then its custom script file. */
@@ -16,27 +17,21 @@ export function RichTextSettings(props: SettingsEditorProps) {
 /** RichText: CSS applied inside this field's editor. */
 function CustomCssEditor({ idBase, draft, change, disabled }: SettingsEditorProps) {
   const format = useFormat();
-  const id = `${idBase}-richTextCustomCSS`;
   return (
-    <div className="field field-setting">
-      <label className="field-label" htmlFor={id}>
-        {format('schemaField.richTextCustomCSS')}
-      </label>
-      <textarea
-        id={id}
-        className="input textarea input-mono"
-        rows={4}
-        spellCheck={false}
-        value={draft.richTextCustomCSS ?? ''}
-        maxLength={contentLimits.customCssMax}
-        disabled={disabled}
-        aria-describedby={`${id}-help`}
-        onChange={(event) => change({ richTextCustomCSS: event.target.value })}
-      />
-      <p className="field-help" id={`${id}-help`}>
-        {format('schemaField.richTextCustomCSSHelp')}
-      </p>
-    </div>
+    <SettingField id={`${idBase}-richTextCustomCSS`} label={format('schemaField.richTextCustomCSS')} help={format('schemaField.richTextCustomCSSHelp')}>
+      {(control) => (
+        <textarea
+          {...control}
+          className="input textarea input-mono"
+          rows={4}
+          spellCheck={false}
+          value={draft.richTextCustomCSS ?? ''}
+          maxLength={contentLimits.customCssMax}
+          disabled={disabled}
+          onChange={(event) => change({ richTextCustomCSS: event.target.value })}
+        />
+      )}
+    </SettingField>
   );
 }
 
