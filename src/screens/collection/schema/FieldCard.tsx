@@ -3,7 +3,7 @@
  * its attributes, Discard and the tick; a saved field that opens for editing, saves ("Field
  * Updated") or is deleted in two clicks (Delete, then Confirm Delete).
  */
-import { useEffect, useId, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useMachine } from '@xstate/react';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
 import type { FieldDraftProblem } from '../../../../definitions/field-draft-rules.ts';
@@ -196,19 +196,7 @@ export function FieldCard(props: FieldCardProps) {
         <span className="field-card-icon">
           <FieldTypeIcon name={registered?.icon} />
         </span>
-        <span className="field-card-heading">
-          <span className="field-card-name" id={titleId}>
-            {saved.name}
-          </span>
-          <span className="field-card-meta">
-            <code>{saved.slug}</code>
-            <span className="field-card-type">{typeLabel}</span>
-            {saved.primaryField ? <span className="badge">{format('schemaBuilder.badge.primary')}</span> : null}
-            {saved.required ? <span className="badge">{format('schemaBuilder.badge.required')}</span> : null}
-            {saved.unique ? <span className="badge">{format('schemaBuilder.badge.unique')}</span> : null}
-            {saved.visible === false ? <span className="badge">{format('schemaBuilder.badge.hidden')}</span> : null}
-          </span>
-        </span>
+        <SavedFieldHeading field={saved} typeLabel={typeLabel} titleId={titleId} />
         {!editable ? (
           <span className="field-card-system muted">{format('schemaBuilder.systemField')}</span>
         ) : actions.update || actions.delete || (hasNestedSchema && actions.create) ? (
@@ -231,18 +219,7 @@ export function FieldCard(props: FieldCardProps) {
           {attributes}
           <ServerError error={error} />
           {value === 'confirmingDelete' ? (
-            <div className="field-card-actions field-card-confirm">
-              <p className="field-delete-warning" id={`${idBase}-warning`}>
-                {format('schemaField.deleteWarning')}
-              </p>
-              <button type="button" className="button" onClick={() => send({ type: 'CANCEL_DELETE' })}>
-                {format('form.cancel')}
-              </button>
-              <button ref={confirmRef} type="button" className="button button-danger" aria-describedby={`${idBase}-warning`} onClick={() => send({ type: 'CONFIRM_DELETE' })}>
-                <Trash2 aria-hidden="true" size={18} />
-                {format('schemaField.confirmDelete')}
-              </button>
-            </div>
+            <ConfirmDelete warningId={`${idBase}-warning`} confirmRef={confirmRef} onCancel={() => send({ type: 'CANCEL_DELETE' })} onConfirm={() => send({ type: 'CONFIRM_DELETE' })} />
           ) : (
             <div className="field-card-actions">
               {actions.delete ? (
@@ -261,6 +238,45 @@ export function FieldCard(props: FieldCardProps) {
           {hasNestedSchema && renderNested ? renderNested(saved) : null}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** A saved field's name, slug, type and badges, in its card's header. */
+function SavedFieldHeading({ field, typeLabel, titleId }: { field: SchemaField; typeLabel: string; titleId: string }) {
+  const format = useFormat();
+  return (
+    <span className="field-card-heading">
+      <span className="field-card-name" id={titleId}>
+        {field.name}
+      </span>
+      <span className="field-card-meta">
+        <code>{field.slug}</code>
+        <span className="field-card-type">{typeLabel}</span>
+        {field.primaryField ? <span className="badge">{format('schemaBuilder.badge.primary')}</span> : null}
+        {field.required ? <span className="badge">{format('schemaBuilder.badge.required')}</span> : null}
+        {field.unique ? <span className="badge">{format('schemaBuilder.badge.unique')}</span> : null}
+        {field.visible === false ? <span className="badge">{format('schemaBuilder.badge.hidden')}</span> : null}
+      </span>
+    </span>
+  );
+}
+
+/** The second click of deleting a field: the warning, Cancel and Confirm Delete (focused when it appears). */
+function ConfirmDelete({ warningId, confirmRef, onCancel, onConfirm }: { warningId: string; confirmRef: RefObject<HTMLButtonElement | null>; onCancel: () => void; onConfirm: () => void }) {
+  const format = useFormat();
+  return (
+    <div className="field-card-actions field-card-confirm">
+      <p className="field-delete-warning" id={warningId}>
+        {format('schemaField.deleteWarning')}
+      </p>
+      <button type="button" className="button" onClick={onCancel}>
+        {format('form.cancel')}
+      </button>
+      <button ref={confirmRef} type="button" className="button button-danger" aria-describedby={warningId} onClick={onConfirm}>
+        <Trash2 aria-hidden="true" size={18} />
+        {format('schemaField.confirmDelete')}
+      </button>
     </div>
   );
 }
