@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { paging } from '../../definitions/constants.ts';
 import { badRequest, problem } from '../lib/errors.ts';
 import { Empty } from '../lib/schemas.ts';
+import { Problem } from '../../definitions/schemas/problem.ts';
 import { contentRoute as route, inCollection, inItem, nestedQuery } from './content-route.ts';
 import { exportListCsv } from './csv.ts';
 import { parseVersion, StaleItemError } from './items.ts';
@@ -13,17 +14,10 @@ import { ItemSchema, ListParams, NestedId, Page } from './route-schemas.ts';
 import type { Item } from './storage.ts';
 
 const ItemBody = Type.Record(Type.String(), Type.Unknown(), { description: 'values keyed by field slug; system keys are ignored' });
-const StaleProblem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String(),
-    item: Type.Optional(ItemSchema),
-  },
-  { description: 'a conflict; for a stale write `item` is the item as it is now' },
-);
+/** A problem (without params or errors) that carries the item as it is now. */
+const StaleProblem = Type.Composite([Type.Omit(Problem, ['params', 'errors']), Type.Object({ item: Type.Optional(ItemSchema) })], {
+  description: 'a conflict; for a stale write `item` is the item as it is now',
+});
 
 /** A listed item (or, with a projection or a pipeline, the document it became). */
 const ListEntry = Type.Record(Type.String(), Type.Unknown(), { description: 'an item, projected; or an aggregation output document' });

@@ -53,7 +53,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
       const token = tokenOf(request)!;
       const { org, proj, collection } = request.params;
       const row = await collections.row(proj, collection);
-      const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
+      const target = await liveTarget(database.db, row, request.query);
       const lastEventID = Number(request.headers['last-event-id']);
       await serveLiveStream(request, reply, {
         hub: live,

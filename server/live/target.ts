@@ -12,8 +12,10 @@ import { invalid, levelOf, type CollectionRow } from '../content/collections.ts'
 import { levelAt } from '../content/schema-tree.ts';
 import { listPathOfItem } from './events.ts';
 import { readItem } from '../content/storage.ts';
+import type { LiveTarget } from '../../definitions/schemas/live.ts';
 
-export interface LiveTarget {
+/** A live target as the server follows it: the list the writes are in, and one item of it or all. */
+export interface FollowedWrites {
   /** The top-level item of a nested list or nested item followed; null at the top. */
   rootItemId: string | null;
   /** The list the writes are in ('' at the top). */
@@ -27,7 +29,7 @@ const badItemId = (path: string) => invalid([{ path, message: 'must be an item i
 /** The BagelDB client sends the literal `undefined` for a collection-level listen. */
 const absent = (value: string | undefined) => value === undefined || value === '' || value === 'undefined' || value === 'null';
 
-export async function liveTarget(db: Db, row: CollectionRow, itemID: string | undefined, nestedID: string | undefined): Promise<LiveTarget> {
+export async function liveTarget(db: Db, row: CollectionRow, { itemID, nestedID }: LiveTarget): Promise<FollowedWrites> {
   if (absent(itemID)) {
     if (!absent(nestedID)) throw invalid([{ path: 'itemID', message: 'is needed with nestedID: the top-level item whose nested list to follow' }]);
     return { rootItemId: null, nestedPath: '', itemId: null };

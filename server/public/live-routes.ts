@@ -51,7 +51,7 @@ export async function publicLiveRoutes(fastify: PublicApp) {
       const { collection } = request.params;
       const grant = await requireRight(app, principal, collection, 'read');
       const row = await collections.row(principal.projectId, collection);
-      const target = await liveTarget(database.db, row, request.query.itemID, request.query.nestedID);
+      const target = await liveTarget(database.db, row, request.query);
       // A nested list or item, or one top-level item: its top-level item must list a user limited to associated items.
       const topItem = target.rootItemId ?? target.itemId;
       if (topItem) await requireAssociated(app, principal, grant, collection, topItem);

@@ -17,7 +17,8 @@ import {
   type ProjectScope,
   type VersionedItem,
 } from './content.ts';
-import { itemInList } from './item-address.ts';
+import type { DeleteItemInput, LoadItemInput, SaveItemInput } from '../../machines/item-form.ts';
+import { addressOfSaved, itemInList, listOfNewItem, type ItemAddress, type NestedListAddress } from './item-address.ts';
 import { shouldRetry } from './queries.ts';
 
 /**
@@ -87,7 +88,7 @@ export function useItem(scope: ProjectScope, collectionID: string, itemID: strin
   const api = useContentApi();
   return useQuery({
     queryKey: contentKeys.item(scope, collectionID, itemID, options.nestedID),
-    queryFn: () => (options.nestedID ? api.nestedItem(scope, collectionID, itemID, options.nestedID) : api.item(scope, collectionID, itemID)),
+    queryFn: () => api.item(scope, collectionID, options.nestedID ? { itemID, nestedID: options.nestedID } : { itemID }),
     enabled: (options.enabled ?? true) && collectionID !== '' && itemID !== '',
     retry: shouldRetry,
   });
@@ -203,13 +204,13 @@ function itemsChanged(queryClient: QueryClient, scope: ProjectScope, collectionI
   void queryClient.invalidateQueries({ queryKey: contentKeys.collections(scope) });
 }
 
-/** Creates an item, or with `itemID` and `nestedID` a nested item. */
+/** Creates a top-level item, or with `list` an item in that nested list. */
 export function useCreateItem(scope: ProjectScope, collectionID: string) {
   const api = useContentApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ values, itemID, nestedID }: { values: ItemValues; itemID?: string; nestedID?: string }) =>
-      itemID && nestedID ? api.createNestedItem(scope, collectionID, itemID, nestedID, values) : api.createItem(scope, collectionID, values),
+    mutationFn: ({ values, list }: { values: ItemValues; list?: NestedListAddress }) =>
+      list ? api.createItem(scope, collectionID, values, list) : api.createItem(scope, collectionID, values),
     onSuccess: () => itemsChanged(queryClient, scope, collectionID),
   });
 }
@@ -219,7 +220,8 @@ export function useUpdateItem(scope: ProjectScope, collectionID: string) {
   const api = useContentApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ itemID, values, ...options }: { itemID: string; values: ItemValues } & ItemWriteOptions) => api.updateItem(scope, collectionID, itemID, values, options),
+    mutationFn: ({ itemID, nestedID, values, ...options }: ItemAddress & { values: ItemValues } & ItemWriteOptions) =>
+      api.updateItem(scope, collectionID, nestedID ? { itemID, nestedID } : { itemID }, values, options),
     onSuccess: (versioned, { itemID, nestedID }) => {
       queryClient.setQueryData(contentKeys.item(scope, collectionID, itemID, nestedID), versioned);
       void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) });
@@ -231,7 +233,7 @@ export function useDeleteItem(scope: ProjectScope, collectionID: string) {
   const api = useContentApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ itemID, ...options }: { itemID: string } & ItemWriteOptions) => api.deleteItem(scope, collectionID, itemID, options),
+    mutationFn: ({ itemID, nestedID, ...options }: ItemAddress & ItemWriteOptions) => api.deleteItem(scope, collectionID, nestedID ? { itemID, nestedID } : { itemID }, options),
     onSuccess: (_answer, { itemID, nestedID }) => {
       queryClient.removeQueries({ queryKey: contentKeys.item(scope, collectionID, itemID, nestedID) });
       itemsChanged(queryClient, scope, collectionID);
@@ -251,17 +253,12 @@ export function useItemList(scope: ProjectScope, collectionID: string, params: L
 }
 
 /** Deletes several items (multi-select); resolves with the ids that failed. */
-export function useDeleteItems(scope: ProjectScope, collectionID: string, nested?: { itemID: string; nestedID: string }) {
+export function useDeleteItems(scope: ProjectScope, collectionID: string, nested?: NestedListAddress) {
   const api = useContentApi();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (itemIDs: readonly string[]) => {
-      // A nested item is addressed through its top-level item, nestedID ending in its own id.
-      const remove = (itemID: string) => {
-        const { itemID: id, nestedID } = itemInList(nested, itemID);
-        return nestedID ? api.deleteItem(scope, collectionID, id, { nestedID }) : api.deleteItem(scope, collectionID, id);
-      };
-      const results = await Promise.allSettled(itemIDs.map(remove));
+      const results = await Promise.allSettled(itemIDs.map((itemID) => api.deleteItem(scope, collectionID, itemInList(nested, itemID))));
       return itemIDs.filter((_id, i) => results[i]?.status === 'rejected');
     },
     onSettled: () => itemsChanged(queryClient, scope, collectionID),
@@ -279,10 +276,9 @@ export function useMoveItem(scope: ProjectScope, collectionID: string) {
 }
 
 /**
- * Gives every item of one list a rank, batch by batch: the top level, or with `list` a nested list
- * (`parentItemID` its top-level item, `nestedID` ending in its nested collection slug).
+ * Gives every item of one list a rank, batch by batch: the top level, or with `list` a nested list.
  */
-export function useInitListRank(scope: ProjectScope, collectionID: string, list?: { parentItemID: string; nestedID: string }, onProgress?: (remaining: number) => void) {
+export function useInitListRank(scope: ProjectScope, collectionID: string, list?: NestedListAddress, onProgress?: (remaining: number) => void) {
   const api = useContentApi();
   const queryClient = useQueryClient();
   return useMutation({
@@ -290,7 +286,7 @@ export function useInitListRank(scope: ProjectScope, collectionID: string, list?
       let ranked = 0;
       // Each call ranks one batch; a batch that ranks nothing ends the loop either way.
       for (let batch = 0; batch < 10_000; batch += 1) {
-        const answer = await api.initRank(scope, collectionID, list ? { parentItemID: list.parentItemID, nestedID: list.nestedID } : {});
+        const answer = await api.initRank(scope, collectionID, list ? { parentItemID: list.itemID, nestedID: list.nestedID } : {});
         ranked += answer.ranked;
         onProgress?.(answer.remaining);
         if (answer.remaining === 0 || answer.ranked === 0) break;
@@ -301,23 +297,6 @@ export function useInitListRank(scope: ProjectScope, collectionID: string, list?
   });
 }
 
-/** Where an item is: top-level by `itemID`, or nested under the top-level `parentItemID` by `nestedID` (ending in the item's id). */
-export interface ItemPlace {
-  itemID: string;
-  nestedID?: string | undefined;
-  parentItemID?: string | undefined;
-}
-
-/** A create (no `itemID`) or an update naming the version it edited (`version`, sent as If-Match). */
-export interface ItemSave {
-  mode: 'create' | 'update';
-  itemID: string | null;
-  nestedID?: string | undefined;
-  parentItemID?: string | undefined;
-  values: ItemValues;
-  version: string | null;
-}
-
 /**
  * The item page's calls (the item-form machine's actors): read one item with its version, create
  * or update it (If-Match with the version edited; a 409 rejects with StaleItemError), delete it.
@@ -326,36 +305,27 @@ export interface ItemSave {
 export function useItemCalls(scope: ProjectScope, collectionID: string) {
   const api = useContentApi();
   const queryClient = useQueryClient();
-  return useMemo(() => {
-    const nestedOf = (place: { nestedID?: string | undefined; parentItemID?: string | undefined }) =>
-      place.nestedID && place.parentItemID ? { nestedID: place.nestedID, parentItemID: place.parentItemID } : null;
-    return {
-      load: (place: ItemPlace): Promise<VersionedItem> => {
-        const nested = nestedOf(place);
-        return nested ? api.nestedItem(scope, collectionID, nested.parentItemID, nested.nestedID) : api.item(scope, collectionID, place.itemID);
-      },
-      save: async (input: ItemSave): Promise<VersionedItem> => {
-        const nested = nestedOf(input);
-        let result: VersionedItem;
-        if (input.mode === 'create' || input.itemID === null) {
-          result = nested ? await api.createNestedItem(scope, collectionID, nested.parentItemID, nested.nestedID, input.values) : await api.createItem(scope, collectionID, input.values);
-        } else if (nested) {
-          result = await api.updateItem(scope, collectionID, nested.parentItemID, input.values, { nestedID: nested.nestedID, ifMatch: input.version });
-        } else {
-          result = await api.updateItem(scope, collectionID, input.itemID, input.values, { ifMatch: input.version });
-        }
+  return useMemo(
+    () => ({
+      load: (place: LoadItemInput): Promise<VersionedItem> => api.item(scope, collectionID, addressOfSaved(place, place.itemID)),
+      save: async (input: SaveItemInput): Promise<VersionedItem> => {
+        const list = listOfNewItem(input);
+        const result =
+          input.mode === 'create' || input.itemID === null
+            ? await (list ? api.createItem(scope, collectionID, input.values, list) : api.createItem(scope, collectionID, input.values))
+            : await api.updateItem(scope, collectionID, addressOfSaved(input, input.itemID), input.values, { ifMatch: input.version });
         itemsChanged(queryClient, scope, collectionID);
         return result;
       },
-      remove: async (place: ItemPlace & { version: string | null }): Promise<void> => {
-        const nested = nestedOf(place);
-        if (nested) await api.deleteItem(scope, collectionID, nested.parentItemID, { nestedID: nested.nestedID, ifMatch: place.version });
-        else await api.deleteItem(scope, collectionID, place.itemID, { ifMatch: place.version });
-        queryClient.removeQueries({ queryKey: contentKeys.item(scope, collectionID, place.itemID, place.nestedID) });
+      remove: async (place: DeleteItemInput): Promise<void> => {
+        const at = addressOfSaved(place, place.itemID);
+        await api.deleteItem(scope, collectionID, at, { ifMatch: place.version });
+        queryClient.removeQueries({ queryKey: contentKeys.item(scope, collectionID, at.itemID, at.nestedID) });
         itemsChanged(queryClient, scope, collectionID);
       },
-    };
-  }, [api, queryClient, scope, collectionID]);
+    }),
+    [api, queryClient, scope, collectionID],
+  );
 }
 
 /** The one item of a single-item collection (the first of its list), or null while it has none. */

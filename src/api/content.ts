@@ -11,6 +11,7 @@ import type { Item } from '../../definitions/schemas/item.ts';
 import type { ListParams as ListQuery } from '../../definitions/schemas/list-params.ts';
 import { getApiClient, type ApiClient } from './client.ts';
 import { ApiError, toApiError } from './errors.ts';
+import type { ItemAddress, NestedListAddress } from './item-address.ts';
 import { requestJson } from './request-json.ts';
 
 /** The project every content call is made in. */
@@ -20,6 +21,7 @@ export interface ProjectScope {
 }
 
 export type { Collection, Item };
+export type { ItemAddress, NestedListAddress };
 
 /** POST collection: without `id` the server derives it from the name. */
 export interface CollectionDraft {
@@ -72,7 +74,6 @@ export type ListParams = Pick<ListQuery, 'pageNumber' | 'perPage' | 'sort' | 'qu
 
 /** Conditional item writes: `ifMatch` is the ETag the item was read with. */
 export interface ItemWriteOptions {
-  nestedID?: string;
   ifMatch?: string | null;
 }
 
@@ -116,17 +117,14 @@ export interface ContentApi {
   updateField(scope: ProjectScope, collectionID: string, fieldId: string, changes: FieldInput, options?: { nestedSlug?: string }): Promise<SchemaField>;
   deleteField(scope: ProjectScope, collectionID: string, fieldId: string, options?: { nestedID?: string }): Promise<void>;
 
-  items(scope: ProjectScope, collectionID: string, page?: PageQuery): Promise<ItemPage>;
-  item(scope: ProjectScope, collectionID: string, itemID: string): Promise<VersionedItem>;
-  /** A nested list: nestedID ends in a nested collection's slug. */
-  nestedItems(scope: ProjectScope, collectionID: string, itemID: string, nestedID: string, page?: PageQuery): Promise<ItemPage>;
-  /** A nested item: nestedID ends in the nested item's id. */
-  nestedItem(scope: ProjectScope, collectionID: string, itemID: string, nestedID: string): Promise<VersionedItem>;
-  createItem(scope: ProjectScope, collectionID: string, values: ItemValues): Promise<VersionedItem>;
-  /** Creates an item in the nested list nestedID names under item `itemID`. */
-  createNestedItem(scope: ProjectScope, collectionID: string, itemID: string, nestedID: string, values: ItemValues): Promise<VersionedItem>;
-  updateItem(scope: ProjectScope, collectionID: string, itemID: string, values: ItemValues, options?: ItemWriteOptions): Promise<VersionedItem>;
-  deleteItem(scope: ProjectScope, collectionID: string, itemID: string, options?: ItemWriteOptions): Promise<void>;
+  /** A page of the collection's top-level items, or with `list` of that nested list. */
+  items(scope: ProjectScope, collectionID: string, page?: PageQuery, list?: NestedListAddress): Promise<ItemPage>;
+  /** One item, top-level or nested, with its version. */
+  item(scope: ProjectScope, collectionID: string, at: ItemAddress): Promise<VersionedItem>;
+  /** Creates a top-level item, or with `list` an item in that nested list. */
+  createItem(scope: ProjectScope, collectionID: string, values: ItemValues, list?: NestedListAddress): Promise<VersionedItem>;
+  updateItem(scope: ProjectScope, collectionID: string, at: ItemAddress, values: ItemValues, options?: ItemWriteOptions): Promise<VersionedItem>;
+  deleteItem(scope: ProjectScope, collectionID: string, at: ItemAddress, options?: ItemWriteOptions): Promise<void>;
 
   /** GET collection/{c}/item with every list parameter: a page and the `item-count` total. */
   listItems(scope: ProjectScope, collectionID: string, params?: ListParams, options?: { signal?: AbortSignal }): Promise<ItemPage>;
@@ -224,24 +222,23 @@ export function createContentApi(client: ApiClient): ContentApi {
     deleteField: (scope, collectionID, fieldId, options = {}) =>
       json<void>(contentPath(scope, 'collection', collectionID, 'field', fieldId), { method: 'delete', ...only({ nestedID: options.nestedID }) }),
 
-    items: (scope, collectionID, query = {}) => page(contentPath(scope, 'collection', collectionID, 'item'), { ...query }),
-    item: (scope, collectionID, itemID) => versioned(contentPath(scope, 'collection', collectionID, 'item', itemID), {}),
-    nestedItems: (scope, collectionID, itemID, nestedID, query = {}) => page(contentPath(scope, 'collection', collectionID, 'item', itemID), { nestedID, ...query }),
-    nestedItem: (scope, collectionID, itemID, nestedID) => versioned(contentPath(scope, 'collection', collectionID, 'item', itemID), only({ nestedID })),
-    createItem: (scope, collectionID, values) => versioned(contentPath(scope, 'collection', collectionID, 'item'), { method: 'post', json: values }),
-    createNestedItem: (scope, collectionID, itemID, nestedID, values) =>
-      versioned(contentPath(scope, 'collection', collectionID, 'item', itemID), { method: 'post', json: values, ...only({ nestedID }) }),
-    updateItem: (scope, collectionID, itemID, values, options = {}) =>
-      versioned(contentPath(scope, 'collection', collectionID, 'item', itemID), {
+    // A nested item or list is read and written through its top-level item, `nestedID` naming it.
+    items: (scope, collectionID, query = {}, list) =>
+      page(contentPath(scope, 'collection', collectionID, 'item', ...(list ? [list.itemID] : [])), { ...(list ? { nestedID: list.nestedID } : {}), ...query }),
+    item: (scope, collectionID, at) => versioned(contentPath(scope, 'collection', collectionID, 'item', at.itemID), only({ nestedID: at.nestedID })),
+    createItem: (scope, collectionID, values, list) =>
+      versioned(contentPath(scope, 'collection', collectionID, 'item', ...(list ? [list.itemID] : [])), { method: 'post', json: values, ...only({ nestedID: list?.nestedID }) }),
+    updateItem: (scope, collectionID, at, values, options = {}) =>
+      versioned(contentPath(scope, 'collection', collectionID, 'item', at.itemID), {
         method: 'put',
         json: values,
-        ...only({ nestedID: options.nestedID }),
+        ...only({ nestedID: at.nestedID }),
         ...ifMatch(options.ifMatch),
       }),
-    async deleteItem(scope, collectionID, itemID, options = {}) {
-      await withResponse<void>(contentPath(scope, 'collection', collectionID, 'item', itemID), {
+    async deleteItem(scope, collectionID, at, options = {}) {
+      await withResponse<void>(contentPath(scope, 'collection', collectionID, 'item', at.itemID), {
         method: 'delete',
-        ...only({ nestedID: options.nestedID }),
+        ...only({ nestedID: at.nestedID }),
         ...ifMatch(options.ifMatch),
       });
     },

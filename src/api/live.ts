@@ -5,16 +5,12 @@
  */
 import { fromCallback, fromPromise, type AnyEventObject } from 'xstate';
 import type { LiveDataEvent, LiveStreamInput, LiveTrigger } from '../../machines/live-data.ts';
+import type { LiveTarget as WireLiveTarget } from '../../definitions/schemas/live.ts';
 import type { ApiClient } from './client.ts';
 import { contentPath, type ProjectScope } from './content.ts';
 
-export interface LiveTarget {
-  scope: ProjectScope;
-  collectionID: string;
-  /** A nested list: the top-level item and the nestedID chain ending in a nested collection slug. */
-  itemID?: string;
-  nestedID?: string;
-}
+/** The stream of a project's collection, following the writes `itemID` and `nestedID` name (the console follows a list). */
+export type LiveTarget = WireLiveTarget & { scope: ProjectScope; collectionID: string };
 
 type EventSourceLike = Pick<EventSource, 'addEventListener' | 'close' | 'readyState'> & { onerror: ((event: Event) => void) | null };
 export type EventSourceFactory = (url: string) => EventSourceLike;

@@ -102,7 +102,7 @@ function setup(options: Setup = {}) {
     const from = ((params.pageNumber ?? 1) - 1) * perPage;
     return { items: all.slice(from, from + perPage), total: all.length };
   });
-  const updateItem = vi.fn(options.updateItem ?? (async (_scope, _collection, itemID: string, values) => ({ item: item(itemID, values), etag: '"x"' })));
+  const updateItem = vi.fn(options.updateItem ?? (async (_scope, _collection, { itemID }: { itemID: string }, values) => ({ item: item(itemID, values), etag: '"x"' })));
   const api = { listItems, updateItem } as unknown as ContentApi;
   const onOpenItem = vi.fn();
   const onNewItem = vi.fn();
@@ -298,7 +298,7 @@ describe('moving and resizing', () => {
     await waitFor(() => expect(fake.updateItem).toHaveBeenCalledTimes(1));
     expect(fake.updateItem.mock.calls[0]?.slice(1)).toEqual([
       'events',
-      'e1',
+      { itemID: 'e1' },
       { when: '2026-03-13T09:00:00.000Z', until: '2026-03-13T11:00:00.000Z' },
       { ifMatch: `"${jam._lastUpdatedDate}"` },
     ]);
@@ -353,7 +353,7 @@ describe('moving and resizing', () => {
     await waitFor(() => expect(eventInputs()).toHaveLength(1));
     props().eventDrop!(change('e1', '2026-03-13T09:00:00.000Z', '2026-03-13T10:00:00.000Z').info);
     await waitFor(() => expect(fake.updateItem).toHaveBeenCalledTimes(1));
-    expect(fake.updateItem.mock.calls[0]?.slice(1)).toEqual(['events', 'top1', { when: '2026-03-13T09:00:00.000Z' }, { nestedID: 'sessions.e1', ifMatch: `"${jam._lastUpdatedDate}"` }]);
+    expect(fake.updateItem.mock.calls[0]?.slice(1)).toEqual(['events', { itemID: 'top1', nestedID: 'sessions.e1' }, { when: '2026-03-13T09:00:00.000Z' }, { ifMatch: `"${jam._lastUpdatedDate}"` }]);
   });
 });
 
@@ -392,7 +392,7 @@ describe('items without a date', () => {
     await waitFor(() => expect(fake.updateItem).toHaveBeenCalledTimes(1));
     expect(fake.updateItem.mock.calls[0]?.slice(1)).toEqual([
       'events',
-      'u1',
+      { itemID: 'u1' },
       { when: local(3, 20, 14, 30), until: local(3, 20, 15, 30) },
       { ifMatch: `"${undated[1]!._lastUpdatedDate}"` },
     ]);
@@ -408,7 +408,7 @@ describe('items without a date', () => {
     expect(row).toHaveClass('calendar-unscheduled-draggable');
     props().drop!({ date: at('2026-03-05T00:00:00.000Z'), draggedEl: row } as never);
     await waitFor(() => expect(fake.updateItem).toHaveBeenCalledTimes(1));
-    expect(fake.updateItem.mock.calls[0]?.slice(1)).toEqual(['events', 'u0', { when: '2026-03-05T00:00:00.000Z' }, { ifMatch: `"${undated[0]!._lastUpdatedDate}"` }]);
+    expect(fake.updateItem.mock.calls[0]?.slice(1)).toEqual(['events', { itemID: 'u0' }, { when: '2026-03-05T00:00:00.000Z' }, { ifMatch: `"${undated[0]!._lastUpdatedDate}"` }]);
   });
 
   it('cannot be scheduled without update rights', async () => {

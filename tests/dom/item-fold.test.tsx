@@ -172,8 +172,7 @@ describe('nested collections folded beside their item', { timeout: 60_000 }, () 
     const user = userEvent.setup();
     const api = strictContentApi({
       collection: vi.fn(async () => books()),
-      item: vi.fn(async () => versioned(stored(TOP, { title: 'Dune' }))),
-      nestedItem: vi.fn(async () => versioned(stored(CHAPTER, { heading: 'Chapter one of the book' }))),
+      item: vi.fn(async (_s, _c, at: { nestedID?: string }) => (at.nestedID ? versioned(stored(CHAPTER, { heading: 'Chapter one of the book' })) : versioned(stored(TOP, { title: 'Dune' })))),
       listItems: lists({ chapters: [stored(CHAPTER, { heading: 'Chapter one of the book' })], [`chapters.${CHAPTER}.paragraphs`]: [] }),
     });
     open(`${base}/item/${TOP}`, api);
@@ -200,7 +199,7 @@ describe('nested collections folded beside their item', { timeout: 60_000 }, () 
     open(`${base}/item/${TOP}/nestedID/chapters/item/${CHAPTER}`, api);
     const chapterTitle = await screen.findByRole('heading', { name: 'Chapter one of the book' });
     expect(chapterTitle).toBeVisible();
-    expect(api.nestedItem.mock.calls.at(-1)?.slice(1)).toEqual(['books', TOP, `chapters.${CHAPTER}`]);
+    expect(api.item.mock.calls.filter(([, , at]) => at.nestedID).at(-1)?.slice(1)).toEqual(['books', { itemID: TOP, nestedID: `chapters.${CHAPTER}` }]);
     await waitFor(() => expect(crumbs()).toEqual(['Books', 'Dune', 'Chapters', 'Chapter on...']));
     // The chapter's own nested collection folds further: the top item's form folds away (kept), the chapter stays beside.
     const chapter = region('Chapter one of the book');
@@ -242,8 +241,7 @@ describe('nested collections folded beside their item', { timeout: 60_000 }, () 
     const user = userEvent.setup();
     const api = strictContentApi({
       collection: vi.fn(async () => books()),
-      item: vi.fn(async () => versioned(stored(TOP, { title: 'Dune' }))),
-      nestedItem: vi.fn(async () => versioned(stored(CHAPTER, { heading: 'Arrakis' }))),
+      item: vi.fn(async (_s, _c, at: { nestedID?: string }) => (at.nestedID ? versioned(stored(CHAPTER, { heading: 'Arrakis' })) : versioned(stored(TOP, { title: 'Dune' })))),
       listItems: lists({ chapters: [stored(CHAPTER, { heading: 'Arrakis' })] }),
       updateItem: vi.fn(async (_s, _c, _id, values) => versioned(stored(TOP, values as Record<string, unknown>))),
     });

@@ -151,7 +151,7 @@ describe('item page', { timeout: 40_000 }, () => {
     await user.type(field(/^Body/), 'Two');
     await user.click(update);
     await waitFor(() => expect(api.updateItem).toHaveBeenCalledTimes(1));
-    expect(api.updateItem.mock.calls[0]?.slice(2)).toEqual([ITEM, { title: 'First', body: 'Two' }, { ifMatch: '"2026-01-01T00:00:00.000Z"' }]);
+    expect(api.updateItem.mock.calls[0]?.slice(2)).toEqual([{ itemID: ITEM }, { title: 'First', body: 'Two' }, { ifMatch: '"2026-01-01T00:00:00.000Z"' }]);
     await waitFor(() => expect(toasts()).toContain('Item was updated!'));
     expect(where()).toBe(`${base}/item/${ITEM}`);
     expect(screen.getByRole('button', { name: 'Update' })).toBeDisabled();
@@ -189,7 +189,7 @@ describe('item page', { timeout: 40_000 }, () => {
     await user.click(within(panel).getByRole('button', { name: 'Save the chosen versions' }));
 
     await waitFor(() => expect(api.updateItem).toHaveBeenCalledTimes(2));
-    expect(api.updateItem.mock.calls[1]?.slice(2)).toEqual([ITEM, { title: 'My title', body: 'Their body' }, { ifMatch: '"2026-01-03T00:00:00.000Z"' }]);
+    expect(api.updateItem.mock.calls[1]?.slice(2)).toEqual([{ itemID: ITEM }, { title: 'My title', body: 'Their body' }, { ifMatch: '"2026-01-03T00:00:00.000Z"' }]);
     await waitFor(() => expect(screen.queryByRole('region', { name: 'This item was changed by someone else' })).toBeNull());
     expect(field(/^Title/)).toHaveValue('My title');
     expect(field(/^Body/)).toHaveValue('Their body');
@@ -249,7 +249,7 @@ describe('item page', { timeout: 40_000 }, () => {
     expect(within(dialog).getByText("Are you sure you want to delete this item? You can't undo this action")).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(api.deleteItem).toHaveBeenCalledTimes(1));
-    expect(api.deleteItem.mock.calls[0]?.slice(2)).toEqual([ITEM, { ifMatch: '"2026-01-01T00:00:00.000Z"' }]);
+    expect(api.deleteItem.mock.calls[0]?.slice(2)).toEqual([{ itemID: ITEM }, { ifMatch: '"2026-01-01T00:00:00.000Z"' }]);
     expect(await screen.findByText('list page')).toBeInTheDocument();
   });
 
@@ -322,14 +322,17 @@ describe('item page', { timeout: 40_000 }, () => {
     const nestedSchema = [{ id: 'h', name: 'Heading', slug: 'heading', type: 1, primaryField: true }];
     const api = strictContentApi({
       collection: vi.fn(async () => posts({ schema: [...schema, { id: 'f3', name: 'Chapters', slug: 'chapters', type: 12, nestedCollectionSchema: nestedSchema }] })),
-      item: vi.fn(async () => ({ item: stored({ title: 'Top' }), etag: '"2026-01-01T00:00:00.000Z"' })),
+      item: vi.fn(async (_s, _c, at: { nestedID?: string }) =>
+        at.nestedID
+          ? { item: { ...stored({ heading: 'Chapter one' }), _id: 'n1' }, etag: '"2026-01-01T00:00:00.000Z"' }
+          : { item: stored({ title: 'Top' }), etag: '"2026-01-01T00:00:00.000Z"' },
+      ),
       listItems: vi.fn(async () => ({ items: [], total: 0 })),
-      nestedItem: vi.fn(async () => ({ item: { ...stored({ heading: 'Chapter one' }), _id: 'n1' }, etag: '"2026-01-01T00:00:00.000Z"' })),
       updateItem: vi.fn(async (_s, _c, _id, values) => ({ item: { ...stored(values as Record<string, unknown>), _id: 'n1' }, etag: '"2026-01-02T00:00:00.000Z"' })),
     });
     open(`${base}/item/top1/nestedID/chapters/item/n1`, api);
     expect(await screen.findByRole('heading', { name: 'Chapter one' })).toBeInTheDocument();
-    expect(api.nestedItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'top1', 'chapters.n1']);
+    expect(api.item.mock.calls.find(([, , at]) => at.nestedID)?.slice(1)).toEqual(['posts', { itemID: 'top1', nestedID: 'chapters.n1' }]);
     // The nested item's own panel, folded beside the top-level item's form.
     const panel = within(screen.getByRole('region', { name: 'Chapter one' }));
     await user.click(panel.getByRole('button', { name: 'Item menu' }));
@@ -341,7 +344,7 @@ describe('item page', { timeout: 40_000 }, () => {
     await waitFor(() => expect(panel.getByRole('button', { name: 'Update' })).toBeEnabled());
     await user.click(panel.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(api.updateItem).toHaveBeenCalledTimes(1));
-    expect(api.updateItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'top1', { heading: 'Chapter 1' }, { nestedID: 'chapters.n1', ifMatch: '"2026-01-01T00:00:00.000Z"' }]);
+    expect(api.updateItem.mock.calls[0]?.slice(1)).toEqual(['posts', { itemID: 'top1', nestedID: 'chapters.n1' }, { heading: 'Chapter 1' }, { ifMatch: '"2026-01-01T00:00:00.000Z"' }]);
     // Closed after saving: the nested list, folded beside the top-level item.
     await waitFor(() => expect(where()).toBe(`${base}/item/top1/nestedID/chapters`));
     expect(await screen.findByRole('heading', { name: 'Chapters' })).toBeVisible();
@@ -353,7 +356,7 @@ describe('item page', { timeout: 40_000 }, () => {
     const nestedSchema = [{ id: 'h', name: 'Heading', slug: 'heading', type: 1 }];
     const api = strictContentApi({
       collection: vi.fn(async () => posts({ schema: [...schema, { id: 'f3', name: 'Chapters', slug: 'chapters', type: 12, nestedCollectionSchema: nestedSchema }] })),
-      createNestedItem: vi.fn(async (_s, _c, _id, _nested, values) => ({ item: { ...stored(values as Record<string, unknown>), _id: 'n2' }, etag: '"2026-01-01T00:00:00.000Z"' })),
+      createItem: vi.fn(async (_s, _c, values) => ({ item: { ...stored(values as Record<string, unknown>), _id: 'n2' }, etag: '"2026-01-01T00:00:00.000Z"' })),
       item: vi.fn(async () => ({ item: stored({ title: 'Top' }), etag: '"2026-01-01T00:00:00.000Z"' })),
       listItems: vi.fn(async () => ({ items: [], total: 0 })),
     });
@@ -362,8 +365,8 @@ describe('item page', { timeout: 40_000 }, () => {
     await user.type(field(/^Heading/), 'Chapter two');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Create Item' })).toBeEnabled());
     await user.click(screen.getByRole('button', { name: 'Create Item' }));
-    await waitFor(() => expect(api.createNestedItem).toHaveBeenCalledTimes(1));
-    expect(api.createNestedItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'top1', 'chapters', { heading: 'Chapter two' }]);
+    await waitFor(() => expect(api.createItem).toHaveBeenCalledTimes(1));
+    expect(api.createItem.mock.calls[0]?.slice(1)).toEqual(['posts', { heading: 'Chapter two' }, { itemID: 'top1', nestedID: 'chapters' }]);
     await waitFor(() => expect(where()).toBe(`${base}/item/top1/nestedID/chapters`));
     expect(await screen.findByRole('heading', { name: 'Chapters' })).toBeVisible();
   });

@@ -150,7 +150,7 @@ describe('kanban layout', () => {
 
   it('moves a card to the next column with the keyboard, saving the option with If-Match', async () => {
     const columns: Columns = { todo: [item('t1', { title: 'Buy milk', status: { _id: 'todo', value: 'To do' } })], done: [] };
-    const updateItem = vi.fn(async (_scope: unknown, _collection: string, itemID: string, values: Record<string, unknown>) => {
+    const updateItem = vi.fn(async (_scope: unknown, _collection: string, { itemID }: { itemID: string }, values: Record<string, unknown>) => {
       const moved = columns.todo!.find((entry) => entry._id === itemID)!;
       columns.todo = columns.todo!.filter((entry) => entry !== moved);
       columns.done = [{ ...moved, ...values }];
@@ -165,7 +165,7 @@ describe('kanban layout', () => {
     await tick();
     fireEvent.keyDown(handle, { code: 'Space', key: ' ' });
     await waitFor(() => expect(updateItem).toHaveBeenCalledTimes(1));
-    expect(updateItem).toHaveBeenCalledWith({ organizationID: 'org', projectID: 'proj' }, 'tasks', 't1', { status: { _id: 'done' } }, { ifMatch: '"2026-01-02T00:00:00.000Z"' });
+    expect(updateItem).toHaveBeenCalledWith({ organizationID: 'org', projectID: 'proj' }, 'tasks', { itemID: 't1' }, { status: { _id: 'done' } }, { ifMatch: '"2026-01-02T00:00:00.000Z"' });
     await waitFor(() => expect(cardsIn('Done')).toEqual(['Buy milk']));
     expect(cardsIn('To do')).toEqual([]);
     expect(await screen.findByText('Buy milk was moved to column Done.')).toBeInTheDocument();
@@ -188,7 +188,7 @@ describe('kanban layout', () => {
     fireEvent.keyDown(handle, { code: 'Enter', key: 'Enter' });
     await waitFor(() => expect(updateItem).toHaveBeenCalledTimes(1));
     // Two columns left of Done is Unset: the option is cleared.
-    expect(updateItem).toHaveBeenCalledWith(expect.anything(), 'tasks', 'p1', { status: null }, { nestedID: 'steps.d1', ifMatch: '"2026-01-02T00:00:00.000Z"' });
+    expect(updateItem).toHaveBeenCalledWith(expect.anything(), 'tasks', { itemID: 'p1', nestedID: 'steps.d1' }, { status: null }, { ifMatch: '"2026-01-02T00:00:00.000Z"' });
     await waitFor(() => expect(notify).toHaveBeenCalledWith(expect.objectContaining({ kind: 'error' })));
     await waitFor(() => expect(cardsIn('Done')).toEqual(['Paint']));
     expect(cardsIn('unset')).toEqual([]);

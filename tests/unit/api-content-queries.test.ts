@@ -46,11 +46,8 @@ function fakeContent(): ContentApi {
     updateField: vi.fn(async () => field),
     deleteField: vi.fn(async () => undefined),
     items: vi.fn(async () => ({ items: [item], total: 1 })),
-    item: vi.fn(async () => ({ item, etag: '"v1"' })),
-    nestedItems: vi.fn(async () => ({ items: [item], total: 1 })),
-    nestedItem: vi.fn(async () => ({ item, etag: '"n1"' })),
+    item: vi.fn(async (_scope, _collection, at) => ({ item, etag: at.nestedID ? '"n1"' : '"v1"' })),
     createItem: vi.fn(async () => ({ item, etag: '"v1"' })),
-    createNestedItem: vi.fn(async () => ({ item, etag: '"n1"' })),
     updateItem: vi.fn(async () => ({ item: { ...item, title: 'Hi' }, etag: '"v2"' })),
     deleteItem: vi.fn(async () => undefined),
     listItems: vi.fn(async () => ({ items: [item], total: 1 })),
@@ -102,7 +99,7 @@ describe('content query hooks: reads', () => {
     expect(api.schema).toHaveBeenCalledWith(scope, 'tags', { nestedID: 'chapters' });
     expect(api.items).toHaveBeenCalledWith(scope, 'tags', { pageNumber: 2, perPage: 10 });
     expect(result.current.item.data).toEqual({ item, etag: '"v1"' });
-    expect(api.nestedItem).toHaveBeenCalledWith(scope, 'tags', 'i1', 'chapters.i2');
+    expect(api.item).toHaveBeenCalledWith(scope, 'tags', { itemID: 'i1', nestedID: 'chapters.i2' });
     expect(result.current.nestedItem.data?.etag).toBe('"n1"');
   });
 
@@ -195,15 +192,15 @@ describe('content query hooks: mutations invalidate what they change', () => {
     expect(api.createItem).toHaveBeenCalledWith(scope, 'posts', { title: 'Hello' });
     expect(invalidated()).toEqual(['collection', 'collections', 'item', 'itemPage']);
 
-    await act(() => result.current.mutateAsync({ values: { line: 'One' }, itemID: 'i1', nestedID: 'chapters' }));
-    expect(api.createNestedItem).toHaveBeenCalledWith(scope, 'posts', 'i1', 'chapters', { line: 'One' });
+    await act(() => result.current.mutateAsync({ values: { line: 'One' }, list: { itemID: 'i1', nestedID: 'chapters' } }));
+    expect(api.createItem).toHaveBeenCalledWith(scope, 'posts', { line: 'One' }, { itemID: 'i1', nestedID: 'chapters' });
   });
 
   it('updating an item passes If-Match, caches the new version and reloads the pages', async () => {
     const { api, wrapper, queryClient, keys, invalidated } = setup();
     const { result } = renderHook(() => useUpdateItem(scope, 'posts'), { wrapper });
     await act(() => result.current.mutateAsync({ itemID: 'i1', values: { title: 'Hi' }, ifMatch: '"v1"' }));
-    expect(api.updateItem).toHaveBeenCalledWith(scope, 'posts', 'i1', { title: 'Hi' }, { ifMatch: '"v1"' });
+    expect(api.updateItem).toHaveBeenCalledWith(scope, 'posts', { itemID: 'i1' }, { title: 'Hi' }, { ifMatch: '"v1"' });
     expect(invalidated()).toContain('itemPage');
     expect(invalidated()).not.toContain('schema');
     await waitFor(() => expect(queryClient.getQueryData(keys.item)).toMatchObject({ etag: '"v2"' }));
@@ -213,7 +210,7 @@ describe('content query hooks: mutations invalidate what they change', () => {
     const { api, wrapper, queryClient, keys, invalidated } = setup();
     const { result } = renderHook(() => useDeleteItem(scope, 'posts'), { wrapper });
     await act(() => result.current.mutateAsync({ itemID: 'i1', ifMatch: '"v1"' }));
-    expect(api.deleteItem).toHaveBeenCalledWith(scope, 'posts', 'i1', { ifMatch: '"v1"' });
+    expect(api.deleteItem).toHaveBeenCalledWith(scope, 'posts', { itemID: 'i1' }, { ifMatch: '"v1"' });
     expect(queryClient.getQueryData(keys.item)).toBeUndefined();
     expect(invalidated()).toEqual(['collection', 'collections', 'itemPage']);
   });

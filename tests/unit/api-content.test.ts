@@ -169,13 +169,13 @@ describe('content api: items', () => {
         ? json(200, [item], { 'item-count': '1' })
         : json(200, item, { etag: '"2026-01-02T00:00:00.000Z"' }),
     );
-    expect(await api.item(scope, 'posts', ITEM)).toEqual({ item, etag: '"2026-01-02T00:00:00.000Z"' });
+    expect(await api.item(scope, 'posts', { itemID: ITEM })).toEqual({ item, etag: '"2026-01-02T00:00:00.000Z"' });
     expect(last(fake).url).toBe(`${base}/collection/posts/item/${ITEM}`);
 
-    expect(await api.nestedItems(scope, 'posts', ITEM, 'chapters', { perPage: 5 })).toEqual({ items: [item], total: 1 });
+    expect(await api.items(scope, 'posts', { perPage: 5 }, { itemID: ITEM, nestedID: 'chapters' })).toEqual({ items: [item], total: 1 });
     expect(last(fake).url).toBe(`${base}/collection/posts/item/${ITEM}?nestedID=chapters&perPage=5`);
 
-    expect((await api.nestedItem(scope, 'posts', ITEM, `chapters.${ITEM}`)).etag).toBe('"2026-01-02T00:00:00.000Z"');
+    expect((await api.item(scope, 'posts', { itemID: ITEM, nestedID: `chapters.${ITEM}` })).etag).toBe('"2026-01-02T00:00:00.000Z"');
     expect(last(fake).url).toBe(`${base}/collection/posts/item/${ITEM}?nestedID=chapters.${ITEM}`);
   });
 
@@ -183,21 +183,21 @@ describe('content api: items', () => {
     const { api, fake } = start(() => json(201, item, { etag: '"v1"' }));
     expect(await api.createItem(scope, 'posts', { title: 'Hello' })).toEqual({ item, etag: '"v1"' });
     expect(last(fake)).toEqual({ method: 'POST', url: `${base}/collection/posts/item`, body: { title: 'Hello' } });
-    await api.createNestedItem(scope, 'posts', ITEM, 'chapters', { line: 'One' });
+    await api.createItem(scope, 'posts', { line: 'One' }, { itemID: ITEM, nestedID: 'chapters' });
     expect(last(fake)).toEqual({ method: 'POST', url: `${base}/collection/posts/item/${ITEM}?nestedID=chapters`, body: { line: 'One' } });
   });
 
   it('sends If-Match on conditional updates and deletes, and nothing otherwise', async () => {
     const { api, fake, ifMatch } = start((request) => (request.method === 'DELETE' ? json(204, null) : json(200, item, { etag: '"v2"' })));
-    expect(await api.updateItem(scope, 'posts', ITEM, { title: 'Hi' }, { ifMatch: '"v1"' })).toEqual({ item, etag: '"v2"' });
+    expect(await api.updateItem(scope, 'posts', { itemID: ITEM }, { title: 'Hi' }, { ifMatch: '"v1"' })).toEqual({ item, etag: '"v2"' });
     expect(last(fake)).toEqual({ method: 'PUT', url: `${base}/collection/posts/item/${ITEM}`, body: { title: 'Hi' } });
     expect(ifMatch.at(-1)).toBe('"v1"');
 
-    await api.updateItem(scope, 'posts', ITEM, { line: 'Two' }, { nestedID: `chapters.${ITEM}` });
+    await api.updateItem(scope, 'posts', { itemID: ITEM, nestedID: `chapters.${ITEM}` }, { line: 'Two' });
     expect(last(fake).url).toBe(`${base}/collection/posts/item/${ITEM}?nestedID=chapters.${ITEM}`);
     expect(ifMatch.at(-1)).toBeNull();
 
-    await expect(api.deleteItem(scope, 'posts', ITEM, { ifMatch: '"v2"', nestedID: `chapters.${ITEM}` })).resolves.toBeUndefined();
+    await expect(api.deleteItem(scope, 'posts', { itemID: ITEM, nestedID: `chapters.${ITEM}` }, { ifMatch: '"v2"' })).resolves.toBeUndefined();
     expect(last(fake)).toEqual({ method: 'DELETE', url: `${base}/collection/posts/item/${ITEM}?nestedID=chapters.${ITEM}`, body: undefined });
     expect(ifMatch.at(-1)).toBe('"v2"');
   });
@@ -211,7 +211,7 @@ describe('content api: items', () => {
           headers: { 'content-type': 'application/problem+json', etag: '"2026-01-03T00:00:00.000Z"' },
         }),
     );
-    const error = await rejection(api.updateItem(scope, 'posts', ITEM, { title: 'Mine' }, { ifMatch: '"old"' }));
+    const error = await rejection(api.updateItem(scope, 'posts', { itemID: ITEM }, { title: 'Mine' }, { ifMatch: '"old"' }));
     expect(isStaleItemError(error)).toBe(true);
     const stale = error as StaleItemError;
     expect(stale.status).toBe(409);
@@ -219,7 +219,7 @@ describe('content api: items', () => {
     expect(stale.detail).toBe('The item was changed.');
     expect(stale.current).toEqual(current);
     expect(stale.etag).toBe('"2026-01-03T00:00:00.000Z"');
-    expect(isStaleItemError(await rejection(api.deleteItem(scope, 'posts', ITEM, { ifMatch: '"old"' })))).toBe(true);
+    expect(isStaleItemError(await rejection(api.deleteItem(scope, 'posts', { itemID: ITEM }, { ifMatch: '"old"' })))).toBe(true);
   });
 
   it('maps other item failures to a plain ApiError', async () => {
@@ -232,7 +232,7 @@ describe('content api: items', () => {
 
   it('a 409 without a body still is a StaleItemError, without the current item', async () => {
     const { api } = start(() => new Response('conflict', { status: 409, headers: { 'content-type': 'text/plain' } }));
-    const error = await rejection(api.updateItem(scope, 'posts', ITEM, {}, { ifMatch: '"x"' }));
+    const error = await rejection(api.updateItem(scope, 'posts', { itemID: ITEM }, {}, { ifMatch: '"x"' }));
     expect(error).toBeInstanceOf(StaleItemError);
     expect((error as StaleItemError).current).toBeNull();
   });

@@ -10,18 +10,10 @@ import type { UploadFilesInput, UploadFilesOutput, VersionedItemResult } from '.
 import { UploadProgressStore, type ImageFiles } from './image-files.ts';
 import { contentKeys } from '../../../src/api/content-queries.ts';
 import type { ProjectScope } from '../../../src/api/content.ts';
+import { addressOfCreated, addressOfSaved, type FormItemPlace } from '../../../src/api/item-address.ts';
 import { useFilesApi } from '../../../src/api/files-queries.ts';
 import type { ImageTarget } from '../../../src/api/files.ts';
 import { useProblemMessage } from '../../../src/hooks/use-problem-message.ts';
-
-/** Where the form's item is, as the machine holds it. */
-export interface FormItemPlace {
-  /** Null while the item is new. */
-  itemID: string | null;
-  /** A nested item: the chain ending in its id (an existing one). */
-  nestedID?: string | undefined;
-  parentItemID?: string | undefined;
-}
 
 export interface FormImageFiles {
   files: ImageFiles;
@@ -46,9 +38,8 @@ export function useImageFiles(
   return useMemo(() => {
     const listChanged = () => void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) });
     const targetOf = (slug: string): ImageTarget | null => {
-      const { itemID, nestedID, parentItemID } = latest.current.place;
-      if (itemID === null) return null;
-      return nestedID && parentItemID ? { collectionID, itemID: parentItemID, nestedID, slug } : { collectionID, itemID, slug };
+      const { place } = latest.current;
+      return place.itemID === null ? null : { collectionID, ...addressOfSaved(place, place.itemID), slug };
     };
     const refused = (error: unknown) => ({ ok: false as const, message: latest.current.problemMessage(error) });
 
@@ -87,10 +78,7 @@ export function useImageFiles(
 
     const uploadFiles = async (input: UploadFilesInput): Promise<UploadFilesOutput> => {
       // The new item: a nested one is reached through its top-level item and its list's chain.
-      const base =
-        input.nestedID && input.parentItemID
-          ? { collectionID: input.collectionID, itemID: input.parentItemID, nestedID: `${input.nestedID}.${input.itemID}` }
-          : { collectionID: input.collectionID, itemID: input.itemID };
+      const base = { collectionID: input.collectionID, ...addressOfCreated(input, input.itemID) };
       let result: VersionedItemResult | null = null;
       let failed = 0;
       // One after the other: an image set keeps the order the files were chosen in.

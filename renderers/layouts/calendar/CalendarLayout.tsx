@@ -22,6 +22,7 @@ import { useFormat } from '../../messages/use-format.ts';
 import { notify } from '../../toasts/notify.ts';
 import { isStaleItemError, type Item, type ItemPage } from '../../../src/api/content.ts';
 import { contentKeys, useContentApi } from '../../../src/api/content-queries.ts';
+import { itemInList } from '../../../src/api/item-address.ts';
 import { shouldRetry } from '../../../src/api/queries.ts';
 import { useProblemMessage } from '../../../src/hooks/use-problem-message.ts';
 import { calendarEvents, calendarFields, movedValues, rangePagesMax, rangeParams, scheduledValues, spillParams, type CalendarFields } from './calendar-model.ts';
@@ -126,8 +127,7 @@ function Calendar({ scope, collection, nested, baseParams, reloadKey, canCreate,
     async (item: Item, values: Record<string, unknown>, title: string): Promise<boolean> => {
       const ifMatch = `"${item._lastUpdatedDate}"`;
       try {
-        if (nested) await api.updateItem(scope, collection.id, nested.itemID, values, { nestedID: `${nested.nestedID}.${item._id}`, ifMatch });
-        else await api.updateItem(scope, collection.id, item._id, values, { ifMatch });
+        await api.updateItem(scope, collection.id, itemInList(nested, item._id), values, { ifMatch });
         const start = values[startKey];
         if (typeof start === 'string') setAnnouncement(format('calendar.saved', { title, date: new Date(start).toLocaleString() }));
         return true;

@@ -37,6 +37,7 @@ import { GripVertical, Plus, Settings, SquareKanban } from 'lucide-react';
 import type { SchemaField } from '../../../definitions/field-types/index.ts';
 import { contentKeys, useContentApi } from '../../../src/api/content-queries.ts';
 import { isStaleItemError, type Item, type ItemPage } from '../../../src/api/content.ts';
+import { itemInList } from '../../../src/api/item-address.ts';
 import { shouldRetry } from '../../../src/api/queries.ts';
 import { useFormat } from '../../messages/use-format.ts';
 import { notify } from '../../toasts/notify.ts';
@@ -206,8 +207,7 @@ function Board({ scope, collection, nested, baseParams, reloadKey, canCreate, ca
       const values = { [field.slug]: dropValue(to) };
       const ifMatch = `"${data.item._lastUpdatedDate}"`;
       // A nested item is written through its top-level item, nestedID ending in its own id.
-      if (nested) await api.updateItem(scope, collection.id, nested.itemID, values, { nestedID: `${nested.nestedID}.${data.item._id}`, ifMatch });
-      else await api.updateItem(scope, collection.id, data.item._id, values, { ifMatch });
+      await api.updateItem(scope, collection.id, itemInList(nested, data.item._id), values, { ifMatch });
     } catch (error) {
       void notify({ kind: 'error', title: format(isStaleItemError(error) ? 'layout.kanban.stale' : 'layout.kanban.moveFailed') });
     } finally {

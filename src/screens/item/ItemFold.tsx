@@ -197,7 +197,7 @@ function Fold({ scope, collection, itemID, nestedID, collectionNestedID }: ItemF
             schema={levelSchema(depth)}
             itemID={levelItem}
             initialValues={prefill}
-            nested={depth > 0 ? { parentItemID: itemID, listNestedID: chain } : undefined}
+            nested={depth > 0 ? { itemID, nestedID: chain } : undefined}
             stays={stays(depth)}
             onOpenNested={openNested(depth)}
             onName={nameItem(depth, level.itemID)}

@@ -23,7 +23,7 @@ export interface ItemOrderOptions {
 export function useItemOrder({ scope, collectionID, nested, onRanked, onMoved }: ItemOrderOptions) {
   const format = useFormat();
   const [rankRemaining, setRankRemaining] = useState<number | null>(null);
-  const initRank = useInitListRank(scope, collectionID, nested ? { parentItemID: nested.itemID, nestedID: nested.nestedID } : undefined, setRankRemaining);
+  const initRank = useInitListRank(scope, collectionID, nested, setRankRemaining);
   const moveItem = useMoveItem(scope, collectionID);
   const orderFailed = () => void notify({ kind: 'error', title: format('order.failedTitle'), description: format('order.failed') });
 

@@ -222,14 +222,14 @@ describe('linked-item dialog', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Edit Ada Lovelace' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Ada Lovelace' });
     const name = await within(dialog).findByRole('textbox', { name: 'Name' });
-    expect(api.item).toHaveBeenCalledWith(scope, 'authors', id(1));
+    expect(api.item).toHaveBeenCalledWith(scope, 'authors', { itemID: id(1) });
     expect(name).toHaveValue('Ada Lovelace');
     expect(within(dialog).getByRole('button', { name: 'Update' })).toBeDisabled();
     await user.clear(name);
     await user.type(name, 'Ada King');
     await user.click(within(dialog).getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(api.updateItem).toHaveBeenCalledWith(scope, 'authors', id(1), { name: 'Ada King' }, { ifMatch: etag(1) });
+    expect(api.updateItem).toHaveBeenCalledWith(scope, 'authors', { itemID: id(1) }, { name: 'Ada King' }, { ifMatch: etag(1) });
     // The nested picks stay on the link.
     expect(lastValue()).toEqual([{ itemRefID: id(1), value: 'Ada King', chapters: [{ itemRefID: id(11), value: 'Engines' }] }]);
     expect(screen.getByRole('list', { name: 'Linked items' })).toHaveTextContent('Ada King');
@@ -259,7 +259,7 @@ describe('linked-item dialog', { timeout: 30_000 }, () => {
     await user.click(within(choice).getByRole('radio', { name: 'Current version' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save the chosen versions' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(api.updateItem).toHaveBeenLastCalledWith(scope, 'authors', id(1), { name: 'Augusta Ada' }, { ifMatch: etag(3) });
+    expect(api.updateItem).toHaveBeenLastCalledWith(scope, 'authors', { itemID: id(1) }, { name: 'Augusta Ada' }, { ifMatch: etag(3) });
     expect(lastValue()).toEqual([{ itemRefID: id(1), value: 'Augusta Ada' }]);
   });
 });
