@@ -24,16 +24,19 @@
  * JavaScript codecs (`csvColumns`), which stay the reference the SQL forms are tested against.
  */
 import type { FastifyReply } from 'fastify';
+import type pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import { PassThrough } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { fieldType, type ColumnType, type CsvCodec, type CsvSqlForm, type SchemaField } from '../../definitions/field-types/index.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { collectionRow, invalid, levelOf } from './collections.ts';
 import { compileListQuery, countStatement, holdsSearch, type CompiledList } from './query/compile.ts';
 import { resolveSearchWords } from './query/search-words.ts';
 import { guarded, listStatementTimeoutMs, resolveNestedList } from './query/engine.ts';
 import { copyBatch, copyPoolOf, copySql, type BoundaryRow } from './csv-copy.ts';
+import type { CsvLimits } from './csv-limits.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './query/parse.ts';
 import type { Target } from './query/targets.ts';
 import { columnFields, fieldColumn, type SchemaLevel } from './schema-tree.ts';
@@ -383,25 +386,41 @@ interface Batch {
 /** Counts of batches written each way since the process started (tests check the database path is taken). */
 export const csvStats = { sqlBatches: 0, jsBatches: 0, copyBatches: 0, copyElsewhere: 0 };
 
+/** What an export reads and writes, settled before its first batch. */
+interface ExportPlan {
+  db: Db;
+  level: SchemaLevel;
+  limits: CsvLimits;
+  compiled: CompiledList;
+  keyset: Keyset;
+  columns: ExportColumn[];
+  /** The rows to expect (the `item-count` header). */
+  total: number;
+  /** Every column has an SQL form: the database writes the batches. */
+  inSql: boolean;
+  /** COPY writes them (PostgreSQL), through this pool. */
+  copyPool: pg.Pool | undefined;
+}
+
+const sortKey = sql.identifier('__sort_key');
+const rowId = sql.identifier('_id');
+const cellNamesOf = (columns: ExportColumn[]) => columns.map((_, i) => sql.identifier(`__c${i}`));
+
 /**
- * Streams a list as CSV: `text/csv`, `content-disposition: attachment` with the file name, and
- * `item-count` with the number of rows to expect (for the console's progress). Bad input and the
- * first batch's errors are answered as problems before anything is sent.
+ * The list the export writes (the pipeline refused, a search's words resolved), its total, its
+ * columns, and which way its batches are written.
  */
-export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyReply): Promise<FastifyReply> {
+async function planExport(db: Db, source: CsvSource, config: Config): Promise<ExportPlan> {
   let q = source.query;
   if (q.pipeline) throw invalid([{ path: 'aggregationPipeline', message: 'cannot be exported as CSV: export the list, filtered with query, filter or find' }]);
-  const limits = reply.server.ctx.config.csv;
-  const { batchSize, batchBytes } = limits;
+  const limits = config.csv;
   // A search reads its tokens from the vocabularies first, as the list does, so the export is the list's rows.
   if (q.where && holdsSearch(q.where)) {
     const where = q.where;
-    q = { ...q, where: await guarded(db, (executor) => resolveSearchWords(executor, source.level.table, where, reply.server.ctx.config.listQueries.searchWords)) };
+    q = { ...q, where: await guarded(db, (executor) => resolveSearchWords(executor, source.level.table, where, config.listQueries.searchWords)) };
   }
-  const compiled: CompiledList = compileListQuery(source.level, { ...q, pageNumber: 1, perPage: batchSize }, { parentId: source.parentId });
+  const compiled: CompiledList = compileListQuery(source.level, { ...q, pageNumber: 1, perPage: limits.batchSize }, { parentId: source.parentId });
   const keyset = keysetOf(q);
-  const select = csvSelect(source.level);
-  const sortKey = sql.identifier('__sort_key');
 
   const [total, settings] = await guarded(db, async (executor) => [
     !compiled.filtered && source.unfilteredTotal ? await source.unfilteredTotal(executor) : ((await query<{ n: number }>(executor, countStatement(compiled)))[0]?.n ?? 0),
@@ -418,10 +437,16 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
   const pool = copyPoolOf(db);
   // One column would be written differently by COPY (it quotes a lone `\.`, its end-of-data mark).
   const byCopy = inSql && limits.copy && pool !== undefined && settings?.literals === true && columns.length > 1;
-  const header = stringify([columns.map((c) => c.header)], { eof: true });
+  return { db, level: source.level, limits, compiled, keyset, columns, total, inSql, copyPool: byCopy ? pool : undefined };
+}
 
-  /** A batch read as rows and written by the JavaScript codecs. */
-  const readRows = async (p: Position): Promise<Batch> => {
+type BatchReader = (p: Position) => Promise<Batch>;
+
+/** A batch read as rows and written by the JavaScript codecs. */
+function rowBatches({ db, level, limits, compiled, keyset, columns }: ExportPlan): BatchReader {
+  const { batchSize } = limits;
+  const select = csvSelect(level);
+  return async (p) => {
     const rows = await guarded(db, (executor) =>
       query(
         executor,
@@ -439,15 +464,18 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
       more: rows.length === batchSize,
     };
   };
+}
 
-  /**
-   * A batch written by the database: the rows read as in `readRows`, then (past the LIMIT, so only
-   * those rows) each one's cells and line, then one row: the lines joined in keyset order, up to
-   * `batchBytes`, with the last one's position. A row with a cell the SQL forms cannot write
-   * exactly makes the whole batch be read again as rows.
-   */
+/**
+ * A batch written by the database: the rows read as in `rowBatches`, then (past the LIMIT, so only
+ * those rows) each one's cells and line, then one row: the lines joined in keyset order, up to
+ * `batchBytes`, with the last one's position. A row with a cell the SQL forms cannot write
+ * exactly makes the whole batch be read again as rows (`readRows`).
+ */
+function textBatches({ db, limits, compiled, keyset, columns }: ExportPlan, readRows: BatchReader): BatchReader {
+  const { batchSize, batchBytes } = limits;
   const dir = sql.raw(keyset.desc ? 'desc' : 'asc');
-  const cellNames = columns.map((_, i) => sql.identifier(`__c${i}`));
+  const cellNames = cellNamesOf(columns);
   // One concatenation (`||` would copy the growing line once per cell); a NULL cell (one the SQL
   // form cannot write) makes the line NULL, as concat_ws would skip it.
   const lineSql = sql`(case when num_nulls(${sql.join(
@@ -457,7 +485,7 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
     columns.map((c, i) => finishedCell(sql`${cellNames[i]!}`, c)),
     sql`, `,
   )}) end)`;
-  const readText = async (p: Position): Promise<Batch> => {
+  return async (p) => {
     const [row] = await guarded(db, async (executor) => {
       // The cell expressions make a plan PostgreSQL prices high enough to JIT-compile, which
       // takes seconds (for a few milliseconds of work per batch).
@@ -501,22 +529,25 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
     csvStats.sqlBatches += 1;
     return { text: row.csv ?? '', rows: row.rows, last: { key: row.last_key, id: row.last_id! }, more: row.read === batchSize || row.rows < row.read };
   };
+}
 
-  /**
-   * A batch written by COPY (PostgreSQL): the run's next `copyRows` rows, their cells as
-   * `copyCell` gives them. COPY answers only the file, so the batch's last row (where the next
-   * starts) is read first by an index probe, in the same snapshot. A batch COPY cannot write
-   * exactly, or bigger than `batchBytes`, is written by `readText` instead (which falls back to
-   * the codecs in turn).
-   */
+/**
+ * A batch written by COPY (PostgreSQL): the run's next `copyRows` rows, their cells as
+ * `copyCell` gives them. COPY answers only the file, so the batch's last row (where the next
+ * starts) is read first by an index probe, in the same snapshot. A batch COPY cannot write
+ * exactly, or bigger than `batchBytes`, is written by `readText` instead (which falls back to
+ * the codecs in turn).
+ */
+function copyBatches({ limits, compiled, keyset, columns }: ExportPlan, pool: pg.Pool, readText: BatchReader): BatchReader {
+  const { batchBytes } = limits;
+  const cellNames = cellNamesOf(columns);
   let copyRows = limits.copyBatchSize;
-  const rowId = sql.identifier('_id');
-  const readCopy = async (p: Position): Promise<Batch> => {
+  return async (p) => {
     // Each part holds `partRows` rows; the batch `copyRows` in all.
     const parts = Math.max(1, Math.min(limits.copyParts, copyRows));
     const partRows = Math.ceil(copyRows / parts);
     const after = (from: BoundaryRow): Position => (from ? { run: p.run, last: { key: (from.__sort_key as string | null) ?? null, id: from._id as string } } : p);
-    const outcome = await copyBatch(pool!, {
+    const outcome = await copyBatch(pool, {
       timeoutMs: listStatementTimeoutMs,
       maxBytes: batchBytes,
       parts,
@@ -555,54 +586,76 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
       more: b !== undefined,
     };
   };
-  const readBatch = byCopy ? readCopy : inSql ? readText : readRows;
+}
 
-  const [firstRun, secondRun] = runsOf(keyset);
-  const first = await readBatch({ run: firstRun! });
+/** The reader of the plan's way: COPY, else the database's text, else the codecs (each falls back to the next). */
+function batchReader(plan: ExportPlan): BatchReader {
+  const readRows = rowBatches(plan);
+  if (!plan.inSql) return readRows;
+  const readText = textBatches(plan, readRows);
+  return plan.copyPool ? copyBatches(plan, plan.copyPool, readText) : readText;
+}
 
-  const out = new PassThrough();
-  /** Resolves when the stream wants more, or is gone (the client left). */
-  const room = () =>
-    new Promise<void>((resolve) => {
-      if (out.destroyed) return resolve();
-      const done = () => {
-        out.off('drain', done);
-        out.off('close', done);
-        resolve();
-      };
-      out.on('drain', done);
-      out.on('close', done);
-    });
+/** Resolves when the stream wants more, or is gone (the client left). */
+function room(out: PassThrough) {
+  return new Promise<void>((resolve) => {
+    if (out.destroyed) return resolve();
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
 
-  /** The batch after `batch` (undefined at the end); asked for before `batch` is written, so the database works meanwhile. */
+/**
+ * Writes the header and the batches to `out`, the first already read, through both runs of the
+ * keyset; each next batch is asked for before the one in hand is written, so the database works
+ * meanwhile. Stops when the client leaves.
+ */
+async function pumpBatches(out: PassThrough, header: string, first: Batch, readBatch: BatchReader, [firstRun, secondRun]: Run[]) {
+  /** The batch after `batch` (undefined at the end). */
   const nextOf = (run: Run, batch: Batch): [Run, Promise<Batch>] | undefined => {
     if (batch.more && batch.last) return [run, readBatch({ run, last: batch.last })];
     return run === firstRun ? [secondRun!, readBatch({ run: secondRun! })] : undefined;
   };
-
-  async function pump() {
-    let run = firstRun!;
-    let batch = first;
-    if (!out.write(header)) await room();
-    for (;;) {
-      const next = nextOf(run, batch);
-      // A read the client no longer waits for must not reject unhandled.
-      next?.[1].catch(() => undefined);
-      if (out.destroyed) return;
-      if (typeof batch.text === 'string') {
-        if (batch.text && !out.write(batch.text)) await room();
-      } else {
-        let full = false;
-        for (const chunk of batch.text) full = !out.write(chunk);
-        if (full) await room();
-      }
-      if (out.destroyed || !next) break;
-      [run, batch] = [next[0], await next[1]];
+  let run = firstRun!;
+  let batch = first;
+  if (!out.write(header)) await room(out);
+  for (;;) {
+    const next = nextOf(run, batch);
+    // A read the client no longer waits for must not reject unhandled.
+    next?.[1].catch(() => undefined);
+    if (out.destroyed) return;
+    if (typeof batch.text === 'string') {
+      if (batch.text && !out.write(batch.text)) await room(out);
+    } else {
+      let full = false;
+      for (const chunk of batch.text) full = !out.write(chunk);
+      if (full) await room(out);
     }
-    if (!out.destroyed) out.end();
+    if (out.destroyed || !next) break;
+    [run, batch] = [next[0], await next[1]];
   }
+  if (!out.destroyed) out.end();
+}
 
-  void pump().catch((error: unknown) => {
+/**
+ * Streams a list as CSV: `text/csv`, `content-disposition: attachment` with the file name, and
+ * `item-count` with the number of rows to expect (for the console's progress). Bad input and the
+ * first batch's errors are answered as problems before anything is sent.
+ */
+export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyReply): Promise<FastifyReply> {
+  const plan = await planExport(db, source, reply.server.ctx.config);
+  const header = stringify([plan.columns.map((c) => c.header)], { eof: true });
+  const readBatch = batchReader(plan);
+  const runs = runsOf(plan.keyset);
+  const first = await readBatch({ run: runs[0]! });
+
+  const out = new PassThrough();
+  void pumpBatches(out, header, first, readBatch, runs).catch((error: unknown) => {
     // Headers are gone: the client sees a cut-off file.
     reply.log.warn({ err: error }, 'csv export stopped');
     out.destroy(error as Error);
@@ -610,7 +663,7 @@ export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyRe
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${source.filename}"`)
-    .header('item-count', String(total))
+    .header('item-count', String(plan.total))
     .header('cache-control', 'no-store')
     .send(out);
 }
