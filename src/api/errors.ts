@@ -40,6 +40,10 @@ export function isApiError(error: unknown): error is ApiError {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The text and number members of a problem's (or an errors entry's) `params`: the values a catalogue message takes. */
+const messageValues = (params: Record<string, unknown>): Record<string, string | number> =>
+  Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string | number] => typeof entry[1] === 'string' || typeof entry[1] === 'number'));
+
 /** Accepts a parsed body as problem details when it has at least a `code` or a `detail`; fills the rest. */
 export function parseProblem(body: unknown, status: number): Problem | null {
   if (!isRecord(body)) return null;
@@ -54,10 +58,7 @@ export function parseProblem(body: unknown, status: number): Problem | null {
     detail: detail ?? text('title') ?? '',
     code: code ?? clientErrorCodes.http,
   };
-  if (isRecord(body.params)) {
-    const values = Object.entries(body.params).filter((entry): entry is [string, string | number] => typeof entry[1] === 'string' || typeof entry[1] === 'number');
-    problem.params = Object.fromEntries(values);
-  }
+  if (isRecord(body.params)) problem.params = messageValues(body.params);
   if (Array.isArray(body.errors)) {
     problem.errors = body.errors
       .filter(isRecord)
@@ -66,9 +67,7 @@ export function parseProblem(body: unknown, status: number): Problem | null {
         message: String(entry.message ?? ''),
         // A refused field value also names its refusal code and the values of its message.
         ...(typeof entry.code === 'string' ? { code: entry.code } : {}),
-        ...(isRecord(entry.params)
-          ? { params: Object.fromEntries(Object.entries(entry.params).filter((value): value is [string, string | number] => typeof value[1] === 'string' || typeof value[1] === 'number')) }
-          : {}),
+        ...(isRecord(entry.params) ? { params: messageValues(entry.params) } : {}),
       }));
   }
   return problem;

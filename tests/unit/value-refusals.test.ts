@@ -11,6 +11,7 @@ import { settingRefusalMessageKeys } from '../../definitions/field-types/setting
 import { refusalTextOf, valueProblem, valueRefusalMessageKeys, valueRefusalText, type ValueRefusalCode } from '../../definitions/field-types/value-refusal.ts';
 import { formatMessage, hasMessage } from '../../definitions/messages/format.ts';
 import { fieldErrorsOf, itemFormErrorOf } from '../../machines/item-form-rules.ts';
+import { parseProblem } from '../../src/api/errors.ts';
 
 const root = join(import.meta.dirname, '../..');
 /** The sources under `dir`, the refusal table itself left out. */
@@ -85,6 +86,14 @@ describe('value refusals', () => {
     // A code the console does not know (or none) leaves the server's words.
     expect(refusalTextOf({ message: 'as the server says', code: 'somethingNew' })).toBe('as the server says');
     expect(refusalTextOf({ message: 'as the server says' })).toBe('as the server says');
+  });
+
+  it("keeps an errors entry's code and text or number values when the console reads a problem", () => {
+    const problem = parseProblem(
+      { code: 'validation_failed', detail: 'Some values are not valid.', errors: [{ path: 'title', message: 'm', code: 'tooShort', params: { min: 3, odd: { x: 1 } } }, { path: 'body', message: 'n' }] },
+      400,
+    );
+    expect(problem?.errors).toEqual([{ path: 'title', message: 'm', code: 'tooShort', params: { min: 3 } }, { path: 'body', message: 'n' }]);
   });
 
   it('shows an item form field error in the catalogue words of its code', () => {
