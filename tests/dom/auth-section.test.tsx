@@ -202,6 +202,17 @@ describe('Auth → Users', () => {
     expect(within(dialog).getByRole('button', { name: 'Save groups' })).toBeEnabled();
   });
 
+  it("words a refused group save from the catalogue with the server's params", async () => {
+    const problem = { type: '', title: '', status: 400, code: 'unknown_collection', detail: 'not shown', params: { collections: 'ghosts' } };
+    const updateGroup = vi.fn(async () => {
+      throw new ApiError({ status: 400, code: problem.code, detail: problem.detail, problem });
+    });
+    open('/auth/viewRoles', { groups: vi.fn(async () => [editors]), updateGroup });
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Create in Posts' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save group' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith({ kind: 'error', title: 'Not a collection of this project: ghosts.' }));
+  });
+
   it('shows a read-only member the user’s groups without a way to change them', async () => {
     const someone = appUser(1, { userGroups: ['g1'] });
     open(

@@ -133,4 +133,18 @@ describe('organization page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete organization' }));
     await waitFor(() => expect(notify).toHaveBeenCalledWith({ kind: 'error', title: 'Organization could not be deleted Try again later.' }));
   });
+
+  it("says a known refusal in the catalogue's words, not the server's detail", async () => {
+    const deleteOrganization = vi.fn(async () => {
+      throw new ApiError({ status: 403, code: 'insufficient_permissions', detail: 'Only an admin may delete the organization.' });
+    });
+    renderPlatform({ routes, path: `/organization/${ORG}/settings`, api: fakePlatformApi({ deleteOrganization }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete organization' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Organization name'), 'Acme Kitchen');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete organization' }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({ kind: 'error', title: 'Organization could not be deleted Your permissions in this organization do not allow this.' }),
+    );
+  });
 });
