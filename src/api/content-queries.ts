@@ -270,7 +270,8 @@ export function useMoveItem(scope: ProjectScope, collectionID: string) {
   const api = useContentApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ itemID, ...target }: { itemID: string; afterID?: string; beforeID?: string; order?: number; nestedID?: string }) => api.moveItem(scope, collectionID, itemID, target),
+    mutationFn: ({ itemID, nestedID, ...target }: ItemAddress & { afterID?: string; beforeID?: string; order?: number }) =>
+      api.moveItem(scope, collectionID, nestedID ? { itemID, nestedID } : { itemID }, target),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: contentKeys.items(scope, collectionID) }),
   });
 }

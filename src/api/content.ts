@@ -139,7 +139,7 @@ export interface ContentApi {
   /** PUT collection/{c}/initRank: ranks one batch of unranked items (one way); call until `remaining` is 0. */
   initRank(scope: ProjectScope, collectionID: string, body?: { parentItemID?: string; nestedID?: string; perPage?: number }): Promise<{ ranked: number; remaining: number }>;
   /** PUT collection/{c}/item/{id}/sort: moves an item right after or before another of its list. */
-  moveItem(scope: ProjectScope, collectionID: string, itemID: string, target: { afterID?: string; beforeID?: string; order?: number; nestedID?: string }): Promise<VersionedItem>;
+  moveItem(scope: ProjectScope, collectionID: string, at: ItemAddress, target: { afterID?: string; beforeID?: string; order?: number }): Promise<VersionedItem>;
 }
 
 const seg = encodeURIComponent;
@@ -270,8 +270,8 @@ export function createContentApi(client: ApiClient): ContentApi {
       }
     },
     initRank: (scope, collectionID, body = {}) => json<{ ranked: number; remaining: number }>(contentPath(scope, 'collection', collectionID, 'initRank'), { method: 'put', json: body }),
-    moveItem: (scope, collectionID, itemID, target) =>
-      versioned(contentPath(scope, 'collection', collectionID, 'item', itemID, 'sort'), { method: 'put', ...only({ afterID: target.afterID, beforeID: target.beforeID, order: target.order, nestedID: target.nestedID }) }),
+    moveItem: (scope, collectionID, at, target) =>
+      versioned(contentPath(scope, 'collection', collectionID, 'item', at.itemID, 'sort'), { method: 'put', ...only({ afterID: target.afterID, beforeID: target.beforeID, order: target.order, nestedID: at.nestedID }) }),
   };
 }
 

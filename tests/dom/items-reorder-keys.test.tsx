@@ -61,7 +61,7 @@ function open(count: number, options: { failMove?: boolean } = {}) {
     const from = ((params.pageNumber ?? 1) - 1) * perPage;
     return { items: list.slice(from, from + perPage), total: list.length };
   });
-  const moveItem = vi.fn(async (_scope: unknown, _collection: string, itemID: string, target: Target) => {
+  const moveItem = vi.fn(async (_scope: unknown, _collection: string, { itemID }: { itemID: string }, target: Target) => {
     if (options.failMove) throw new Error('409 ordering_failed');
     const moved = list.find((row) => row._id === itemID)!;
     list.splice(list.indexOf(moved), 1);
@@ -130,7 +130,7 @@ describe('keys while the rows are drawn anew', { timeout: 60_000 }, () => {
     fireEvent.keyDown(document.body, { key: ' ' });
     expect(live()).toHaveTextContent('Post 1 dropped at position 3 of 4.');
     await waitFor(() => expect(fake.moveItem).toHaveBeenCalledTimes(1));
-    expect(fake.moveItem.mock.calls[0]?.slice(2)).toEqual(['id1', { afterID: 'id3' }]);
+    expect(fake.moveItem.mock.calls[0]?.slice(2)).toEqual([{ itemID: 'id1' }, { afterID: 'id3' }]);
   });
 
   it('presses without a pause move the row as many places as there were presses', async () => {
@@ -139,7 +139,7 @@ describe('keys while the rows are drawn anew', { timeout: 60_000 }, () => {
     (await screen.findByRole('button', { name: 'Move Post 4' })).focus();
     await user.keyboard(' {ArrowUp}{ArrowUp}{ArrowUp} ');
     await waitFor(() => expect(fake.moveItem).toHaveBeenCalledTimes(1));
-    expect(fake.moveItem.mock.calls[0]?.slice(2)).toEqual(['id4', { beforeID: 'id1' }]);
+    expect(fake.moveItem.mock.calls[0]?.slice(2)).toEqual([{ itemID: 'id4' }, { beforeID: 'id1' }]);
     expect(live()).toHaveTextContent('Post 4 dropped at position 1 of 5.');
     await waitFor(() => expect(shown()).toEqual(['Post 4', 'Post 1', 'Post 2', 'Post 3', 'Post 5']));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Move Post 4' })).toHaveFocus());
@@ -203,7 +203,7 @@ describe('Move to position…', { timeout: 90_000 }, () => {
     await user.type(field, '6{Enter}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(fake.moveItem).toHaveBeenCalledTimes(1));
-    expect(fake.moveItem.mock.calls[0]?.slice(2)).toEqual(['id3', { order: 6 }]);
+    expect(fake.moveItem.mock.calls[0]?.slice(2)).toEqual([{ itemID: 'id3' }, { order: 6 }]);
     expect(live()).toHaveTextContent('Post 3 moved to position 6 of 7.');
     expect(fake.titles()).toEqual(['Post 1', 'Post 2', 'Post 4', 'Post 5', 'Post 6', 'Post 3', 'Post 7']);
     await waitFor(() => expect(shown()).toEqual(['Post 1', 'Post 2', 'Post 4']));
@@ -221,7 +221,7 @@ describe('Move to position…', { timeout: 90_000 }, () => {
     await user.type(screen.getByRole('textbox', { name: 'New position (1 to 7)' }), '1');
     await user.click(screen.getByRole('button', { name: 'Move' }));
     await waitFor(() => expect(fake.moveItem).toHaveBeenCalledTimes(1));
-    expect(fake.moveItem.mock.calls[0]?.slice(2)).toEqual(['id5', { order: 1 }]);
+    expect(fake.moveItem.mock.calls[0]?.slice(2)).toEqual([{ itemID: 'id5' }, { order: 1 }]);
     expect(fake.titles()).toEqual(['Post 5', 'Post 1', 'Post 2', 'Post 3', 'Post 4', 'Post 6', 'Post 7']);
     // Still on page 2, which now starts with Post 3.
     await waitFor(() => expect(shown()).toEqual(['Post 3', 'Post 4', 'Post 6']));
@@ -231,7 +231,7 @@ describe('Move to position…', { timeout: 90_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Move Post 6 to position…' }));
     await user.type(screen.getByRole('textbox', { name: 'New position (1 to 7)' }), '4{Enter}');
     await waitFor(() => expect(fake.moveItem).toHaveBeenCalledTimes(2));
-    expect(fake.moveItem.mock.calls[1]?.slice(2)).toEqual(['id6', { order: 4 }]);
+    expect(fake.moveItem.mock.calls[1]?.slice(2)).toEqual([{ itemID: 'id6' }, { order: 4 }]);
     await waitFor(() => expect(shown()).toEqual(['Post 6', 'Post 3', 'Post 4']));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Move Post 6' })).toHaveFocus());
   });

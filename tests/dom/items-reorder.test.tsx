@@ -54,7 +54,7 @@ interface Fake {
 /** The list at `path`, over a fake content API whose list is `rows()` (read at every call). */
 function open(path: string, rows: () => Item[]): Fake {
   const listItems = vi.fn(async () => ({ items: rows(), total: rows().length }));
-  const moveItem = vi.fn(async (_scope: unknown, _collection: string, itemID: string) => ({ item: { ...item(0), _id: itemID }, etag: '"1"' }));
+  const moveItem = vi.fn(async (_scope: unknown, _collection: string, { itemID }: { itemID: string }) => ({ item: { ...item(0), _id: itemID }, etag: '"1"' }));
   const initRank = vi.fn(async () => ({ ranked: 3, remaining: 0 }));
   const api = { collection: vi.fn(async () => posts), listItems, moveItem, initRank } as unknown as ContentApi;
   const screenElement = (
@@ -122,7 +122,7 @@ describe('moving items by keyboard', { timeout: 60_000 }, () => {
     await user.keyboard(' ');
     expect(live()).toHaveTextContent('Post 1 dropped at position 3 of 4.');
     await waitFor(() => expect(fake.moveItem).toHaveBeenCalledTimes(1));
-    expect(fake.moveItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'id1', { afterID: 'id3' }]);
+    expect(fake.moveItem.mock.calls[0]?.slice(1)).toEqual(['posts', { itemID: 'id1' }, { afterID: 'id3' }]);
   });
 
   it('moving up names the row now below it; Enter works as Space; Home goes to the top of the page', async () => {
@@ -139,7 +139,7 @@ describe('moving items by keyboard', { timeout: 60_000 }, () => {
     expect(live()).toHaveTextContent('Post 3 cannot move further on this page: position 1 of 4.');
     await user.keyboard('{Enter}');
     await waitFor(() => expect(fake.moveItem).toHaveBeenCalledTimes(1));
-    expect(fake.moveItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'id3', { beforeID: 'id1' }]);
+    expect(fake.moveItem.mock.calls[0]?.slice(1)).toEqual(['posts', { itemID: 'id3' }, { beforeID: 'id1' }]);
     // Enter on a handle never opens the item.
     expect(screen.queryByText('item page')).toBeNull();
   });
@@ -208,7 +208,7 @@ describe('nested lists', { timeout: 60_000 }, () => {
     await user.keyboard('{ArrowDown}');
     await user.keyboard(' ');
     await waitFor(() => expect(fake.moveItem).toHaveBeenCalledTimes(1));
-    expect(fake.moveItem.mock.calls[0]?.slice(1)).toEqual(['posts', 'top1', { nestedID: 'chapters.id2', afterID: 'id3' }]);
+    expect(fake.moveItem.mock.calls[0]?.slice(1)).toEqual(['posts', { itemID: 'top1', nestedID: 'chapters.id2' }, { afterID: 'id3' }]);
     expect(fake.listItems.mock.calls[0]?.[2]).toMatchObject({ parentItemID: 'top1', nestedID: 'chapters' });
   });
 
