@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import type { MessageKey } from '../../definitions/messages/format.ts';
+import { formatMessage, type MessageKey } from '../../definitions/messages/format.ts';
 import type { Guard } from '../../renderers/router/types.ts';
 import type { Me } from '../../src/api/auth.ts';
 import { ApiError } from '../../src/api/errors.ts';
@@ -248,7 +248,8 @@ const joinModel = setup({
           target: 'done',
           actions: assign({
             redirect: ({ context }) => (context.signedIn ? '/' : '/login'),
-            toast: { kind: 'error', key: 'invite.acceptFailed', values: { detail: 'internal detail' } },
+            // The console words every problem code from the catalogue, never the server's own detail.
+            toast: { kind: 'error', key: 'invite.acceptFailed', values: { detail: formatMessage('problem.internal') } },
           }),
         },
       },
