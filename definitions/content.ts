@@ -3,6 +3,7 @@
  * reserved names, the metadata entry every schema carries, nested-id chains and size limits.
  */
 import { metadataField } from './field-types/metadata/index.ts';
+import { settingRefusalText, type FieldRefusal } from './field-types/setting-refusal.ts';
 
 /** Item keys the server owns; no field may take these slugs and writes never set them. */
 export const systemKeys = ['_id', '_createdDate', '_lastUpdatedDate', '_order', '_rank'] as const;
@@ -92,13 +93,19 @@ export function collectionIdProblem(id: string): string | undefined {
   }
 }
 
-/** Why a field slug cannot be used, or undefined when it can. Slugs are the keys of item values. */
-export function fieldSlugProblem(slug: string): string | undefined {
-  if (!slug) return 'The slug must not be empty.';
-  if (slug.length > contentLimits.slugMax) return `The slug must be at most ${contentLimits.slugMax} characters.`;
-  if (reservedSlugs.includes(slug)) return `"${slug}" is reserved.`;
-  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) return 'The slug must start with a letter and contain only letters, digits, "_" and "-".';
+/** Why a field slug cannot be used, as a setting refusal, or undefined when it can. Slugs are the keys of item values. */
+export function fieldSlugRefusal(slug: string): FieldRefusal | undefined {
+  if (!slug) return { code: 'slugEmpty' };
+  if (slug.length > contentLimits.slugMax) return { code: 'slugTooLong', params: { max: contentLimits.slugMax } };
+  if (reservedSlugs.includes(slug)) return { code: 'slugReserved', params: { slug } };
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) return { code: 'slugPattern' };
   return undefined;
+}
+
+/** The same in the catalogue's words, or undefined when the slug can be used. */
+export function fieldSlugProblem(slug: string): string | undefined {
+  const refusal = fieldSlugRefusal(slug);
+  return refusal && settingRefusalText(refusal);
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
  * Checks a field definition as people send it and turns it into the stored
  * schema field. What depends on the type comes from the registry: its capabilities, the settings
- * it takes and its own settings check. Problems carry paths relative to the request body.
+ * it takes and its own settings check. Problems carry paths relative to the request body, and a
+ * refusal code with its values beside the catalogue's words (definitions/field-types/setting-refusal.ts).
  */
-import { contentLimits, fieldSlugProblem, metadataField } from '../../definitions/content.ts';
+import { contentLimits, fieldSlugRefusal, metadataField } from '../../definitions/content.ts';
 import { fieldType, typeSettings, type SchemaField, type SettingProblem, type SettingsContext, type TypeSetting } from '../../definitions/field-types/index.ts';
-import { unstorableText } from '../../definitions/field-types/support.ts';
-import { settingRefusalMessageKeys } from '../../definitions/field-types/setting-refusal.ts';
-import { formatMessage } from '../../definitions/messages/format.ts';
+import { unstorableTextCode } from '../../definitions/field-types/support.ts';
+import { settingProblem, type FieldRefusal } from '../../definitions/field-types/setting-refusal.ts';
 import { newId } from '../lib/ids.ts';
 
 const commonAttributes = ['id', 'name', 'slug', 'type', 'helpText', 'required', 'primaryField', 'unique', 'visible', 'sort', 'sortedByDefault'] as const;
@@ -31,10 +31,11 @@ export interface PreparedField {
 /** A settings value that says "not set" (the console may send every attribute with a blank). */
 const blank = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
-function checkName(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return 'is required';
-  if (value.trim().length > contentLimits.fieldNameMax) return `must be at most ${contentLimits.fieldNameMax} characters`;
-  return unstorableText(value);
+function checkName(value: unknown): FieldRefusal | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return { code: 'attributeMissing' };
+  if (value.trim().length > contentLimits.fieldNameMax) return { code: 'nameTooLong', params: { max: contentLimits.fieldNameMax } };
+  const code = unstorableTextCode(value);
+  return code && { code };
 }
 
 /**
@@ -43,20 +44,20 @@ function checkName(value: unknown): string | undefined {
  */
 function prepare(input: Record<string, unknown>, env: FieldEnvironment, previous?: SchemaField): PreparedField {
   const problems: SettingProblem[] = [];
-  const at = (path: string, message: string) => problems.push({ path: env.prefix + path, message });
+  const at = (path: string, refusal: FieldRefusal) => problems.push(settingProblem(env.prefix + path, refusal));
 
   for (const key of Object.keys(input)) {
-    if (!(commonAttributes as readonly string[]).includes(key) && !(typeSettings as readonly string[]).includes(key)) at(key, 'is not a field attribute');
+    if (!(commonAttributes as readonly string[]).includes(key) && !(typeSettings as readonly string[]).includes(key)) at(key, { code: 'notAttribute' });
   }
 
   const typeCode = previous ? (input.type ?? previous.type) : input.type;
   const type = typeof typeCode === 'number' ? fieldType(typeCode) : undefined;
   if (!type || (!previous && !type.capabilities.creatable)) {
-    at('type', typeof typeCode === 'number' ? `${typeCode} is not a field type that can be created` : 'is required: a field type code');
+    at('type', typeof typeCode === 'number' ? { code: 'typeNotCreatable', params: { type: typeCode } } : { code: 'typeMissing' });
     return { field: { id: previous?.id ?? '', name: '', slug: '', type: Number(typeCode) }, problems };
   }
   if (previous && typeCode !== previous.type) {
-    at('type', 'cannot be changed once the field is saved');
+    at('type', { code: 'fixedOnceSaved' });
     return { field: previous, problems };
   }
 
@@ -65,12 +66,12 @@ function prepare(input: Record<string, unknown>, env: FieldEnvironment, previous
   if (nameProblem) at('name', nameProblem);
 
   const slug = input.slug ?? previous?.slug;
-  if (typeof slug !== 'string') at('slug', 'is required');
-  else if (previous && slug !== previous.slug) at('slug', 'cannot be changed once the field is saved');
+  if (typeof slug !== 'string') at('slug', { code: 'attributeMissing' });
+  else if (previous && slug !== previous.slug) at('slug', { code: 'fixedOnceSaved' });
   else {
-    const slugProblem = fieldSlugProblem(slug);
+    const slugProblem = fieldSlugRefusal(slug);
     if (slugProblem) at('slug', slugProblem);
-    else if (env.siblings.some((other) => other.slug === slug)) at('slug', `"${slug}" is already a field of this schema`);
+    else if (env.siblings.some((other) => other.slug === slug)) at('slug', { code: 'slugTaken', params: { slug } });
   }
 
   const field: SchemaField = {
@@ -82,41 +83,41 @@ function prepare(input: Record<string, unknown>, env: FieldEnvironment, previous
 
   const helpText = input.helpText === undefined ? previous?.helpText : input.helpText;
   if (helpText !== undefined && helpText !== null) {
-    if (typeof helpText !== 'string' || helpText.length > contentLimits.helpTextMax || unstorableText(helpText)) {
-      at('helpText', `must be text of at most ${contentLimits.helpTextMax} characters`);
+    if (typeof helpText !== 'string' || helpText.length > contentLimits.helpTextMax || unstorableTextCode(helpText)) {
+      at('helpText', { code: 'helpTextInvalid', params: { max: contentLimits.helpTextMax } });
     } else if (helpText !== '') field.helpText = helpText;
   }
   for (const key of booleanAttributes) {
     const value = input[key] === undefined ? previous?.[key] : input[key];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'boolean') at(key, 'must be true or false');
+    if (typeof value !== 'boolean') at(key, { code: 'notTrueOrFalse' });
     else field[key] = value;
   }
   const sort = input.sort === undefined ? previous?.sort : input.sort;
   if (sort !== undefined && sort !== null) {
-    if (typeof sort !== 'number' || !Number.isFinite(sort)) at('sort', 'must be a number');
+    if (typeof sort !== 'number' || !Number.isFinite(sort)) at('sort', { code: 'sortInvalid' });
     else field.sort = sort;
   }
 
   // A primary field is always required; some types can be neither.
-  if (field.primaryField && !type.capabilities.primary) at('primaryField', `a ${type.name} field cannot be the primary field`);
+  if (field.primaryField && !type.capabilities.primary) at('primaryField', { code: 'cannotBePrimary', params: { type: type.name } });
   else if (field.primaryField) field.required = true;
-  if (field.required && !type.capabilities.required) at('required', `a ${type.name} field cannot be required`);
-  if (field.unique && !type.capabilities.unique) at('unique', `a ${type.name} field cannot be unique`);
+  if (field.required && !type.capabilities.required) at('required', { code: 'cannotBeRequired', params: { type: type.name } });
+  if (field.unique && !type.capabilities.unique) at('unique', { code: 'cannotBeUnique', params: { type: type.name } });
 
   for (const key of typeSettings) {
     if (key === 'nestedCollectionSchema') continue;
     const value = input[key] === undefined ? previous?.[key] : input[key];
     if (blank(value) && key !== 'options') continue;
     if (!type.settings.includes(key)) {
-      if (!blank(value)) at(key, `is not a setting of ${type.name} fields`);
+      if (!blank(value)) at(key, { code: 'notSettingOfType', params: { type: type.name } });
       continue;
     }
     (field as unknown as Record<string, unknown>)[key] = value;
   }
   if (type.checkSettings) {
     const checked = type.checkSettings(field, previous ? { ...env.context, previous } : env.context);
-    for (const refusal of checked.problems) at(refusal.path, formatMessage(settingRefusalMessageKeys[refusal.code], refusal.params));
+    for (const { path, ...refusal } of checked.problems) at(path, refusal);
     Object.assign(field, checked.field);
   }
   return { field, problems };
@@ -129,13 +130,13 @@ export function prepareNewField(input: Record<string, unknown>, env: FieldEnviro
   const type = fieldType(field.type);
   if (type?.storage.kind === 'table') {
     if (env.depth + 1 > contentLimits.nestingDepth) {
-      problems.push({ path: `${env.prefix}type`, message: `nested collections may be at most ${contentLimits.nestingDepth} levels deep` });
+      problems.push(settingProblem(`${env.prefix}type`, { code: 'nestingTooDeep', params: { max: contentLimits.nestingDepth } }));
     }
     const nested = prepareSchema(input.nestedCollectionSchema, { ...env, depth: env.depth + 1, prefix: `${env.prefix}nestedCollectionSchema.`, siblings: [] });
     problems.push(...nested.problems);
     field.nestedCollectionSchema = nested.fields;
   } else if (!blank(input.nestedCollectionSchema)) {
-    problems.push({ path: `${env.prefix}nestedCollectionSchema`, message: `is not a setting of ${type?.name ?? 'these'} fields` });
+    problems.push(settingProblem(`${env.prefix}nestedCollectionSchema`, { code: 'notSettingOfType', params: { type: type?.name ?? 'these' } }));
   }
   return prepared;
 }
@@ -147,7 +148,7 @@ export function prepareNewField(input: Record<string, unknown>, env: FieldEnviro
 export function prepareFieldUpdate(previous: SchemaField, input: Record<string, unknown>, env: FieldEnvironment): PreparedField {
   const { nestedCollectionSchema: _ignored, id: givenId, ...rest } = input;
   const prepared = prepare(rest, env, previous);
-  if (givenId !== undefined && givenId !== previous.id) prepared.problems.push({ path: `${env.prefix}id`, message: 'does not match the field being changed' });
+  if (givenId !== undefined && givenId !== previous.id) prepared.problems.push(settingProblem(`${env.prefix}id`, { code: 'idMismatch' }));
   if (previous.nestedCollectionSchema) prepared.field.nestedCollectionSchema = previous.nestedCollectionSchema;
   return prepared;
 }
@@ -158,16 +159,16 @@ export function prepareFieldUpdate(previous: SchemaField, input: Record<string, 
  */
 export function prepareSchema(input: unknown, env: FieldEnvironment): { fields: SchemaField[]; problems: SettingProblem[] } {
   if (input === undefined || input === null) return { fields: [{ ...metadataField }], problems: [] };
-  if (!Array.isArray(input)) return { fields: [], problems: [{ path: env.prefix.replace(/\.$/, ''), message: 'must be a list of fields' }] };
+  if (!Array.isArray(input)) return { fields: [], problems: [settingProblem(env.prefix.replace(/\.$/, ''), { code: 'schemaNotList' })] };
   const entries = input.filter((entry) => !(isObject(entry) && entry.type === metadataField.type));
   if (entries.length + 1 > contentLimits.fieldsPerSchema) {
-    return { fields: [], problems: [{ path: env.prefix.replace(/\.$/, ''), message: `may hold at most ${contentLimits.fieldsPerSchema - 1} fields` }] };
+    return { fields: [], problems: [settingProblem(env.prefix.replace(/\.$/, ''), { code: 'schemaTooManyFields', params: { max: contentLimits.fieldsPerSchema - 1 } })] };
   }
   const fields: SchemaField[] = [];
   const problems: SettingProblem[] = [];
   entries.forEach((entry, i) => {
     if (!isObject(entry)) {
-      problems.push({ path: `${env.prefix}${i}`, message: 'must be a field definition' });
+      problems.push(settingProblem(`${env.prefix}${i}`, { code: 'notFieldDefinition' }));
       return;
     }
     const prepared = prepareNewField(entry, { ...env, prefix: `${env.prefix}${i}.`, siblings: fields });
@@ -175,7 +176,7 @@ export function prepareSchema(input: unknown, env: FieldEnvironment): { fields: 
     fields.push(prepared.field);
   });
   const primaries = fields.filter((f) => f.primaryField);
-  if (primaries.length > 1) problems.push({ path: `${env.prefix}${fields.indexOf(primaries[1]!)}.primaryField`, message: 'only one field can be the primary field' });
+  if (primaries.length > 1) problems.push(settingProblem(`${env.prefix}${fields.indexOf(primaries[1]!)}.primaryField`, { code: 'primaryTwice' }));
   return { fields: [...fields, { ...metadataField }], problems };
 }
 

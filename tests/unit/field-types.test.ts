@@ -2,12 +2,14 @@
  * The field-type registry: codes and capabilities as the console and the official client expect them,
  * storage descriptors the storage layer can use, and each type's validation on chosen examples.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectionIdProblem, fieldSlugProblem, parseNestedId, slugify } from '../../definitions/content.ts';
 import { creatableFieldTypes, fieldType, fieldTypes, type FieldType, type SchemaField, type SettingsContext } from '../../definitions/field-types/index.ts';
-import { settingRefusalMessageKeys, type SettingRefusal } from '../../definitions/field-types/setting-refusal.ts';
+import { fieldRefusalMessageKeys, settingProblem, settingRefusalMessageKeys, type FieldRefusalCode, type SettingRefusal } from '../../definitions/field-types/setting-refusal.ts';
 import { valueRefusalText } from '../../definitions/field-types/value-refusal.ts';
-import { formatMessage } from '../../definitions/messages/format.ts';
+import { formatMessage, hasMessage } from '../../definitions/messages/format.ts';
 
 /** A type's setting refusals as the API words them (the catalogue's text). */
 const worded = (refusals: readonly SettingRefusal[]) => refusals.map(({ path, code, params }) => ({ path, message: formatMessage(settingRefusalMessageKeys[code], params) }));
@@ -304,6 +306,35 @@ describe('images, geo points, JSON, nested collections and metadata', () => {
   it('refuses values written to a nested collection or the metadata', () => {
     expect(refused('NestedCollection', [])).toMatch(/nestedID/);
     refused('Metadata', {});
+  });
+});
+
+describe('refusals of a field definition', () => {
+  const root = join(import.meta.dirname, '../..');
+  const sourcesUnder = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? sourcesUnder(join(dir, entry.name)) : entry.name.endsWith('.ts') && entry.name !== 'setting-refusal.ts' ? [readFileSync(join(root, dir, entry.name), 'utf8')] : [],
+    );
+  const codes = Object.keys(fieldRefusalMessageKeys) as FieldRefusalCode[];
+
+  it('have a catalogue text for every code', () => {
+    expect(codes.filter((code) => !hasMessage(fieldRefusalMessageKeys[code]))).toEqual([]);
+    expect(Object.keys(settingRefusalMessageKeys).every((code) => Object.hasOwn(fieldRefusalMessageKeys, code))).toBe(true);
+  });
+
+  it('have no code that nothing refuses with', () => {
+    const text = [...sourcesUnder('definitions/field-types'), ...['definitions/content.ts', 'server/content/field-input.ts'].map((file) => readFileSync(join(root, file), 'utf8'))].join('\n');
+    expect(codes.filter((code) => !text.includes(`'${code}'`))).toEqual([]);
+  });
+
+  it('travel as a code with its values beside the catalogue words', () => {
+    expect(settingProblem('schema.0.helpText', { code: 'helpTextInvalid', params: { max: 1000 } })).toEqual({
+      path: 'schema.0.helpText',
+      code: 'helpTextInvalid',
+      params: { max: 1000 },
+      message: 'must be text of at most 1000 characters',
+    });
+    expect(settingProblem('schema', { code: 'schemaNotList' })).toEqual({ path: 'schema', code: 'schemaNotList', message: 'must be a list of fields' });
   });
 });
 
