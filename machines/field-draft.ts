@@ -18,6 +18,7 @@ import {
   type FieldDraftProblem,
 } from '../definitions/field-draft-rules.ts';
 import { fieldType } from '../definitions/field-types/index.ts';
+import { fieldRefusalTextOf } from '../definitions/field-types/setting-refusal.ts';
 import type { SchemaField } from '../definitions/field-types/types.ts';
 
 /** Where the field lives and what it is checked against; `field` opens a saved one, `type` starts a draft. */
@@ -107,7 +108,7 @@ export function fieldDraftErrorOf(error: unknown): FieldDraftError {
     detail: typeof record.detail === 'string' ? record.detail : error instanceof Error ? error.message : '',
     errors: list
       .filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null)
-      .map((entry) => ({ path: String(entry.path ?? ''), message: String(entry.message ?? '') })),
+      .map((entry) => ({ path: String(entry.path ?? ''), message: fieldRefusalTextOf({ ...entry, message: String(entry.message ?? '') }) })),
   };
 }
 

@@ -87,3 +87,15 @@ export const settingRefusalText = ({ code, params }: FieldRefusal): string => fo
 export function settingProblem(path: string, refusal: FieldRefusal): { path: string; message: string; code: FieldRefusalCode; params?: Record<string, string | number> } {
   return { path, message: settingRefusalText(refusal), code: refusal.code, ...(refusal.params ? { params: refusal.params as Record<string, string | number> } : {}) };
 }
+
+const isFieldRefusalCode = (code: unknown): code is FieldRefusalCode => typeof code === 'string' && Object.hasOwn(fieldRefusalMessageKeys, code);
+
+/**
+ * The text of an `errors` entry about a field definition as the console shows it: the catalogue's
+ * words for a refusal code it knows, else the server's `message`.
+ */
+export function fieldRefusalTextOf(entry: { message: string; code?: unknown; params?: unknown }): string {
+  if (!isFieldRefusalCode(entry.code)) return entry.message;
+  const params = typeof entry.params === 'object' && entry.params !== null ? (entry.params as MessageValues) : undefined;
+  return settingRefusalText({ code: entry.code, ...(params ? { params } : {}) });
+}

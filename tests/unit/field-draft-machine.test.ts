@@ -291,4 +291,17 @@ describe('fieldDraftErrorOf', () => {
     });
     expect(fieldDraftErrorOf('boom')).toEqual({ status: null, code: 'unknown', detail: '', errors: [] });
   });
+
+  it('words a refusal code it knows from the catalogue, and keeps the message of one it does not', () => {
+    const errors = [
+      { path: 'schema.0.slug', message: 'server words', code: 'slugTaken', params: { slug: 'title' } },
+      { path: 'schema.0.min', message: 'server words', code: 'boundInvalid', params: { max: 5 } },
+      { path: 'schema.1', message: 'kept', code: 'somethingNew' },
+    ];
+    expect(fieldDraftErrorOf({ status: 400, code: 'validation_failed', detail: 'd', errors }).errors).toEqual([
+      { path: 'schema.0.slug', message: '"title" is already a field of this schema' },
+      { path: 'schema.0.min', message: 'must be a whole number from 0 to 5' },
+      { path: 'schema.1', message: 'kept' },
+    ]);
+  });
 });
