@@ -20,6 +20,7 @@ import { OrganizationService } from './main/organizations.ts';
 import { ProjectService, type ProjectRow } from './main/projects.ts';
 import { ApiTokenService } from './main/api-tokens.ts';
 import { billingRoutes } from './billing/routes.ts';
+import { createBilling, type BillingContext, type BillingOptions } from './billing/index.ts';
 import { publicRoutes } from './public/routes.ts';
 import { TokenService } from './auth/tokens.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -100,6 +101,8 @@ export interface AppContext {
   files: FileService;
   /** A project's webhooks and their delivery log (server/webhooks). */
   webhooks: WebhookService;
+  /** Plans, accounts, card payments, billing runs and enforcement (server/billing, docs/billing.md). */
+  billing: BillingContext;
 }
 
 declare module 'fastify' {
@@ -122,6 +125,8 @@ export interface BuildOptions {
   resolve?: Resolver;
   /** Replaces the SMS provider (default: kept for the Dev mailbox). */
   sms?: SmsProvider;
+  /** Billing's clock and card provider (tests). */
+  billing?: BillingOptions;
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -200,7 +205,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ranks: new RankService(database.db, collections),
     files,
     webhooks: new WebhookService(database.db, outbound),
+    billing: undefined as unknown as BillingContext,
   });
+  app.ctx.billing = createBilling(app, options.billing);
   app.decorate('files', files);
   // Item writes naming files other items hold copy them (docs/files.md: who owns a file).
   registerFileClaimer(database.db, files, config.publicUrl);
@@ -254,5 +261,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerWebhooks(app);
   await app.register(usageRoutes, { prefix: '/api' });
   if (config.serveConsole) await app.register(consoleRoutes);
+  await app.ctx.billing.runs.start();
+  app.addHook('onClose', () => app.ctx.billing.runs.close());
   return app;
 }

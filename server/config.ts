@@ -10,6 +10,7 @@ import { loadMapsConfig, type MapsConfig } from './maps/geocoder.ts';
 import { queryTuning, type QueryTuning } from './content/query/tuning.ts';
 import { readSettings, type Env, type RateLimitRule, type Settings } from './settings.ts';
 import type { WebhookDeliveryConfig } from './webhooks/delivery.ts';
+import type { StatusWindows } from '../definitions/billing/status.ts';
 
 export type { RateLimitRule } from './settings.ts';
 
@@ -72,6 +73,17 @@ export interface Config {
   csv: CsvLimits;
   /** List reads and searches: the `LIST_…` and `SEARCH_…` settings, the rest defaults (server/content/query/tuning.ts); tests change them on their app. */
   listQueries: QueryTuning;
+  /** Billing (docs/billing.md); `enabled: false` (BILLING=0) hides it and enforces nothing. */
+  billing: BillingConfig;
+}
+
+export interface BillingConfig {
+  enabled: boolean;
+  provider: 'sandbox' | 'stripe';
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string } | undefined;
+  salesEmail: string;
+  statusWindows: StatusWindows;
+  runIntervalS: number;
 }
 
 /** Builds the app's configuration from `env` through the settings schema (server/settings.ts). */
@@ -125,7 +137,34 @@ export function loadConfig(env: Env = process.env): Config {
       keptSearch: { termsPerCollection: s.SEARCH_KEPT_TERMS, lockTimeoutMs: s.SEARCH_KEPT_LOCK_TIMEOUT_MS },
       searchWords: { tokens: s.SEARCH_WORD_TOKENS },
     }),
+    billing: billingConfig(s),
   };
+}
+
+function billingConfig(s: Settings): BillingConfig {
+  if (s.BILLING_PROVIDER === 'stripe' && (!s.STRIPE_SECRET_KEY || !s.STRIPE_WEBHOOK_SECRET)) {
+    throw new Error('BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  return {
+    enabled: s.BILLING,
+    provider: s.BILLING_PROVIDER,
+    stripe:
+      s.BILLING_PROVIDER === 'stripe'
+        ? { secretKey: s.STRIPE_SECRET_KEY!, webhookSecret: s.STRIPE_WEBHOOK_SECRET!, apiUrl: s.STRIPE_API_URL ?? 'https://api.stripe.com' }
+        : undefined,
+    salesEmail: s.BILLING_SALES_EMAIL ?? s.ADMIN_EMAIL ?? s.MAIL_FROM,
+    statusWindows: parseStatusWindows(s.BILLING_STATUS_WINDOWS),
+    runIntervalS: s.BILLING_RUN_INTERVAL_S,
+  };
+}
+
+/** `0-2,3-14,15-30` as the three windows, each in order and after the one before. */
+export function parseStatusWindows(value: string): StatusWindows {
+  const ranges = value.split(',').map((part) => /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(part));
+  const ok = ranges.length === 3 && ranges.every((m, i) => m && Number(m[1]) <= Number(m[2]) && (i === 0 || Number(m[1]) > Number(ranges[i - 1]![2])));
+  if (!ok) throw new Error(`BILLING_STATUS_WINDOWS must be three ascending day ranges like 0-2,3-14,15-30, got "${value}"`);
+  const [grace, noClient, block] = ranges.map((m) => ({ from: Number(m![1]), to: Number(m![2]) }));
+  return { GRACE: grace!, NO_CLIENT: noClient!, BLOCK: block! };
 }
 
 /** The environment of a server this process starts (`npm run dev`): its own, with `overrides` on top. */

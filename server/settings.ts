@@ -270,6 +270,22 @@ export const settingsSchema = Type.Object({
     }),
   ),
   MAP_TILE_ATTRIBUTION: Type.Optional(text(undefined, { description: "the tiles' attribution, shown as text in the map's corner" })),
+  BILLING: switchOn({
+    description: 'billing (docs/billing.md): plans, card payments, billing runs, usage limits and billing status; `0` hides billing in the console and enforces nothing, for installations that do not sell',
+  }),
+  BILLING_PROVIDER: choice(['sandbox', 'stripe'], 'sandbox', {
+    description: 'who charges cards: `sandbox` (built in, offline: Larder serves the card page itself and accepts only published test numbers) or `stripe`',
+  }),
+  STRIPE_SECRET_KEY: Type.Optional(text(undefined, { description: 'the Stripe secret key (required with `BILLING_PROVIDER=stripe`)' })),
+  STRIPE_WEBHOOK_SECRET: Type.Optional(text(undefined, { description: "the signing secret of Stripe's webhook endpoint `/billing/providers/stripe/webhook` (required with `BILLING_PROVIDER=stripe`)" })),
+  STRIPE_API_URL: Type.Optional(
+    httpAddress('https://api.stripe.com', { description: "where the Stripe SDK sends its calls (tests point it at a loopback server that answers as Stripe's API does)" }),
+  ),
+  BILLING_SALES_EMAIL: Type.Optional(text(undefined, { defaultText: '`ADMIN_EMAIL`, else `MAIL_FROM`', description: 'where Contact Us requests are mailed' })),
+  BILLING_STATUS_WINDOWS: text('0-2,3-14,15-30', {
+    description: 'days since a failed charge of GRACE, NO_CLIENT (console restricted) and BLOCK (public API suspended), as three ranges `from-to`',
+  }),
+  BILLING_RUN_INTERVAL_S: positive(3600, { description: 'how often the billing run looks for organizations due to be charged (and failed charges to retry), in seconds' }),
   LARDER_PGLITE_NAMED: switchOn({ description: "PGlite runs repeated reads as named statements, parsed and planned once per process; `0` turns that off (to measure the difference)" }),
 });
 

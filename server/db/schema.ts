@@ -3,7 +3,7 @@
  * Secrets (refresh tokens, reset tokens, confirmation ids) are stored only as SHA-256 hashes.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const created = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -167,12 +167,141 @@ export const rateLimits = pgTable(
   (t) => [index('rate_limits_reset').on(t.resetAt)],
 );
 
-/** The organization's billing record; the billing issue adds plan, address and amounts. */
+/**
+ * The organization's billing account (migration 0024, docs/billing.md): seats, plan (null: the plan
+ * flagged `free`), address, currency (1 NIS, 2 USD), frequency (1 monthly, 2 yearly), credit and
+ * add-ons in minor units, billing dates, the masked card and the first failed charge's date.
+ */
 export const billingAccounts = pgTable('billing_accounts', {
   organizationId: text('organization_id')
     .primaryKey()
     .references(() => organizations.id, { onDelete: 'cascade' }),
   seats: integer('seats').notNull(),
+  createdAt: created(),
+  planId: text('plan_id'),
+  pendingPlanId: text('pending_plan_id'),
+  billingEmail: text('billing_email'),
+  address: text('address').notNull().default(''),
+  city: text('city').notNull().default(''),
+  country: text('country').notNull().default('US'),
+  postcode: text('postcode').notNull().default(''),
+  currency: smallint('currency').notNull().default(2),
+  frequency: smallint('frequency').notNull().default(1),
+  addOns: jsonb('add_ons').$type<{ title: string; amount: number; nisAmount: number }[]>().notNull().default([]),
+  creditUsd: bigint('credit_usd', { mode: 'number' }).notNull().default(0),
+  creditNis: bigint('credit_nis', { mode: 'number' }).notNull().default(0),
+  billingDay: smallint('billing_day'),
+  nextBillingDate: date('next_billing_date', { mode: 'string' }),
+  lastBillingDate: date('last_billing_date', { mode: 'string' }),
+  cardProvider: text('card_provider'),
+  cardCustomer: text('card_customer'),
+  cardToken: text('card_token'),
+  cardLast4: text('card_last4'),
+  cardBrand: text('card_brand'),
+  initialBillingFailedDate: ts('initial_billing_failed_date'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** A line of a charge or invoice: a name and an amount in minor units (overage lines name their metric). */
+export interface BillingLine {
+  name: string;
+  usageName?: string;
+  amount: number;
+}
+
+/** One charge: per organization and period (`period`), or a plan or seat change (`upgrade`, `seats`). Kept after the organization. */
+export const billingCharges = pgTable('billing_charges', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull(),
+  kind: text('kind').$type<'period' | 'upgrade' | 'seats'>().notNull(),
+  periodStart: date('period_start', { mode: 'string' }).notNull(),
+  periodEnd: date('period_end', { mode: 'string' }).notNull(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  currency: smallint('currency').notNull(),
+  lineItems: jsonb('line_items').$type<BillingLine[]>().notNull(),
+  subtotal: bigint('subtotal', { mode: 'number' }).notNull(),
+  creditApplied: bigint('credit_applied', { mode: 'number' }).notNull().default(0),
+  tax: bigint('tax', { mode: 'number' }).notNull(),
+  total: bigint('total', { mode: 'number' }).notNull(),
+  status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull().default('pending'),
+  provider: text('provider'),
+  providerChargeId: text('provider_charge_id'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  createdAt: created(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  settledAt: ts('settled_at'),
+});
+
+/** The invoice of a successful charge, frozen at the charge; its PDF is rendered from this row. */
+export const billingInvoices = pgTable('billing_invoices', {
+  id: text('id').primaryKey(),
+  chargeId: text('charge_id').notNull().unique(),
+  organizationId: text('organization_id').notNull(),
+  invoiceNumber: text('invoice_number').notNull().unique(),
+  issuedAt: ts('issued_at').notNull().defaultNow(),
+  planName: text('plan_name').notNull(),
+  organizationName: text('organization_name').notNull(),
+  billingEmail: text('billing_email'),
+  billingAddress: jsonb('billing_address').$type<{ address: string; city: string; country: string; postcode: string }>().notNull(),
+  currency: smallint('currency').notNull(),
+  lineItems: jsonb('line_items').$type<BillingLine[]>().notNull(),
+  taxName: text('tax_name'),
+  tax: bigint('tax', { mode: 'number' }).notNull(),
+  total: bigint('total', { mode: 'number' }).notNull(),
+  cardLast4: text('card_last4'),
+  mailedAt: ts('mailed_at'),
+});
+
+/** A card-setup session (the framed page); completed once, for its own organization only. */
+export const billingCardSessions = pgTable('billing_card_sessions', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  planId: text('plan_id'),
+  provider: text('provider').notNull(),
+  providerSessionId: text('provider_session_id'),
+  status: text('status').$type<'open' | 'completed' | 'declined' | 'expired'>().notNull().default('open'),
+  createdBy: text('created_by').notNull(),
+  createdAt: created(),
+  expiresAt: ts('expires_at').notNull(),
+  completedAt: ts('completed_at'),
+});
+
+/** Provider callbacks already handled (a replay has no effect). */
+export const billingProviderEvents = pgTable(
+  'billing_provider_events',
+  { provider: text('provider').notNull(), eventId: text('event_id').notNull(), receivedAt: created() },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
+
+export const contactRequests = pgTable('contact_requests', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  userId: text('user_id'),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  number: text('number').notNull(),
+  createdAt: created(),
+  mailedAt: ts('mailed_at'),
+});
+
+/** The sandbox card provider's saved cards (last four digits and the test number's behaviour, never the number). */
+export const sandboxCards = pgTable('sandbox_cards', {
+  token: text('token').primaryKey(),
+  last4: text('last4').notNull(),
+  brand: text('brand').notNull(),
+  behaviour: text('behaviour').$type<'succeed' | 'decline' | 'fail_later'>().notNull(),
+  createdAt: created(),
+});
+
+/** The sandbox provider's charges by idempotency key: asking twice with one key charges once. */
+export const sandboxCharges = pgTable('sandbox_charges', {
+  idempotencyKey: text('idempotency_key').primaryKey(),
+  id: text('id').notNull().unique(),
+  token: text('token').notNull(),
+  amount: bigint('amount', { mode: 'number' }).notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').$type<'succeeded' | 'declined'>().notNull(),
   createdAt: created(),
 });
 

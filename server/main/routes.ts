@@ -52,6 +52,7 @@ export async function mainRoutes(fastify: FastifyInstance) {
             googleClientId: Type.Union([Type.String(), Type.Null()]),
             devMailbox: Type.Boolean(),
             mapTiles: Type.Union([Type.Object({ url: Type.String(), attribution: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+            billing: Type.Boolean({ description: 'false with BILLING=0: the console shows no billing and nothing is enforced' }),
           }),
         }),
       },
@@ -66,6 +67,7 @@ export async function mainRoutes(fastify: FastifyInstance) {
       devMailbox: config.devMailbox && mailer.transport === 'outbox' && isLoopback(request.socket.remoteAddress),
       // Without a tile URL the console draws its offline world layer (docs/field-types.md "Places and maps").
       mapTiles: config.maps.tileUrl ? { url: config.maps.tileUrl, attribution: config.maps.tileAttribution ?? null } : null,
+      billing: config.billing.enabled,
     }),
   );
 

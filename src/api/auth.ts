@@ -12,6 +12,8 @@ export interface ConsoleConfig {
   devMailbox: boolean;
   /** A tile layer for maps; null (or absent): the offline world layer. */
   mapTiles?: { url: string; attribution: string | null } | null;
+  /** False with BILLING=0: no billing screens, dialogs or diversions (absent: on). */
+  billing?: boolean;
 }
 
 /** GET /api/user/me. */
