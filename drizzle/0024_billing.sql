@@ -25,6 +25,7 @@ ALTER TABLE billing_accounts
   ADD COLUMN card_last4 text,
   ADD COLUMN card_brand text,
   ADD COLUMN initial_billing_failed_date timestamp with time zone,
+  ADD COLUMN overage_billed_through text,
   ADD COLUMN updated_at timestamp with time zone DEFAULT now() NOT NULL,
   ADD CONSTRAINT billing_accounts_currency CHECK (currency IN (1, 2)),
   ADD CONSTRAINT billing_accounts_frequency CHECK (frequency IN (1, 2)),
@@ -36,8 +37,10 @@ CREATE INDEX billing_accounts_due ON billing_accounts (next_billing_date) WHERE 
 --> statement-breakpoint
 -- One charge per organization and period (kind 'period'), or per plan or seat change ('upgrade',
 -- 'seats'). The row is written before the provider is asked, with the idempotency key the provider
--- gets: a retry after a crash or a timeout asks with the same key and cannot charge twice. Kept when
--- the organization is deleted (accounting), so no foreign key.
+-- gets: a retry after a crash or a timeout asks with the same key and cannot charge twice (a retry
+-- after a decline is a new attempt with a new key). `effect` is what success changes on the account
+-- (plan, seats, dates, credit), applied in the transaction that records the success. Kept when the
+-- organization is deleted (accounting), so no foreign key.
 CREATE TABLE billing_charges (
   id text PRIMARY KEY,
   organization_id text NOT NULL,
@@ -47,6 +50,7 @@ CREATE TABLE billing_charges (
   idempotency_key text NOT NULL UNIQUE,
   currency smallint NOT NULL,
   line_items jsonb NOT NULL,
+  effect jsonb DEFAULT '{}'::jsonb NOT NULL,
   subtotal bigint NOT NULL,
   credit_applied bigint DEFAULT 0 NOT NULL,
   tax bigint NOT NULL,

@@ -199,8 +199,26 @@ export const billingAccounts = pgTable('billing_accounts', {
   cardLast4: text('card_last4'),
   cardBrand: text('card_brand'),
   initialBillingFailedDate: ts('initial_billing_failed_date'),
+  /** The last usage month (`YYYY-MM`) whose overage has been charged. */
+  overageBilledThrough: text('overage_billed_through'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * What a charge's success changes on the account, applied in the transaction that records it
+ * (server/billing/accounts.ts `applyChargeEffect`). Absent keys change nothing; `planId: null` is the free plan.
+ */
+export interface ChargeEffect {
+  planId?: string | null;
+  clearPendingPlan?: true;
+  seats?: number;
+  billingDay?: number | null;
+  nextBillingDate?: string | null;
+  lastBillingDate?: string | null;
+  overageBilledThrough?: string;
+  creditUsedUsd?: number;
+  creditUsedNis?: number;
+}
 
 /** A line of a charge or invoice: a name and an amount in minor units (overage lines name their metric). */
 export interface BillingLine {
@@ -219,6 +237,7 @@ export const billingCharges = pgTable('billing_charges', {
   idempotencyKey: text('idempotency_key').notNull().unique(),
   currency: smallint('currency').notNull(),
   lineItems: jsonb('line_items').$type<BillingLine[]>().notNull(),
+  effect: jsonb('effect').$type<ChargeEffect>().notNull().default({}),
   subtotal: bigint('subtotal', { mode: 'number' }).notNull(),
   creditApplied: bigint('credit_applied', { mode: 'number' }).notNull().default(0),
   tax: bigint('tax', { mode: 'number' }).notNull(),

@@ -1,6 +1,6 @@
 /**
  * Organization settings: General (name editable by admins), Users, Billing and
- * Plan & Usage (admins; empty until the billing issue), Danger Zone (admins). Non-admins see only
+ * Plan & Usage (admins; none with BILLING=0), Danger Zone (admins). Non-admins see only
  * General and the user list. `?view=plans` scrolls to the plans for admins.
  */
 import { useEffect } from 'react';
@@ -21,6 +21,9 @@ import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { DeleteByNameSection } from '../../shell/DeleteByNameSection.tsx';
 import { problemFieldErrors } from '../../shell/problem-field-errors.ts';
 import { UsersSection } from './UsersSection.tsx';
+import { BillingSection } from './BillingSection.tsx';
+import { PlansSection } from './PlansSection.tsx';
+import { useConfig } from '../../api/queries.ts';
 
 export interface SettingsTabProps {
   organization: Organization;
@@ -32,6 +35,8 @@ export function SettingsTab({ organization, me, isAdmin }: SettingsTabProps) {
   const format = useFormat();
   const [search] = useSearchParams();
   const wantsPlans = search.get('view') === 'plans';
+  // BILLING=0 installations show no billing at all (docs/billing.md "Self-hosting without billing").
+  const billing = useConfig().data?.billing !== false;
 
   useEffect(() => {
     if (isAdmin && wantsPlans) document.getElementById('plans')?.scrollIntoView({ block: 'start' });
@@ -46,14 +51,12 @@ export function SettingsTab({ organization, me, isAdmin }: SettingsTabProps) {
       <UsersSection organization={organization} me={me} isAdmin={isAdmin} />
       {isAdmin ? (
         <>
-          <section className="panel" aria-labelledby="settings-billing">
-            <h2 id="settings-billing">{format('settings.billing')}</h2>
-            <p className="empty-state">{format('settings.billingSoon')}</p>
-          </section>
-          <section className="panel" id="plans" aria-labelledby="settings-plans" tabIndex={-1}>
-            <h2 id="settings-plans">{format('settings.plans')}</h2>
-            <p className="empty-state">{format('settings.plansSoon')}</p>
-          </section>
+          {billing ? (
+            <>
+              <BillingSection organization={organization} />
+              <PlansSection organization={organization} />
+            </>
+          ) : null}
           <DangerZone organization={organization} />
         </>
       ) : null}
