@@ -98,6 +98,14 @@ export const passwordResets = pgTable(
   (t) => [index('password_resets_user').on(t.userId)],
 );
 
+/** A mail's attachment as the outbox keeps it. */
+export interface MailAttachmentRow {
+  filename: string;
+  contentType: string;
+  /** base64 */
+  content: string;
+}
+
 /**
  * Every mail the product sends. With the outbox transport (no SMTP_URL) a mail is only kept here
  * (`kept`) for the Dev mailbox; with SMTP it is `pending` until the delivery worker has handed it
@@ -120,6 +128,8 @@ export const outbox = pgTable(
     sentAt: ts('sent_at'),
     lastError: text('last_error'),
     createdAt: created(),
+    /** Files the mail carries (migration 0026: the invoice PDF), content in base64. */
+    attachments: jsonb('attachments').$type<MailAttachmentRow[]>(),
   },
   (t) => [index('outbox_created').on(t.createdAt), index('outbox_due').on(t.status, t.nextAttemptAt)],
 );
@@ -250,6 +260,9 @@ export const billingCharges = pgTable('billing_charges', {
   createdAt: created(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   settledAt: ts('settled_at'),
+  /** The plan and tax rule names the charge was priced with (migration 0026), for its invoice. */
+  planName: text('plan_name').notNull().default(''),
+  taxName: text('tax_name'),
 });
 
 /** The invoice of a successful charge, frozen at the charge; its PDF is rendered from this row. */

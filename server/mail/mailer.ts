@@ -22,7 +22,12 @@ export interface MailMessage {
   link?: string;
   /** What the mail is for (confirm, reset, …), for the Dev mailbox. */
   kind: string;
+  /** Files the mail carries (an invoice PDF), kept in the outbox with it. */
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
 }
+
+const storedAttachments = (message: MailMessage) =>
+  message.attachments?.length ? message.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') })) : null;
 
 export interface Mailer {
   readonly transport: 'outbox' | 'smtp';
@@ -53,7 +58,7 @@ export function createMailer(options: MailerOptions): Mailer {
     return {
       transport: 'outbox',
       async send(message) {
-        await db.insert(outbox).values({ id: newId(), from, status: 'kept', ...message, link: message.link ?? null });
+        await db.insert(outbox).values({ id: newId(), from, status: 'kept', ...message, link: message.link ?? null, attachments: storedAttachments(message) });
         log.info({ mail: message.kind, to: message.to, link: message.link }, `outbox: ${message.subject}${message.link ? ` → ${message.link}` : ''}`);
       },
       deliverDue: async () => 0,
@@ -67,7 +72,8 @@ export function createMailer(options: MailerOptions): Mailer {
 
   async function deliver(row: OutboxRow) {
     try {
-      await transporter.sendMail({ from: row.from, to: row.to, subject: row.subject, text: row.text });
+      const attachments = row.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') }));
+      await transporter.sendMail({ from: row.from, to: row.to, subject: row.subject, text: row.text, ...(attachments ? { attachments } : {}) });
       await db.update(outbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(outbox.id, row.id));
     } catch (error) {
       const message = (error as Error).message.slice(0, 500);
@@ -123,6 +129,7 @@ export function createMailer(options: MailerOptions): Mailer {
         nextAttemptAt: new Date(),
         ...message,
         link: message.link ?? null,
+        attachments: storedAttachments(message),
       });
       // Try at once, after the answer has gone: the caller's timing must not depend on SMTP.
       if (!closed && timer) setImmediate(() => void deliverDue().catch((e) => log.error({ err: e }, 'mail worker')));
