@@ -43,6 +43,8 @@ export const paging = {
 export const throttles = {
   apiLimitDialogMs: 30_000,
   apiLimitRemindMs: 5 * 60_000,
+  /** The GRACE "Billing Account Status" dialog shows at most once per hour per organization. */
+  graceAlertMs: 3_600_000,
 } as const;
 
 /** Keys of what the console keeps in the browser's local storage. */
@@ -52,6 +54,8 @@ export const storageKeys = {
   lastOrganization: 'larder.lastOrganization',
   theme: 'larder.theme',
   closeAfterSaving: 'larder.closeAfterSaving',
+  /** When the "Billing Account Status" dialog last showed for an organization (ms since the epoch). */
+  billingStatusAlert: (organizationID: string) => `larder.billingStatusAlert.${organizationID}`,
   /** Column layouts are kept per organization, project, collection and nested path. */
   columnLayout: (organizationID: string, projectID: string, collectionID: string, nestedPath = '') =>
     `larder.columns.${organizationID}.${projectID}.${collectionID}${nestedPath ? `.${nestedPath}` : ''}`,
