@@ -20,6 +20,8 @@ import { OrganizationService } from './main/organizations.ts';
 import { ProjectService, type ProjectRow } from './main/projects.ts';
 import { ApiTokenService } from './main/api-tokens.ts';
 import { billingRoutes } from './billing/routes.ts';
+import { cardRoutes } from './billing/card-routes.ts';
+import { billingStatusRoutes } from './billing/status-routes.ts';
 import { createBilling, type BillingContext, type BillingOptions } from './billing/index.ts';
 import { publicRoutes } from './public/routes.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -248,6 +250,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });
   registerAuthentication(app);
   registerRequestScope(app);
+  // Billing status and usage limits on app calls and console calls (after the access check of each route).
+  app.ctx.billing.enforcement.register(app);
 
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(publicAuthRoutes, { prefix: '/auth/public' });
@@ -255,6 +259,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(projectUserRoutes, { prefix: '/api/organization/:org/project/:proj' });
   await app.register(mainRoutes, { prefix: '/api' });
   await app.register(billingRoutes, { prefix: '/billing' });
+  await app.register(cardRoutes, { prefix: '/billing' });
+  await app.register(billingStatusRoutes, { prefix: '/billing' });
   await app.register(publicRoutes, { prefix: '/api/public' });
   if (config.devMailbox && mailer.transport === 'outbox') await app.register(devMailboxRoutes, { prefix: '/api/dev/mailbox' });
   await registerFiles(app);

@@ -1,6 +1,346 @@
-/** Billing status and usage limits on requests (docs/billing.md "Billing status", "Usage limits"). */
+/**
+ * Billing status and usage limits on requests (docs/billing.md "Billing status", "Usage limits").
+ *
+ * - Status: `billingStatusOf(initial_billing_failed_date, now, windows)`. Each organization's
+ *   failed date and plan are cached per process (shared cache `billingAccount`; migration 0025
+ *   drops the entry in every process when the row changes, so a successful charge lifts a block
+ *   at once). BLOCK answers every call of the organization's apps (the public API, the apps'
+ *   auth service, file downloads, live streams) with 402 `billing_blocked`; NO_CLIENT and BLOCK
+ *   refuse the console's member writes (routes whose action is create, update or delete) with 403
+ *   `billing_restricted`; reads and admin actions (organization settings, members, seats,
+ *   billing) stay open so that an admin can pay. GRACE restricts nothing on the server.
+ * - Limits: the plan of the account (else the free plan). A limit without an overage price is
+ *   hard: the app call that would go past it answers 429 `usage_limit` {metric, limit}. Which
+ *   metric gates which call: `gateMetrics` below. From 80 % of any limit (Users aside: seats cap
+ *   members) app answers and the console's organization answers carry the `warning` header.
+ *   Figures: a per-organization snapshot of the written usage, re-read at most every
+ *   `refreshMs` in the background, plus what this process counted and has not written yet, so the
+ *   check itself is in memory.
+ * - With BILLING=0 nothing is registered and nothing is enforced.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { billingConstants } from '../../definitions/billing/constants.ts';
+import { freePlan, planById, type PlanDefinition, type UsageLimit } from '../../definitions/billing/plans.ts';
+import { billingStatusOf, type BillingStatus } from '../../definitions/billing/status.ts';
+import { formatSize } from '../../definitions/format-size.ts';
+import { counterMetrics, usageUnits, type CounterMetric, type UsageMetric } from '../../definitions/usage.ts';
+import { billingAccounts } from '../db/schema.ts';
+import { AppError, forbidden } from '../lib/errors.ts';
+import type { SharedCache } from '../lib/shared-cache.ts';
+import type { RouteAccess } from '../lib/request-scope.ts';
+import { usageLiveHeartbeatMs } from '../usage/usage.ts';
 import type { BillingDeps } from './deps.ts';
 
+/** What a call uses that a hard limit can refuse. */
+export type Gate = 'call' | 'itemCreate' | 'upload' | 'live' | 'download' | 'auth' | 'signUp' | 'sms';
+
+/**
+ * The metrics each kind of app call is checked against: every public API call against ApiCalls
+ * and BandWidth; item creates also against ItemCount, uploads against TotalStore, opening a live
+ * stream against SimultaneousLive; file downloads against BandWidth; the apps' auth service's
+ * sign-ups against BagelAuthUsers and sending a code by SMS against SMSOTPCount (its other calls
+ * are not metered, so only a block stops them). WebhookTriggers is checked by the deliveries
+ * (`webhookRefusal`); Users is capped by seats.
+ */
+export const gateMetrics: Record<Gate, readonly UsageMetric[]> = {
+  call: ['ApiCalls', 'BandWidth'],
+  itemCreate: ['ApiCalls', 'BandWidth', 'ItemCount'],
+  upload: ['ApiCalls', 'BandWidth', 'TotalStore'],
+  live: ['ApiCalls', 'BandWidth', 'SimultaneousLive'],
+  download: ['BandWidth'],
+  auth: [],
+  signUp: ['BagelAuthUsers'],
+  sms: ['SMSOTPCount'],
+};
+
+/** The public API's routes that are more than a call (method and route address). */
+const publicGates: Record<string, Gate> = {
+  'POST /api/public/collection/:collection/items': 'itemCreate',
+  'POST /api/public/collection/:collection/items/:item': 'itemCreate',
+  'PUT /api/public/collection/:collection/items/:item/image': 'upload',
+  'POST /api/public/collection//assets': 'upload',
+  'POST /api/public/collection/:collection/assets': 'upload',
+  'GET /api/public/collection/:collection/live': 'live',
+};
+
+/** The display name of a metric in problems and warnings. */
+export const metricDisplayNames: Record<UsageMetric, string> = {
+  Users: 'Users',
+  ApiCalls: 'ApiCalls',
+  ItemCount: 'ItemCount',
+  TotalStore: 'Asset Storage',
+  BandWidth: 'BandWidth',
+  SimultaneousLive: 'SimultaneousLive',
+  WebhookTriggers: 'WebhookTriggers',
+  BagelAuthUsers: 'BagelAuthUsers',
+  SMSOTPCount: 'SMS OTP Count',
+};
+
+/** A limit as people read it: sizes in 1000-based units, counts with grouping. */
+export const limitText = (metric: UsageMetric, limit: number): string =>
+  usageUnits[metric] === 'bytes' ? formatSize(limit) : new Intl.NumberFormat('en').format(limit);
+
+interface AccountEntry {
+  /** The first failed charge (ms), or null. */
+  failedAt: number | null;
+  planId: string | null;
+}
+
+interface UsageSnapshot {
+  month: string;
+  /** When it was read (Date.now(): freshness, not a billing decision). */
+  at: number;
+  /** Written counters and peaks of the month, levels now, and other processes' open live streams. */
+  values: Map<string, number>;
+  /** The warning header these figures call for ('' for none), with this process's unwritten counts at the read. */
+  warning: string;
+  planId: string | null;
+  loading?: Promise<void> | undefined;
+}
+
+const counters = new Set<string>(counterMetrics);
+const writeActions = new Set<RouteAccess['action']>(['create', 'update', 'delete']);
+const restrictingStatuses = new Set<BillingStatus>(['NO_CLIENT', 'BLOCK']);
+const snapshotsMax = 20_000;
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
 export class BillingEnforcement {
+  /** How old a usage snapshot may be before a request starts re-reading it (milliseconds). */
+  refreshMs = 5_000;
+  private accounts: SharedCache<AccountEntry> | undefined;
+  private readonly snapshots = new Map<string, UsageSnapshot>();
+
   constructor(readonly deps: BillingDeps) {}
+
+  get enabled(): boolean {
+    return this.deps.config.billing.enabled;
+  }
+
+  /**
+   * Hooks the checks into the app (buildApp calls it after the request scope, before the routes):
+   * app calls are checked once their caller is known (preHandler); console routes that state an
+   * action get a check after their access check. With BILLING=0 nothing is hooked.
+   */
+  register(app: FastifyInstance): void {
+    this.accounts = app.ctx.caches.create<AccountEntry>('billingAccount', 60_000);
+    if (!this.enabled) return;
+    app.addHook('preHandler', async (request, reply) => {
+      const url = request.routeOptions.url;
+      if (url === undefined || request.method === 'OPTIONS') return;
+      if (url.startsWith('/api/public/')) {
+        const organizationId = (request as { principal?: { organizationId: string } | null }).principal?.organizationId;
+        if (organizationId) await this.checkApp(organizationId, publicGates[`${request.method} ${url}`] ?? 'call', reply);
+      } else if (url.startsWith('/auth/public/')) {
+        const caller = (request as { authCaller?: { projectId: string; apiToken: { organizationId: string } | null } | null }).authCaller;
+        if (!caller) return;
+        const organizationId = caller.apiToken?.organizationId ?? (await this.deps.usage.organizationOfProject(caller.projectId));
+        if (organizationId) await this.checkApp(organizationId, authGate(request, url), reply);
+      }
+    });
+    app.addHook('onRoute', (route) => {
+      const config = route.config as Partial<RouteAccess> | undefined;
+      if (!config?.action || !config.scope) return;
+      const write = writeActions.has(config.action);
+      const check = async (request: FastifyRequest, reply: FastifyReply) => {
+        const organizationId = request.scope?.organizationId;
+        if (organizationId) await this.checkConsole(organizationId, write && request.method !== 'GET' && request.method !== 'HEAD', reply);
+      };
+      // After the route's own preHandlers, the access check among them (server/lib/request-scope.ts): its scope is known.
+      const own = route.preHandler;
+      route.preHandler = own === undefined ? [check] : [...(Array.isArray(own) ? own : [own]), check];
+    });
+  }
+
+  /** The organization's billing status now. */
+  async status(organizationId: string): Promise<BillingStatus> {
+    if (!this.enabled) return 'OK';
+    const account = await this.account(organizationId);
+    return billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows);
+  }
+
+  /** The organization's plan (the free plan without one, or with one no longer defined). */
+  async plan(organizationId: string): Promise<PlanDefinition> {
+    return planOf((await this.account(organizationId)).planId);
+  }
+
+  /**
+   * An app's call: 402 under BLOCK, 429 past a hard limit of the gate's metrics; else the
+   * warning header when a limit is near or past.
+   */
+  async checkApp(organizationId: string, gate: Gate, reply: FastifyReply | undefined): Promise<void> {
+    if (!this.enabled) return;
+    const account = await this.account(organizationId);
+    if (billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows) === 'BLOCK') {
+      throw new AppError(402, 'billing_blocked', 'The organization’s API services are suspended: its billing account has been unpaid too long.');
+    }
+    const snapshot = await this.snapshot(organizationId, account.planId);
+    const plan = planOf(account.planId);
+    for (const metric of gateMetrics[gate]) {
+      const limit = limitOf(plan, metric);
+      if (!limit || limit.additionalCost !== null) continue;
+      if (this.current(organizationId, snapshot, metric) >= limit.limit) {
+        const name = metricDisplayNames[metric];
+        throw new AppError(429, 'usage_limit', `The organization has used its plan’s ${name} (${limitText(metric, limit.limit)}).`, {
+          params: { metric: name, limit: limitText(metric, limit.limit) },
+        });
+      }
+    }
+    if (snapshot.warning && reply) reply.header(billingConstants.usageWarningHeader, snapshot.warning);
+  }
+
+  /** A file download of the organization's (server/files/download-routes.ts): its app call check. */
+  download(reply: FastifyReply, organizationId: string): Promise<void> {
+    return this.enabled ? this.checkApp(organizationId, 'download', reply) : Promise.resolve();
+  }
+
+  /**
+   * A console call in the organization: a member write under NO_CLIENT or BLOCK is 403
+   * `billing_restricted`; every answer carries the usage warning when a limit is near or past.
+   */
+  async checkConsole(organizationId: string, write: boolean, reply: FastifyReply | undefined): Promise<void> {
+    if (!this.enabled) return;
+    const account = await this.account(organizationId);
+    const status = billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows);
+    if (write && restrictingStatuses.has(status)) {
+      throw forbidden('billing_restricted', 'The organization’s billing account has an unpaid charge: until the payment information is updated, only billing and organization settings can be changed.');
+    }
+    const snapshot = await this.snapshot(organizationId, account.planId);
+    if (snapshot.warning && reply) reply.header(billingConstants.usageWarningHeader, snapshot.warning);
+  }
+
+  /**
+   * Why a webhook delivery of the organization is not sent (its WebhookTriggers hard limit is
+   * reached; under BLOCK its apps' calls are suspended and so are its deliveries), or null.
+   */
+  async webhookRefusal(organizationId: string): Promise<string | null> {
+    if (!this.enabled) return null;
+    try {
+      const account = await this.account(organizationId);
+      if (billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows) === 'BLOCK') {
+        return 'Not sent: the organization’s API services are suspended (billing account unpaid).';
+      }
+      const limit = limitOf(planOf(account.planId), 'WebhookTriggers');
+      if (!limit || limit.additionalCost !== null) return null;
+      const snapshot = await this.snapshot(organizationId, account.planId);
+      // This delivery was counted when it was made: past the limit is more than it.
+      if (this.current(organizationId, snapshot, 'WebhookTriggers') > limit.limit) {
+        return `Not sent: the organization has used its plan’s ${metricDisplayNames.WebhookTriggers} (${limitText('WebhookTriggers', limit.limit)}) this month.`;
+      }
+      return null;
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'could not check the webhook limit; the delivery is sent');
+      return null;
+    }
+  }
+
+  /** Reads the organization's usage figures now (tests; otherwise requests do, every `refreshMs`). */
+  async refreshUsage(organizationId: string): Promise<void> {
+    const account = await this.account(organizationId);
+    const existing = this.snapshots.get(organizationId);
+    if (existing) existing.at = 0;
+    await this.snapshot(organizationId, account.planId);
+  }
+
+  /** The warning header the organization's figures call for now ('' for none). */
+  async warningOf(organizationId: string): Promise<string> {
+    const account = await this.account(organizationId);
+    return (await this.snapshot(organizationId, account.planId)).warning;
+  }
+
+  /** The cached account: failed date and plan. A missing row is an organization on the free plan in good standing. */
+  private account(organizationId: string): Promise<AccountEntry> {
+    const load = async (): Promise<AccountEntry> => {
+      const [row] = await this.deps.database.db
+        .select({ failedAt: billingAccounts.initialBillingFailedDate, planId: billingAccounts.planId })
+        .from(billingAccounts)
+        .where(eq(billingAccounts.organizationId, organizationId));
+      return { failedAt: row?.failedAt ? row.failedAt.getTime() : null, planId: row?.planId ?? null };
+    };
+    return this.accounts ? this.accounts.get(organizationId, load) : load();
+  }
+
+  /**
+   * The organization's usage snapshot: read at once when there is none (or it is of another month
+   * or plan), else served as it is while a read in the background renews it past `refreshMs`.
+   */
+  private async snapshot(organizationId: string, planId: string | null): Promise<UsageSnapshot> {
+    const month = this.deps.usage.currentMonth();
+    const existing = this.snapshots.get(organizationId);
+    if (existing && existing.month === month && existing.planId === planId) {
+      if (Date.now() - existing.at > this.refreshMs && !existing.loading) {
+        existing.loading = this.read(organizationId, month, planId)
+          .catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not read usage for the limits; the last figures stand'))
+          .finally(() => (existing.loading = undefined));
+      }
+      return existing;
+    }
+    if (existing?.loading) await existing.loading;
+    const again = this.snapshots.get(organizationId);
+    if (again && again.month === month && again.planId === planId) return again;
+    try {
+      await this.read(organizationId, month, planId);
+    } catch (error) {
+      // The limits must not take the API down with the database's hiccup: no figures, no refusal.
+      this.deps.log.warn({ err: error }, 'could not read usage for the limits; the call is let through');
+      return { month, at: Date.now(), values: new Map(), warning: '', planId };
+    }
+    return this.snapshots.get(organizationId)!;
+  }
+
+  private async read(organizationId: string, month: string, planId: string | null): Promise<void> {
+    const fresh = `${(3 * usageLiveHeartbeatMs) / 1000} seconds`;
+    const rows = rowsOf<{ metric: string; value: string | number }>(
+      await this.deps.database.db.execute(sql`
+        select metric, value::text as value from usage_counters
+          where organization_id = ${organizationId} and month = ${month} and metric in ('ApiCalls', 'BandWidth', 'WebhookTriggers', 'BagelAuthUsers', 'SMSOTPCount')
+        union all select 'Users', count(*)::text from memberships where organization_id = ${organizationId}
+        union all select 'ItemCount', coalesce(sum(c.item_count), 0)::text from content_collections c join projects p on p.id = c.project_id where p.organization_id = ${organizationId}
+        union all select 'TotalStore', coalesce(sum(f.size), 0)::text from stored_files f join projects p on p.id = f.project_id where p.organization_id = ${organizationId}
+        union all select 'SimultaneousLive', coalesce(sum(open), 0)::text from usage_live_processes
+          where organization_id = ${organizationId} and process_id <> ${this.deps.usage.processId} and heartbeat_at > now() - ${fresh}::interval`),
+    );
+    const values = new Map(rows.map((row) => [row.metric, Number(row.value)]));
+    const snapshot: UsageSnapshot = { month, at: Date.now(), values, warning: '', planId };
+    snapshot.warning = this.warningFor(organizationId, snapshot, planOf(planId));
+    if (!this.snapshots.has(organizationId) && this.snapshots.size >= snapshotsMax) this.snapshots.delete(this.snapshots.keys().next().value!);
+    this.snapshots.set(organizationId, snapshot);
+  }
+
+  /** A metric's figure now: the snapshot, plus this process's unwritten counts (counters) or open streams (SimultaneousLive). */
+  private current(organizationId: string, snapshot: UsageSnapshot, metric: UsageMetric): number {
+    const read = snapshot.values.get(metric) ?? 0;
+    if (counters.has(metric)) return read + this.deps.usage.pendingCount(organizationId, metric as CounterMetric);
+    if (metric === 'SimultaneousLive') return read + this.deps.usage.liveCount(organizationId);
+    return read;
+  }
+
+  /** `299 larder "<metric> at <n>% of the plan's limit"` for every limit at 80 % or more (Users aside), comma-joined. */
+  private warningFor(organizationId: string, snapshot: UsageSnapshot, plan: PlanDefinition): string {
+    const warnings: string[] = [];
+    for (const limit of plan.usageLimits) {
+      if (limit.name === 'Users' || limit.limit <= 0) continue;
+      const value = this.current(organizationId, snapshot, limit.name);
+      if (value * 100 < limit.limit * billingConstants.usageWarningPercent) continue;
+      const percent = Math.floor((value * 100) / limit.limit);
+      warnings.push(`299 larder "${metricDisplayNames[limit.name]} at ${percent}% of the plan's limit"`);
+    }
+    return warnings.join(', ');
+  }
+}
+
+const planOf = (planId: string | null): PlanDefinition => (planId ? planById(planId) : undefined) ?? freePlan;
+
+const limitOf = (plan: PlanDefinition, metric: UsageMetric): UsageLimit | undefined => plan.usageLimits.find((limit) => limit.name === metric);
+
+/** The apps' auth service: sign-ups count BagelAuthUsers, a code sent to a phone SMSOTPCount. */
+function authGate(request: FastifyRequest, url: string): Gate {
+  if (request.method !== 'POST') return 'auth';
+  if (url === '/auth/public/user') return 'signUp';
+  if (url === '/auth/public/user/otp') {
+    const target = (request.body as { emailOrPhone?: unknown } | undefined)?.emailOrPhone;
+    return typeof target === 'string' && !target.includes('@') ? 'sms' : 'auth';
+  }
+  return 'auth';
 }

@@ -156,6 +156,14 @@ export class UsageMeter {
     };
   }
 
+  /**
+   * What this process counted of a counter this month and has not written yet (the usage limits
+   * add it to the written rows: server/billing/enforcement.ts). A write in flight is in neither.
+   */
+  pendingCount(organizationId: string, metric: CounterMetric): number {
+    return this.pending.get(`${organizationId}\u0000${this.currentMonth()}\u0000${metric}`)?.value ?? 0;
+  }
+
   /** Live streams of the organization open in this process now. */
   liveCount(organizationId: string): number {
     return this.live.get(organizationId) ?? 0;
