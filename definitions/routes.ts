@@ -66,6 +66,8 @@ export const screenNames = [
   'webhooks',
   /** One webhook: settings, disabled notice, delivery log with Redeliver. */
   'webhook',
+  /** `/billingComplete`: confirms the card session the provider's page returned with, then organization settings. */
+  'billingComplete',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -223,10 +225,19 @@ export const routes: readonly RouteDefinition[] = [
     layout: 'console',
     title: 'route.organizationSettings.title',
     guards: ['signedIn', 'organizationMember'],
-    query: ['view', 'setupCreditCard'],
+    query: ['view', 'setupCreditCard', 'billingComplete'],
     screen: 'organization',
   },
-  { name: 'creditCardBillingComplete', path: '/billingComplete', layout: 'console', title: 'route.creditCardBillingComplete.title', guards: signedIn, placeholder: true },
+  {
+    name: 'creditCardBillingComplete',
+    path: '/billingComplete',
+    layout: 'console',
+    title: 'route.creditCardBillingComplete.title',
+    // Not diverted by the billing status: saving a card here is how an unpaid account recovers.
+    guards: ['signedIn'],
+    query: ['sessionID'],
+    screen: 'billingComplete',
+  },
   {
     name: 'viewProject',
     path: '/organization/{organizationID}/project/{projectID}',

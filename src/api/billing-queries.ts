@@ -67,7 +67,11 @@ export function usePlans() {
   return useQuery({ queryKey: billingKeys.plans, queryFn: () => api.plans(), staleTime: 5 * 60_000, retry: shouldRetry });
 }
 
-/** The summary of what the plan costs for an address in `country`; off until both are known. */
+/**
+ * The summary of what the plan costs for an address in `country`; off until both are known.
+ * Recalculated whenever a screen showing it mounts (the Setup Credit Card dialog opens) and when
+ * the country or plan changes (a new key).
+ */
 export function useBillingSummary(organizationID: string, query: { country?: string | null; planID?: string | null }, options: { enabled?: boolean } = {}) {
   const api = useBillingApi();
   const country = query.country ?? '';
@@ -76,6 +80,7 @@ export function useBillingSummary(organizationID: string, query: { country?: str
     queryKey: billingKeys.summary(organizationID, country, planID),
     queryFn: () => api.summary(organizationID, { country, planID }),
     enabled: (options.enabled ?? true) && country !== '' && planID !== '',
+    refetchOnMount: 'always',
     retry: shouldRetry,
   });
 }
@@ -158,6 +163,19 @@ export function useCompleteCard() {
 }
 
 /** The invoice PDF of a transaction, as a Blob. */
+/** A card session's state (polled by the card dialog while its page is open, to learn it completed). */
+export function useCardSession(sessionID: string | null | undefined, options: { refetchInterval?: number | false } = {}) {
+  const api = useBillingApi();
+  return useQuery({
+    queryKey: ['billing', 'cardSession', sessionID ?? ''] as const,
+    queryFn: () => api.cardSession(sessionID ?? ''),
+    enabled: Boolean(sessionID),
+    refetchInterval: options.refetchInterval ?? false,
+    gcTime: 0,
+    retry: shouldRetry,
+  });
+}
+
 export function useDownloadInvoice(organizationID: string) {
   const api = useBillingApi();
   return useMutation({ mutationFn: (invoiceID: string) => api.invoice(organizationID, invoiceID) });

@@ -30,4 +30,5 @@ export const screens: Readonly<Record<ScreenName, ScreenLoader>> = {
   appUserResetPassword: () => import('./auth/AppUserResetPasswordScreen.tsx'),
   webhooks: () => import('./project/webhooks/WebhooksScreen.tsx'),
   webhook: () => import('./project/webhooks/WebhookScreen.tsx'),
+  billingComplete: () => import('./BillingCompleteScreen.tsx'),
 };

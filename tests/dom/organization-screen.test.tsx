@@ -7,12 +7,14 @@ import OrganizationScreen from '../../src/screens/organization/OrganizationScree
 import { ApiError } from '../../src/api/errors.ts';
 import { notify } from '../../renderers/toasts/notify.ts';
 import { fakePlatformApi, me, member, ORG, organization, PROJECT, renderPlatform } from './support/platform.tsx';
+import { fakeBillingApi } from './support/fake-billing-api.ts';
 
 vi.mock('../../renderers/toasts/notify.ts', () => ({ notify: vi.fn(async () => undefined) }));
 vi.mock('../../definitions/forms/organization-name.ts?validator', async () => (await import('./support/validators.ts')).validatorOf('organization-name'));
 vi.mock('../../definitions/forms/new-project.ts?validator', async () => (await import('./support/validators.ts')).validatorOf('new-project'));
 vi.mock('../../definitions/forms/add-seats.ts?validator', async () => (await import('./support/validators.ts')).validatorOf('add-seats'));
 vi.mock('../../definitions/forms/invite-email.ts?validator', async () => (await import('./support/validators.ts')).validatorOf('invite-email'));
+vi.mock('../../definitions/forms/billing-info.ts?validator', async () => (await import('./support/validators.ts')).validatorOf('billing-info'));
 
 const routes = [
   { id: 'organization', path: '/organization/:organizationID', element: <OrganizationScreen /> },
@@ -54,15 +56,15 @@ describe('organization page', () => {
   });
 
   it('shows admins every settings section', async () => {
-    renderPlatform({ routes, path: `/organization/${ORG}/settings`, api: fakePlatformApi() });
+    renderPlatform({ routes, path: `/organization/${ORG}/settings`, api: fakePlatformApi(), billing: fakeBillingApi() });
     for (const name of ['General', 'Users', 'Billing', 'Plan & Usage', 'Danger Zone']) {
       expect(await screen.findByRole('heading', { level: 2, name })).toBeInTheDocument();
     }
     expect(screen.getByLabelText('Organization name')).toHaveValue('Acme Kitchen');
     expect(screen.getByRole('button', { name: 'Invite' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add seats' })).toBeInTheDocument();
-    // No invented figures: billing and plans say they arrive later.
-    expect(screen.getByText(/Billing arrives with a later release/)).toBeInTheDocument();
+    // Billing shows the account's Info and History (tests/dom/billing-section.test.tsx).
+    expect(screen.getByRole('tablist', { name: 'Billing' })).toBeInTheDocument();
   });
 
   it('shows a non-admin only General (read-only) and the user list', async () => {

@@ -141,13 +141,8 @@ const builtKeys: { prefix: string; reason: string }[] = [
 const awaitedKeys = [
   'billingStatus.title',
   'billingStatus.updatePayment',
-  'billing.readFailed',
-  'billing.transactionsFailed',
-  'billing.updateFailed',
-  'billing.updated',
   'billing.addOnsUpdated',
   'billing.creditAdded',
-  'billing.addressRequired',
   'contact.sent',
 ];
 

@@ -14,6 +14,8 @@ import { PlatformApiProvider } from '../../../src/api/platform-queries.ts';
 import { AuthApiProvider, queryKeys } from '../../../src/api/queries.ts';
 import type { ProjectUsersApi } from '../../../src/api/project-users.ts';
 import { ProjectUsersApiProvider } from '../../../src/api/project-users-queries.ts';
+import type { BillingApi } from '../../../src/api/billing.ts';
+import { BillingApiProvider } from '../../../src/api/billing-queries.ts';
 import { fakeProjectUsersApi } from './fake-project-users.ts';
 import { normalisePermissions, ownerPermissions, type MemberPermissions } from '../../../definitions/permissions.ts';
 
@@ -128,10 +130,12 @@ export interface RenderOptions {
   user?: Me;
   /** App users and groups (src/api/project-users.ts); by default a project with none. */
   projectUsers?: ProjectUsersApi;
+  /** The billing calls (src/api/billing.ts; tests/dom/support/fake-billing-api.ts); by default the page's client. */
+  billing?: BillingApi;
 }
 
 /** Draws the routes at `path`; the signed-in user is in the cache already, as the guards leave it. */
-export function renderPlatform({ routes, path, api, user = me, projectUsers = fakeProjectUsersApi() }: RenderOptions) {
+export function renderPlatform({ routes, path, api, user = me, projectUsers = fakeProjectUsersApi(), billing }: RenderOptions) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   queryClient.setQueryData(queryKeys.me, user);
   // The server agrees with what the console last learnt (a new organization is the user's at once).
@@ -151,7 +155,9 @@ export function renderPlatform({ routes, path, api, user = me, projectUsers = fa
     <QueryClientProvider client={queryClient}>
       <AuthApiProvider value={auth}>
         <PlatformApiProvider value={api}>
-          <ProjectUsersApiProvider value={projectUsers}>{children}</ProjectUsersApiProvider>
+          <ProjectUsersApiProvider value={projectUsers}>
+            {billing ? <BillingApiProvider value={billing}>{children}</BillingApiProvider> : children}
+          </ProjectUsersApiProvider>
         </PlatformApiProvider>
       </AuthApiProvider>
     </QueryClientProvider>
