@@ -1,8 +1,9 @@
-/** Wraps every route: loading bar, page title and announcer, the API events and their dialog. */
+/** Wraps every route: loading bar, page title and announcer, the API events and the billing status, and their dialogs. */
 import { useEffect, useRef } from 'react';
 import { Outlet, useRevalidator } from 'react-router';
 import { getApiClient } from '../api/client.ts';
 import { ApiEvents } from './ApiEvents.tsx';
+import { BillingStatus } from './BillingStatus.tsx';
 import { LoadingBar } from './LoadingBar.tsx';
 import { RouteAnnouncer } from './RouteAnnouncer.tsx';
 import { useDocumentTitle } from './use-document-title.ts';
@@ -27,6 +28,7 @@ export function RootLayout() {
       <LoadingBar />
       <Outlet />
       <ApiEvents />
+      <BillingStatus />
       <RouteAnnouncer title={title} />
     </>
   );
