@@ -25,6 +25,12 @@ export const Organization = Type.Object(
     name: Type.String(),
     createdDate: Type.String(),
     seats: Type.Integer(),
+    /**
+     * When the organization's first unpaid charge failed (ISO), or null (billing in good
+     * standing, or BILLING=0): with the windows of `GET billing/getBillingStatuses` every
+     * member's console derives the billing status (definitions/billing/status.ts).
+     */
+    initialBillingFailedDate: Nullable(Type.String()),
     projects: Type.Array(ProjectSummary),
     users: Type.Array(Member),
   },

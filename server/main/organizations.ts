@@ -37,7 +37,13 @@ export class OrganizationService {
 
   async view(organizationId: string, withProjects = true): Promise<Organization> {
     const [org] = await this.db
-      .select({ id: organizations.id, name: organizations.name, createdAt: organizations.createdAt, seats: billingAccounts.seats })
+      .select({
+        id: organizations.id,
+        name: organizations.name,
+        createdAt: organizations.createdAt,
+        seats: billingAccounts.seats,
+        failedAt: billingAccounts.initialBillingFailedDate,
+      })
       .from(organizations)
       .leftJoin(billingAccounts, eq(billingAccounts.organizationId, organizations.id))
       .where(eq(organizations.id, organizationId));
@@ -54,6 +60,8 @@ export class OrganizationService {
       name: org.name,
       createdDate: org.createdAt.toISOString(),
       seats: org.seats ?? platform.defaultSeats,
+      // With BILLING=0 no organization is ever behind on billing (docs/billing.md "Self-hosting without billing").
+      initialBillingFailedDate: this.config.billing.enabled && org.failedAt ? org.failedAt.toISOString() : null,
       projects: projectRows,
       users: await this.members(organizationId),
     };
