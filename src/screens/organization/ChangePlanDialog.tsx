@@ -1,7 +1,11 @@
 /**
- * Changing to a paid plan with a card on file: the change takes effect at once and the card is
- * charged the rest of the current period pro rata. Before confirming, the dialog shows what each
- * period costs on the new plan (GET billingSummary for the account's country: lines, tax, total).
+ * Changing to another paid plan (docs/console.md "Plan & Usage"). Before confirming, the dialog
+ * shows what each period costs on the new plan (GET billingSummary for the account's country:
+ * lines, credit, tax, total) and when it is charged, by the server's rules for PUT plan:
+ * - `prorata`: a dearer plan while a paid period runs starts now; the card is charged the price
+ *   difference for the days left of the period;
+ * - `first`: from the Free Plan a paid plan starts now with a period of its own, charged in full;
+ * - `scheduled`: a plan that costs no more takes effect at the next billing date, charged nothing now.
  */
 import { currencyOfNumber, formatMoney } from '../../../definitions/billing/money.ts';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
@@ -9,19 +13,22 @@ import { useFormat } from '../../../renderers/messages/use-format.ts';
 import type { BillingDetails, Plan } from '../../api/billing.ts';
 import { useBillingSummary, useChangePlan } from '../../api/billing-queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
-import { accountTerms } from './plan-format.ts';
+import { accountTerms, formatBillingDate } from './plan-format.ts';
+
+export type PlanChangeMode = 'prorata' | 'first' | 'scheduled';
 
 export interface ChangePlanDialogProps {
   organizationID: string;
   plan: Plan;
+  mode: PlanChangeMode;
   details: BillingDetails;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The server changed the plan (and charged the card). */
+  /** The server changed the plan (and charged the card), or scheduled the change. */
   onChanged: (details: BillingDetails) => void;
 }
 
-export function ChangePlanDialog({ organizationID, plan, details, open, onOpenChange, onChanged }: ChangePlanDialogProps) {
+export function ChangePlanDialog({ organizationID, plan, mode, details, open, onOpenChange, onChanged }: ChangePlanDialogProps) {
   const format = useFormat();
   const problemMessage = useProblemMessage();
   const summary = useBillingSummary(organizationID, { country: details.billingAddress.country, planID: plan.id }, { enabled: open });
@@ -35,9 +42,16 @@ export function ChangePlanDialog({ organizationID, plan, details, open, onOpenCh
   };
   const confirm = () => change.mutate(plan.id, { onSuccess: (updated) => onChanged(updated) });
   const card = details.creditCardDetails?.cardNumber ?? '';
+  const date = details.nextBillingDate ? formatBillingDate(details.nextBillingDate) : '';
+  const body =
+    mode === 'scheduled'
+      ? format('plans.change.bodyScheduled', { plan: plan.name, date, current: details.plan.name })
+      : mode === 'prorata'
+        ? format('plans.change.body', { plan: plan.name, card, date })
+        : format('plans.change.bodyFirst', { plan: plan.name, card });
   return (
     <ModalDialog open={open} onOpenChange={close} name="changePlan" title={format('plans.change.title', { plan: plan.name })}>
-      <p>{format('plans.change.body', { plan: plan.name, card })}</p>
+      <p>{body}</p>
       {summary.error ? (
         <p role="alert" className="form-alert">
           {problemMessage(summary.error)}

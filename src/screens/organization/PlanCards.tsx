@@ -15,12 +15,15 @@ const cardMetrics: readonly UsageMetric[] = ['Users', 'ApiCalls', 'ItemCount', '
 export interface PlanCardsProps {
   plans: readonly Plan[];
   details: BillingDetails;
-  /** A plan was chosen; disabled while `busy`. */
+  /** A plan was chosen. */
   onChoose: (plan: Plan) => void;
+  /** Keep the current plan: cancels the change waiting for the next billing date. */
+  onKeep: (plan: Plan) => void;
+  /** A plan request is under way: the buttons wait. */
   busy?: boolean;
 }
 
-export function PlanCards({ plans, details, onChoose, busy = false }: PlanCardsProps) {
+export function PlanCards({ plans, details, onChoose, onKeep, busy = false }: PlanCardsProps) {
   const format = useFormat();
   const { currency, frequency } = accountTerms(details);
   const pending = details.pendingPlan;
@@ -62,7 +65,12 @@ export function PlanCards({ plans, details, onChoose, busy = false }: PlanCardsP
               <p className="callout-info plan-pending">{format('plans.pendingFrom', { plan: pending.name, date: formatBillingDate(pending.effectiveDate) })}</p>
             ) : null}
             {pending && current ? (
-              <p className="callout-info plan-pending">{format('plans.pendingUntil', { date: formatBillingDate(pending.effectiveDate) })}</p>
+              <>
+                <p className="callout-info plan-pending">{format('plans.pendingUntil', { date: formatBillingDate(pending.effectiveDate) })}</p>
+                <button type="button" className="button" disabled={busy} onClick={() => onKeep(plan)}>
+                  {format('plans.keep', { plan: plan.name })}
+                </button>
+              </>
             ) : null}
             {current || upcoming ? null : (
               <button type="button" className={`button${plan.free ? '' : ' button-primary'}`} disabled={busy} onClick={() => onChoose(plan)}>

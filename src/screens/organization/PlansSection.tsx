@@ -8,14 +8,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
+import { notify } from '../../../renderers/toasts/notify.ts';
 import type { BillingDetails, Plan } from '../../api/billing.ts';
-import { useBillingDetails, usePlans } from '../../api/billing-queries.ts';
+import { useBillingDetails, useChangePlan, usePlans } from '../../api/billing-queries.ts';
 import type { Organization } from '../../api/platform.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
-import { ChangePlanDialog } from './ChangePlanDialog.tsx';
+import { ChangePlanDialog, type PlanChangeMode } from './ChangePlanDialog.tsx';
 import { ConfirmFreePlanDialog } from './ConfirmFreePlanDialog.tsx';
 import { ContactUsDialog } from './ContactUsDialog.tsx';
 import { PlanCards } from './PlanCards.tsx';
+import { accountTerms, formatBillingDate, periodPrice } from './plan-format.ts';
 import { SetupCreditCardDialog } from './SetupCreditCardDialog.tsx';
 import { UpgradeCompleteDialog } from './UpgradeCompleteDialog.tsx';
 import { UsageTable } from './UsageTable.tsx';
@@ -23,7 +25,7 @@ import './plans.css';
 
 type Open =
   | { kind: 'free'; plan: Plan }
-  | { kind: 'change'; plan: Plan }
+  | { kind: 'change'; plan: Plan; mode: PlanChangeMode }
   | { kind: 'card'; plan: Plan }
   | { kind: 'contact' }
   | { kind: 'thanks'; planName: string }
@@ -42,10 +44,26 @@ export function PlansSection({ organization }: { organization: Organization }) {
   useThanksFromUrl(details.data, details.isFetching, (planName) => setOpen({ kind: 'thanks', planName }));
   const [, setSearch] = useSearchParams();
 
+  const keep = useChangePlan(organization.id);
+
   const choose = (plan: Plan) => {
+    const account = details.data;
+    if (!account) return;
+    const mode = changeMode(plan, account, plans.data ?? []);
     if (plan.free) setOpen({ kind: 'free', plan });
-    else if (details.data?.creditCardDetails) setOpen({ kind: 'change', plan });
+    else if (mode === 'scheduled' || account.creditCardDetails) setOpen({ kind: 'change', plan, mode });
     else setOpen({ kind: 'card', plan });
+  };
+  const keepPlan = (plan: Plan) =>
+    keep.mutate(plan.id, {
+      onSuccess: () => void notify({ kind: 'success', title: format('plans.kept', { plan: plan.name }) }),
+      onError: (error) => void notify({ kind: 'error', title: problemMessage(error) }),
+    });
+  const changed = (plan: Plan, updated: BillingDetails) => {
+    if (updated.pendingPlan?.id === plan.id) {
+      void notify({ kind: 'success', title: format('plans.free.scheduled', { plan: plan.name, date: formatBillingDate(updated.pendingPlan.effectiveDate) }) });
+      close();
+    } else setOpen({ kind: 'thanks', planName: updated.plan.name });
   };
   const closeThanks = () => {
     close();
@@ -82,7 +100,7 @@ export function PlansSection({ organization }: { organization: Organization }) {
       ) : (
         <>
           <h3 className="plans-subheading">{format('plans.heading')}</h3>
-          <PlanCards plans={plans.data} details={details.data} onChoose={choose} />
+          <PlanCards plans={plans.data} details={details.data} onChoose={choose} onKeep={keepPlan} busy={keep.isPending} />
           <h3 className="plans-subheading" id="plans-usage">
             {format('usage.heading')}
           </h3>
@@ -96,10 +114,11 @@ export function PlansSection({ organization }: { organization: Organization }) {
         <ChangePlanDialog
           organizationID={organization.id}
           plan={open.plan}
+          mode={open.mode}
           details={details.data}
           open
           onOpenChange={(value) => (value ? null : close())}
-          onChanged={(updated) => setOpen({ kind: 'thanks', planName: updated.plan.name })}
+          onChanged={(updated) => changed(open.plan, updated)}
         />
       ) : null}
       {open?.kind === 'card' ? (
@@ -131,4 +150,19 @@ function useThanksFromUrl(details: BillingDetails | undefined, fetching: boolean
       show(details.plan.name);
     }
   }, [wanted, details, fetching, show]);
+}
+
+/**
+ * How the server takes a change to the paid `plan` (PUT plan; docs/console.md "Plan & Usage"):
+ * while a paid period runs, a plan that costs no more waits for the next billing date and a dearer
+ * one starts now, charged pro rata; from the Free Plan a paid plan starts a period of its own.
+ */
+export function changeMode(plan: Plan, details: BillingDetails, plans: readonly Plan[]): PlanChangeMode {
+  const current = plans.find((entry) => entry.id === details.plan.id);
+  const periodRuns = details.nextBillingDate !== null && current?.free !== true;
+  if (!periodRuns) return 'first';
+  const { currency, frequency } = accountTerms(details);
+  // A plan the list leaves out (assigned by the operator) is compared by the server alone: a listed paid plan is bought now.
+  if (!current) return 'prorata';
+  return periodPrice(plan, frequency, currency) <= periodPrice(current, frequency, currency) ? 'scheduled' : 'prorata';
 }
