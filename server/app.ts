@@ -20,6 +20,7 @@ import { OrganizationService } from './main/organizations.ts';
 import { ProjectService, type ProjectRow } from './main/projects.ts';
 import { ApiTokenService } from './main/api-tokens.ts';
 import { billingRoutes } from './billing/routes.ts';
+import { billingTransactionRoutes } from './billing/transaction-routes.ts';
 import { cardRoutes } from './billing/card-routes.ts';
 import { billingStatusRoutes } from './billing/status-routes.ts';
 import { createBilling, type BillingContext, type BillingOptions } from './billing/index.ts';
@@ -259,6 +260,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(projectUserRoutes, { prefix: '/api/organization/:org/project/:proj' });
   await app.register(mainRoutes, { prefix: '/api' });
   await app.register(billingRoutes, { prefix: '/billing' });
+  await app.register(billingTransactionRoutes, { prefix: '/billing' });
   await app.register(cardRoutes, { prefix: '/billing' });
   await app.register(billingStatusRoutes, { prefix: '/billing' });
   await app.register(publicRoutes, { prefix: '/api/public' });

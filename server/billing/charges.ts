@@ -83,6 +83,9 @@ export const retryAfterMs = 86_400_000;
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
+/** A transaction (or the database) charges are written with. */
+export type Tx = Executor & Pick<Db, 'select' | 'insert' | 'update'>;
+
 export class ChargeService {
   /** Called with the ids of new invoices after they are committed (the runner enqueues their mails). */
   afterInvoices: (invoiceIds: string[]) => Promise<void> | void = () => {};
@@ -103,60 +106,76 @@ export class ChargeService {
     return this.settle(row.row);
   }
 
+  /** The row a charge starts as: totals from its lines, the credit available and the country's tax; pending unless the total is 0. */
+  prepare(input: ChargeInput, creditAvailable: number, now: Date): ChargeRow {
+    const totals = chargeTotals(input.lines, input.country, input.applyCredit ? creditAvailable : 0);
+    const effect: ChargeEffect = { ...input.effect };
+    if (totals.credit > 0) effect[input.currency === 'USD' ? 'creditUsedUsd' : 'creditUsedNis'] = totals.credit;
+    const id = newId();
+    const zero = totals.total === 0;
+    return {
+      id,
+      organizationId: input.organizationId,
+      kind: input.kind,
+      periodStart: input.periodStart,
+      periodEnd: input.periodEnd,
+      idempotencyKey: `${id}:1`,
+      currency: currencyNumber[input.currency],
+      lineItems: input.lines.map(({ name, usageName, amount }) => (usageName ? { name, usageName, amount } : { name, amount })),
+      effect,
+      subtotal: totals.subtotal,
+      creditApplied: totals.credit,
+      tax: totals.tax,
+      total: totals.total,
+      status: zero ? 'succeeded' : 'pending',
+      provider: this.provider.name,
+      providerChargeId: null,
+      attempts: 1,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+      settledAt: zero ? now : null,
+      planName: input.planName,
+      taxName: totals.taxName,
+    };
+  }
+
   /**
    * tx1: the pending row. For a period charge an existing row for the same period wins (`inserted`
    * false). A total of 0 is settled in this same transaction.
    */
-  async open(input: ChargeInput, executor: Db = this.db): Promise<{ row: ChargeRow; inserted: boolean }> {
+  async open(input: ChargeInput): Promise<{ row: ChargeRow; inserted: boolean }> {
     const now = this.deps.now();
-    return executor.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const [account] = await tx
         .select({ creditUsd: billingAccounts.creditUsd, creditNis: billingAccounts.creditNis })
         .from(billingAccounts)
         .where(eq(billingAccounts.organizationId, input.organizationId));
-      const available = !input.applyCredit || !account ? 0 : input.currency === 'USD' ? account.creditUsd : account.creditNis;
-      const totals = chargeTotals(input.lines, input.country, available);
-      const effect: ChargeEffect = { ...input.effect };
-      if (totals.credit > 0) effect[input.currency === 'USD' ? 'creditUsedUsd' : 'creditUsedNis'] = totals.credit;
-      const id = newId();
-      const zero = totals.total === 0;
-      const values = {
-        id,
-        organizationId: input.organizationId,
-        kind: input.kind,
-        periodStart: input.periodStart,
-        periodEnd: input.periodEnd,
-        idempotencyKey: `${id}:1`,
-        currency: currencyNumber[input.currency],
-        lineItems: input.lines.map(({ name, usageName, amount }) => (usageName ? { name, usageName, amount } : { name, amount })),
-        planName: input.planName,
-        taxName: totals.taxName,
-        effect,
-        subtotal: totals.subtotal,
-        creditApplied: totals.credit,
-        tax: totals.tax,
-        total: totals.total,
-        status: zero ? ('succeeded' as const) : ('pending' as const),
-        provider: this.provider.name,
-        attempts: 1,
-        createdAt: now,
-        updatedAt: now,
-        settledAt: zero ? now : null,
-      };
-      const inserted =
-        input.kind === 'period'
-          ? await tx.insert(billingCharges).values(values).onConflictDoNothing({ target: [billingCharges.organizationId, billingCharges.periodStart], where: sql`kind = 'period'` }).returning()
-          : await tx.insert(billingCharges).values(values).returning();
-      if (!inserted[0]) {
-        const [existing] = await tx
-          .select()
-          .from(billingCharges)
-          .where(and(eq(billingCharges.organizationId, input.organizationId), eq(billingCharges.kind, 'period'), eq(billingCharges.periodStart, input.periodStart)));
-        return { row: existing!, inserted: false };
-      }
-      if (zero) await this.succeedWithin(tx, inserted[0], now);
-      return { row: inserted[0], inserted: true };
+      const available = !account ? 0 : input.currency === 'USD' ? account.creditUsd : account.creditNis;
+      const [inserted] = await this.insertOpened(tx, [this.prepare(input, available, now)], now);
+      if (inserted) return { row: inserted, inserted: true };
+      const [existing] = await tx
+        .select()
+        .from(billingCharges)
+        .where(and(eq(billingCharges.organizationId, input.organizationId), eq(billingCharges.kind, 'period'), eq(billingCharges.periodStart, input.periodStart)));
+      return { row: existing!, inserted: false };
     });
+  }
+
+  /**
+   * Inserts prepared rows in the caller's transaction and returns those written: a period row whose
+   * organization and period start already have one is left out (its writer owns it). Rows of total
+   * 0 are settled here (effect applied, no provider, no invoice).
+   */
+  async insertOpened(tx: Tx, rows: ChargeRow[], now: Date): Promise<ChargeRow[]> {
+    if (!rows.length) return [];
+    const inserted = await tx
+      .insert(billingCharges)
+      .values(rows)
+      .onConflictDoNothing({ target: [billingCharges.organizationId, billingCharges.periodStart], where: sql`kind = 'period'` })
+      .returning();
+    for (const row of inserted) if (row.status === 'succeeded') await this.succeedWithin(tx, row, now);
+    return inserted;
   }
 
   /**
@@ -206,7 +225,7 @@ export class ChargeService {
    * Within tx2 of a success (or tx1 of a total of 0): the invoice (when something was charged), the
    * effect, and the failed date cleared when no other failed period charge of the organization remains.
    */
-  private async succeedWithin(tx: Executor & Pick<Db, 'select' | 'insert' | 'update'>, row: ChargeRow, now: Date, cardLast4?: string) {
+  async succeedWithin(tx: Tx, row: ChargeRow, now: Date, cardLast4?: string) {
     await applyChargeEffect(tx, row.organizationId, row.effect);
     await tx.execute(sql`
       update billing_accounts set initial_billing_failed_date = null, updated_at = ${now}

@@ -92,7 +92,7 @@ interface JobData {
 }
 
 /** pg-boss's way to reach the database. */
-interface BossDb {
+export interface BossDb {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
   close?(): Promise<void>;
 }
@@ -114,7 +114,7 @@ const inTransaction = (tx: Executor): BossDb => ({
  * job lost to a crash runs again; the outbox is the write's own transaction), the PGlite client
  * through option A.
  */
-function bossDb(database: Database): BossDb {
+export function bossDb(database: Database): BossDb {
   const client = (database.db as unknown as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
     // Setting `options` replaces what pg would take from PostgreSQL's own PGOPTIONS variable, so it is passed on here.
