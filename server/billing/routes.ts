@@ -1,34 +1,177 @@
-/** The billing service (`/billing`). This issue brings seats; plans, details and invoices arrive with the billing issue. */
+/**
+ * The billing service (`/billing`, docs/billing.md): plans, the account's details, plan changes,
+ * seats and the billing summary. Organization admins only, except `plans` (any signed-in user)
+ * and `billingDetails/billingDate` (super-admins). With BILLING=0 every route here answers 404
+ * `billing_disabled` except `billingDetails/seats`, which adds seats at no cost.
+ */
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { platform } from '../../definitions/platform.ts';
+import { BillingDetails, BillingDetailsInput, BillingSummary, OrganizationIdQuery, Plan } from '../../definitions/schemas/billing.ts';
+import { currentUser } from '../auth/authenticate.ts';
+import { AppError, forbidden, notFound } from '../lib/errors.ts';
 import { namedIn } from '../lib/request-scope.ts';
 import { responses } from '../lib/schemas.ts';
+import { isDate } from './pricing.ts';
+
+const security = [{ bearer: [] as string[] }];
+const tags = ['billing'];
+const orgQuery = Type.Object({ organizationID: OrganizationIdQuery });
+const admin = { action: 'admin' as const, scope: 'organization' as const, locate: namedIn('query') };
+const PlanId = Type.String({ minLength: 1, maxLength: 100 });
+
+/** The routes that keep answering with BILLING=0 (seats are free then). */
+const openWithoutBilling = new Set(['/billing/billingDetails/seats']);
 
 export async function billingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { organizations } = app.ctx;
+  const { billing, access } = app.ctx;
+  const { accounts } = billing;
+
+  if (!billing.enabled) {
+    // First: no sign-in needed to learn that billing is off.
+    app.addHook('onRequest', async (request) => {
+      if (!openWithoutBilling.has(request.routeOptions.url ?? '')) throw notFound('billing_disabled', 'Billing is turned off on this installation.');
+    });
+  }
   app.addHook('onRequest', app.requireUser);
+
+  app.get(
+    '/plans',
+    {
+      schema: {
+        summary: 'The plans an organization can choose (hidden plans left out); `price` is the monthly USD price',
+        tags,
+        security,
+        response: responses({ 200: Type.Array(Plan) }),
+      },
+    },
+    async function listPlans(request) {
+      currentUser(request);
+      return accounts.plans();
+    },
+  );
+
+  app.get(
+    '/billingDetails',
+    {
+      config: admin,
+      schema: { summary: "The organization's billing account (admin)", tags, security, querystring: orgQuery, response: responses({ 200: BillingDetails }) },
+    },
+    async function readDetails(request) {
+      return accounts.details(request.query.organizationID);
+    },
+  );
+
+  for (const method of ['post', 'put'] as const) {
+    app[method](
+      '/billingDetails',
+      {
+        config: admin,
+        schema: {
+          summary: `${method === 'post' ? 'Set' : 'Change'} the billing e-mail, address and frequency (admin); the currency follows the country (NIS for IL, else USD)`,
+          tags,
+          security,
+          querystring: orgQuery,
+          body: BillingDetailsInput,
+          response: responses({ 200: BillingDetails }),
+        },
+      },
+      async function saveDetails(request) {
+        return accounts.update(request.query.organizationID, request.body);
+      },
+    );
+  }
+
+  app.post(
+    '/billingDetails/organizationDetails',
+    {
+      config: admin,
+      schema: {
+        summary: "Makes the organization's billing account if missing; an empty billing e-mail becomes the caller's (admin)",
+        tags,
+        security,
+        querystring: orgQuery,
+        response: responses({ 200: BillingDetails }),
+      },
+    },
+    async function organizationDetails(request) {
+      return accounts.organizationDetails(request.query.organizationID, request.scope.standing.email);
+    },
+  );
+
+  app.put(
+    '/plan',
+    {
+      config: admin,
+      schema: {
+        summary: 'Change the plan (admin): an upgrade at once, charged pro rata; the Free Plan and cheaper plans at the next billing date',
+        tags,
+        security,
+        querystring: Type.Object({ organizationID: OrganizationIdQuery, planID: PlanId }),
+        response: responses({ 200: BillingDetails }),
+      },
+    },
+    async function changePlan(request) {
+      return accounts.changePlan(request.query.organizationID, request.query.planID);
+    },
+  );
 
   app.put(
     '/billingDetails/seats',
     {
-      config: { action: 'admin', scope: 'organization', locate: namedIn('query') },
+      config: admin,
       schema: {
-        summary: 'Add seats to an organization (admin)',
-        tags: ['billing'],
-        security: [{ bearer: [] as string[] }],
-        querystring: Type.Object({ organizationID: Type.String({ pattern: '^[0-9a-f]{24}$' }) }),
-        body: Type.Object(
-          { numberOfSeats: Type.Integer({ minimum: 1, maximum: platform.limits.seatsPerRequest }) },
-          { additionalProperties: false },
-        ),
+        summary: 'Add seats to an organization (admin); seats past the plan’s included ones are charged pro rata',
+        tags,
+        security,
+        querystring: orgQuery,
+        body: Type.Object({ numberOfSeats: Type.Integer({ minimum: 1, maximum: platform.limits.seatsPerRequest }) }, { additionalProperties: false }),
         response: responses({ 200: Type.Object({ seats: Type.Integer() }) }),
       },
     },
     async function addSeats(request) {
-      return { seats: await organizations.addSeats(request.query.organizationID, request.body.numberOfSeats) };
+      return { seats: await accounts.addSeats(request.query.organizationID, request.body.numberOfSeats) };
+    },
+  );
+
+  app.get(
+    '/billingSummary',
+    {
+      config: admin,
+      schema: {
+        summary: "What a plan's next full period costs with the organization's seats, add-ons and this month's overage, less credit, with the country's tax (admin)",
+        tags,
+        security,
+        querystring: Type.Object({ organizationID: OrganizationIdQuery, country: Type.String({ minLength: 1, maxLength: 10 }), planID: PlanId }),
+        response: responses({ 200: BillingSummary }),
+      },
+    },
+    async function summary(request) {
+      const { organizationID, country, planID } = request.query;
+      return accounts.summary(organizationID, country, planID);
+    },
+  );
+
+  app.put(
+    '/billingDetails/billingDate',
+    {
+      config: admin,
+      schema: {
+        summary: 'Set the next billing date (platform super-admins only; a billing run then charges on that day)',
+        tags,
+        security,
+        querystring: orgQuery,
+        body: Type.Object({ nextBillingDate: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }) }, { additionalProperties: false }),
+        response: responses({ 200: BillingDetails }),
+      },
+    },
+    async function setBillingDate(request) {
+      const { userId } = currentUser(request);
+      if (!(await access.isSuperAdmin(userId))) throw forbidden('insufficient_permissions', 'Only platform super-admins may move a billing date.');
+      if (!isDate(request.body.nextBillingDate)) throw new AppError(400, 'invalid_request', `${request.body.nextBillingDate} is not a calendar day.`);
+      return accounts.setNextBillingDate(request.query.organizationID, request.body.nextBillingDate);
     },
   );
 }

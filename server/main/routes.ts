@@ -16,6 +16,7 @@ import { layoutRoutes } from '../content/layout-routes.ts';
 import { linkPreviewRoutes } from './link-preview-routes.ts';
 import { mapsRoutes } from '../maps/routes.ts';
 import { isLoopback } from '../mail/dev-mailbox-routes.ts';
+import { contactRoutes } from '../billing/contact.ts';
 
 export async function mainRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -83,4 +84,5 @@ export async function mainRoutes(fastify: FastifyInstance) {
   await app.register(layoutRoutes, { prefix: '/organization/:org/project/:proj' });
   await app.register(linkPreviewRoutes);
   await app.register(mapsRoutes);
+  await app.register(contactRoutes);
 }
