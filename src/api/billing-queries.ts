@@ -40,16 +40,20 @@ function keepDetails(queryClient: QueryClient, organizationID: string, details: 
 }
 
 /**
- * The organization's billing account. An organization without one yet (GET answers 404) has it
- * made from the organization (POST billingDetails/organizationDetails) on first read.
+ * The organization's billing account. One not made yet (GET answers 404), or made without a
+ * billing e-mail, is completed from the organization on first read (POST
+ * billingDetails/organizationDetails: the account, and the reader's e-mail as billing e-mail
+ * where none is set).
  */
 export async function readOrEnsureDetails(api: BillingApi, organizationID: string): Promise<BillingDetails> {
+  let details: BillingDetails;
   try {
-    return await api.details(organizationID);
+    details = await api.details(organizationID);
   } catch (error) {
     if (isApiError(error) && error.status === 404 && error.code !== 'billing_disabled') return api.ensureDetails(organizationID);
     throw error;
   }
+  return details.billingEmail ? details : api.ensureDetails(organizationID);
 }
 
 export function useBillingDetails(organizationID: string, options: { enabled?: boolean } = {}) {

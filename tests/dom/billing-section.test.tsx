@@ -68,6 +68,21 @@ describe('Billing › Info', () => {
     expect(billing.ensureDetails).toHaveBeenCalledWith(ORG);
   });
 
+  it("completes an account that has no billing e-mail yet (the reader's), and reads a complete one as it is", async () => {
+    const billing = fakeBillingApi({
+      details: vi.fn(async () => billingDetails({ billingEmail: null })),
+      ensureDetails: vi.fn(async () => billingDetails({ billingEmail: 'ana@example.com' })),
+    });
+    show(billing);
+    expect(await screen.findByText('ana@example.com')).toBeInTheDocument();
+    expect(billing.ensureDetails).toHaveBeenCalledTimes(1);
+    cleanup();
+    const complete = fakeBillingApi();
+    show(complete);
+    await screen.findByText('billing@acme.example');
+    expect(complete.ensureDetails).not.toHaveBeenCalled();
+  });
+
   it('says "Could not get billing info" when the read fails otherwise', async () => {
     const billing = fakeBillingApi({
       details: vi.fn(async () => {
@@ -180,7 +195,8 @@ describe('Edit Billing Info', () => {
   });
 
   it('needs a billing e-mail for Save & Setup Credit Card, and warns without a city', async () => {
-    const billing = fakeBillingApi({ details: vi.fn(async () => billingDetails({ billingEmail: null, billingAddress: { address: '', city: '', country: 'US', postcode: '' } })) });
+    const bare = () => billingDetails({ billingEmail: null, billingAddress: { address: '', city: '', country: 'US', postcode: '' } });
+    const billing = fakeBillingApi({ details: vi.fn(async () => bare()), ensureDetails: vi.fn(async () => bare()) });
     show(billing);
     const dialog = await openEdit();
     const card = within(dialog).getByRole('button', { name: 'Save & Setup Credit Card' });
