@@ -86,7 +86,11 @@ export function fileDownloadRoutes(app: FastifyInstance): void {
       const row = await files.find(key);
       if (!row) throw missing();
       const organizationId = await usage.organizationOfProject(row.projectId);
-      if (organizationId) meterBandwidth(request, organizationId);
+      if (organizationId) {
+        // Refused (and not counted) while the organization is blocked or past its BandWidth (docs/billing.md "Usage limits").
+        await app.ctx.billing.enforcement.download(reply, organizationId);
+        meterBandwidth(request, organizationId);
+      }
 
       let servedKey = key;
       let contentType = row.contentType;

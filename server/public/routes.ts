@@ -69,7 +69,8 @@ export async function publicRoutes(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('access-control-allow-origin', request.headers.origin ?? '*');
     reply.header('vary', 'Origin');
-    reply.header('access-control-expose-headers', 'item-count');
+    // `warning`: a plan's limit near or past (docs/billing.md "Usage limits").
+    reply.header('access-control-expose-headers', 'item-count, warning');
   });
   app.options('/*', async (_request, reply) => reply.code(204).headers(corsHeaders).send());
 
@@ -84,10 +85,11 @@ export async function publicRoutes(app: FastifyInstance) {
   });
 
   // One ApiCalls per call answered to an authenticated caller, when the process meters usage (looked up per call: cheap).
-  app.addHook('onResponse', (request, _reply, done) => {
+  app.addHook('onResponse', (request, reply, done) => {
     done();
     const { usage } = optionalServices(app);
-    if (!usage || !request.principal) return;
+    // A call refused by billing (402 blocked, 429 past a hard limit) did no work and is not counted.
+    if (!usage || !request.principal || reply.statusCode === 402 || reply.statusCode === 429) return;
     try {
       usage.add(request.principal.organizationId, 'ApiCalls', 1);
     } catch (error) {

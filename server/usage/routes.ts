@@ -46,7 +46,9 @@ export function registerUsageMetering(app: FastifyInstance): void {
   // A callback hook: it runs for every response and does nothing for most.
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     const organizationId = usageOrganizationOf(request);
-    if (!organizationId || request.method === 'HEAD' || reply.statusCode === 304 || reply.statusCode === 204 || payload == null) {
+    // Nor is a refusal of billing (402 blocked, 429 past a hard limit: server/billing/enforcement.ts).
+    const refused = reply.statusCode === 402 || reply.statusCode === 429;
+    if (!organizationId || refused || request.method === 'HEAD' || reply.statusCode === 304 || reply.statusCode === 204 || payload == null) {
       done(null, payload);
       return;
     }
