@@ -4,6 +4,8 @@
  *   organizations and a foreign one, loses memberships, and their session ends and comes back;
  *   the model says where each opening lands and which organization is remembered.
  * - joinOrganization over every answer of the invite calls, signed in and out.
+ * - billingStatus over a failing organization's ages and the routes with and without an
+ *   organization of the user's, then with billing off, signed out, or the organization unreadable.
  * Every shortest path is replayed against the real guards with their I/O answered by the test.
  */
 import { describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ import type { Guard } from '../../renderers/router/types.ts';
 import type { Me } from '../../src/api/auth.ts';
 import { ApiError } from '../../src/api/errors.ts';
 import type { Invite } from '../../src/api/platform.ts';
+import { createBillingStatusGuard } from '../../src/guards/billing-status.ts';
 import { createHomeGuard } from '../../src/guards/home.ts';
 import { createJoinOrganizationGuard } from '../../src/guards/join-organization.ts';
 import type { MeOrRedirect } from '../../src/guards/load-me.ts';
@@ -373,6 +376,198 @@ describe('joinOrganization guard model', () => {
             // A signed-out visitor's invite is never accepted here: login or signup does it after.
             if (!state.context.signedIn) expect(harness.accepts).toHaveLength(0);
           },
+        },
+      });
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// billingStatus
+
+const DAY_MS = 86_400_000;
+const NOW = Date.parse('2026-03-02T09:00:00Z');
+
+/** org-1's charges fail; org-2 is always paid up. `foreign` is an organization that is not the user's. */
+type Opened = 'org-1' | 'org-2' | 'none' | 'foreign';
+const opens = [
+  ['OPEN_PROJECT_OF_ORG_1', 'org-1'],
+  ['OPEN_PROJECT_OF_ORG_2', 'org-2'],
+  ['OPEN_HOME', 'none'],
+  ['OPEN_FOREIGN_IN_ADMIN_AREA', 'foreign'],
+] as const;
+type OpenEvent = { type: (typeof opens)[number][0] };
+
+interface BillingGuardContext {
+  /** Days since org-1's failed charge: null (paid up), 0 (GRACE), 4 (NO_CLIENT), 20 (BLOCK). */
+  age: null | 0 | 4 | 20;
+  /** The last organization used; home and routes without an organization of the user's stand for it (else the first, org-1). */
+  last: 'org-1' | 'org-2' | null;
+}
+
+/** Every open in a mode where the answer does not depend on the organization. */
+const openAll = (target: string) => Object.fromEntries(opens.map(([type]) => [type, { target }]));
+
+const billingGuardModel = setup({
+  types: {
+    context: {} as BillingGuardContext,
+    events: {} as
+      | OpenEvent
+      | { type: 'CHARGE_FAILS' }
+      | { type: 'DAYS_PASS' }
+      | { type: 'CARD_UPDATED' }
+      | { type: 'LAST_IS_ORG_1' }
+      | { type: 'LAST_IS_ORG_2' }
+      | { type: 'BILLING_OFF' }
+      | { type: 'SESSION_ENDS' }
+      | { type: 'ORGANIZATION_READ_FAILS' },
+  },
+  guards: {
+    paidUp: ({ context }) => context.age === null,
+    ageing: ({ context }) => context.age === 0 || context.age === 4,
+    unpaid: ({ context }) => context.age !== null,
+    unpaidCurrent: ({ context }) => context.age !== null && context.last !== 'org-2',
+    org1Unpaid: ({ context }, params: { opened: Opened }) => {
+      const current = params.opened === 'org-1' || params.opened === 'org-2' ? params.opened : (context.last ?? 'org-1');
+      return current === 'org-1' && context.age !== null;
+    },
+  },
+}).createMachine({
+  id: 'billingGuard',
+  context: { age: null, last: null },
+  initial: 'billingOn',
+  states: {
+    billingOn: {
+      initial: 'idle',
+      on: {
+        ...Object.fromEntries(
+          opens.map(([type, opened]) => [
+            type,
+            [{ guard: { type: 'org1Unpaid', params: { opened } }, target: '.toSettingsOfOrg1' }, { target: '.allowed' }],
+          ]),
+        ),
+        CHARGE_FAILS: { guard: 'paidUp', target: '.idle', actions: assign({ age: 0 }) },
+        DAYS_PASS: { guard: 'ageing', target: '.idle', actions: assign({ age: ({ context }) => (context.age === 0 ? 4 : 20) }) },
+        CARD_UPDATED: { guard: 'unpaid', target: '.idle', actions: assign({ age: null }) },
+        LAST_IS_ORG_1: { target: '.idle', actions: assign({ last: 'org-1' }) },
+        LAST_IS_ORG_2: { target: '.idle', actions: assign({ last: 'org-2' }) },
+        // The modes where the organization does not matter are entered from an unpaid org-1 only
+        // (the case they must not divert), which keeps the paths few.
+        BILLING_OFF: { guard: 'unpaidCurrent', target: 'billingOff' },
+        SESSION_ENDS: { guard: 'unpaidCurrent', target: 'signedOut' },
+        ORGANIZATION_READ_FAILS: { guard: 'unpaidCurrent', target: 'unreadable' },
+      },
+      states: { idle: {}, allowed: {}, toSettingsOfOrg1: {} },
+    },
+    /** BILLING=0: nothing is diverted, nothing read. */
+    billingOff: { initial: 'idle', on: openAll('.allowed'), states: { idle: {}, allowed: {} } },
+    signedOut: { initial: 'idle', on: openAll('.toLogin'), states: { idle: {}, toLogin: {} } },
+    /** The organization cannot be read: let through (the organization guards answer for it). */
+    unreadable: { initial: 'idle', on: openAll('.allowed'), states: { idle: {}, allowed: {} } },
+  },
+});
+
+function billingGuardHarness() {
+  const world = { failedAt: null as number | null, billing: true, readFails: false, last: null as string | null, signedIn: true };
+  const reads: string[] = [];
+  let outcome: string | undefined | void = 'not opened';
+  let opened = '';
+  const guard = createBillingStatusGuard({
+    billingEnabled: async () => world.billing,
+    loadMe: async (url) => (world.signedIn ? { ok: true, me: { organizations: ['org-1', 'org-2'] } as Me } : { ok: false, redirect: loginRedirect(url) }),
+    lastOrganization: () => world.last,
+    failedDate: async (organizationID) => {
+      reads.push(organizationID);
+      if (world.readFails) throw problem(500, 'internal');
+      return organizationID === 'org-1' && world.failedAt !== null ? new Date(world.failedAt).toISOString() : null;
+    },
+    // The server's windows, wider in GRACE than the defaults: every failed status diverts all the same.
+    windows: async () => ({ GRACE: { from: 0, to: 5 }, NO_CLIENT: { from: 6, to: 14 }, BLOCK: { from: 15, to: 30 } }),
+    now: () => NOW,
+  });
+  const places: Record<Opened, { path: string; params: Record<string, string> }> = {
+    'org-1': { path: '/organization/org-1/project/p1', params: { organizationID: 'org-1', projectID: 'p1' } },
+    'org-2': { path: '/organization/org-2/project/p2', params: { organizationID: 'org-2', projectID: 'p2' } },
+    none: { path: '/', params: {} },
+    // The router hands a parent's guard the whole URL's params: the admin area sees another organization's id.
+    foreign: { path: '/admin/billing/organization/org-x/settings', params: { organizationID: 'org-x' } },
+  };
+  const open = async (which: Opened) => {
+    reads.length = 0;
+    opened = places[which].path;
+    outcome = await run(guard, opened, places[which].params);
+  };
+  return {
+    world,
+    reads,
+    get outcome() {
+      return outcome;
+    },
+    get opened() {
+      return opened;
+    },
+    events: {
+      ...(Object.fromEntries(opens.map(([type, which]) => [type, () => open(which)])) as Record<OpenEvent['type'], () => Promise<void>>),
+      CHARGE_FAILS: () => void (world.failedAt = NOW - 60_000),
+      DAYS_PASS: () => {
+        const age = Math.floor((NOW - (world.failedAt ?? NOW)) / DAY_MS);
+        world.failedAt = NOW - (age === 0 ? 4 : 20) * DAY_MS - 60_000;
+      },
+      CARD_UPDATED: () => void (world.failedAt = null),
+      LAST_IS_ORG_1: () => void (world.last = 'org-1'),
+      LAST_IS_ORG_2: () => void (world.last = 'org-2'),
+      BILLING_OFF: () => void (world.billing = false),
+      SESSION_ENDS: () => void (world.signedIn = false),
+      ORGANIZATION_READ_FAILS: () => void (world.readFails = true),
+    },
+  };
+}
+
+describe('billingStatus guard model', () => {
+  const testModel = createTestModel(billingGuardModel, { filterEvents: (snapshot, event) => snapshot.can(event) });
+  const paths = testModel.getShortestPaths();
+
+  it('covers every decision', () => {
+    const reached = new Set(paths.flatMap((path) => path.steps.map((step) => JSON.stringify(step.state.value))));
+    expect([...reached].sort()).toEqual(
+      [
+        { billingOn: 'idle' },
+        { billingOn: 'allowed' },
+        { billingOn: 'toSettingsOfOrg1' },
+        { billingOff: 'idle' },
+        { billingOff: 'allowed' },
+        { signedOut: 'idle' },
+        { signedOut: 'toLogin' },
+        { unreadable: 'idle' },
+        { unreadable: 'allowed' },
+      ]
+        .map((value) => JSON.stringify(value))
+        .sort(),
+    );
+  });
+
+  for (const path of paths) {
+    it(path.description, async () => {
+      const harness = billingGuardHarness();
+      const allowed = () => {
+        expect(harness.outcome).toBeUndefined();
+        // An organization that is not the user's is never read (a platform admin in another organization's pages).
+        expect(harness.reads).not.toContain('org-x');
+      };
+      await path.test({
+        events: harness.events,
+        states: {
+          'billingOn.allowed': allowed,
+          'billingOn.toSettingsOfOrg1': () => {
+            expect(harness.outcome).toBe('/organization/org-1/settings');
+            expect(harness.reads).toEqual(['org-1']);
+          },
+          'billingOff.allowed': () => {
+            allowed();
+            expect(harness.reads).toEqual([]);
+          },
+          'signedOut.toLogin': () => expect(harness.outcome).toBe(loginRedirect(harness.opened)),
+          'unreadable.allowed': allowed,
         },
       });
     });
