@@ -302,7 +302,7 @@ export const billingCardSessions = pgTable('billing_card_sessions', {
 /** Provider callbacks already handled (a replay has no effect). */
 export const billingProviderEvents = pgTable(
   'billing_provider_events',
-  { provider: text('provider').notNull(), eventId: text('event_id').notNull(), receivedAt: created() },
+  { provider: text('provider').notNull(), eventId: text('event_id').notNull(), receivedAt: ts('received_at').notNull().defaultNow() },
   (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
