@@ -42,7 +42,7 @@ export function ConfirmFreePlanDialog({ organizationID, plan, details, open, onO
           ? format('plans.free.body', { plan: plan.name, date: next, current: details.plan.name })
           : format('plans.free.bodyUndated', { plan: plan.name, current: details.plan.name })}
       </p>
-      <p className="muted">{format('plans.free.limits')}</p>
+      {plan.usageLimits.every((limit) => limit.additionalCost === null) ? <p className="muted">{format('plans.free.limits', { plan: plan.name })}</p> : null}
       {change.error ? (
         <p role="alert" className="form-alert">
           {problemMessage(change.error)}
