@@ -118,20 +118,31 @@ export const planOf = (account: Pick<AccountRow, 'planId'>): PlanDefinition => (
 export const currencyOf = (account: Pick<AccountRow, 'currency'>): CurrencyCode => currencyOfNumber(account.currency) ?? 'USD';
 export const frequencyOf = (account: Pick<AccountRow, 'frequency'>): Frequency => frequencyOfNumber(account.frequency) ?? 'monthly';
 
-/** The period running on `today`, if any: from the last billing date (or one period before the next) to the next. */
-export function runningPeriod(account: AccountRow, today: string): { start: string; end: string; frequency: Frequency } | undefined {
-  const end = account.nextBillingDate;
-  if (!end || daysBetween(today, end) <= 0) return undefined;
-  let start = account.lastBillingDate;
-  if (!start || daysBetween(start, end) <= 0 || daysBetween(start, today) < 0) {
+/**
+ * The period a change on `today` falls in: none while the account has no next billing date (the
+ * Free Plan without paid seats). Otherwise the one from the last billing date (or one period before
+ * the next) to the next billing date. When that date has come and gone without its period charge
+ * settled (`dueChargeOpened`: the run opened it, perhaps declined), the change falls in the period
+ * starting then, whose charge is already priced; when the run has not reached the account yet, the
+ * period ended and nothing is left of it (the run prices the next one with the change).
+ */
+export function runningPeriod(account: AccountRow, today: string, dueChargeOpened = false): { start: string; end: string; frequency: Frequency } | undefined {
+  const next = account.nextBillingDate;
+  if (!next) return undefined;
+  const day = account.billingDay ?? billingDayOf(next);
+  if (daysBetween(today, next) <= 0 && dueChargeOpened) {
     const frequency = frequencyOf(account);
-    const day = account.billingDay ?? billingDayOf(end);
-    // One period before `end`: the billing date whose next one is `end`.
-    const at = new Date(`${end}T00:00:00Z`);
+    return { start: next, end: addPeriod(next, frequency, day), frequency };
+  }
+  let start = account.lastBillingDate;
+  if (!start || daysBetween(start, next) <= 0) {
+    const frequency = frequencyOf(account);
+    // One period before `next`: the billing date whose next one is `next`.
+    const at = new Date(`${next}T00:00:00Z`);
     start = dateOf(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - (frequency === 'yearly' ? 12 : 1), day));
   }
   // A period of more than 31 days is a year: the frequency it was paid for, whatever the account says now.
-  return { start, end, frequency: daysBetween(start, end) > 31 ? 'yearly' : 'monthly' };
+  return { start, end: next, frequency: daysBetween(start, next) > 31 ? 'yearly' : 'monthly' };
 }
 
 /** The lines of the account's next full period (the plan then in force: a pending change counts). */
@@ -248,6 +259,17 @@ export class BillingAccountService {
     return this.details(organizationId);
   }
 
+  /** Whether the run has opened the period charge of the account's next billing date (pending, failed or paid). */
+  private async dueChargeOpened(account: AccountRow): Promise<boolean> {
+    if (!account.nextBillingDate) return false;
+    const [row] = await this.db
+      .select({ id: billingCharges.id })
+      .from(billingCharges)
+      .where(and(eq(billingCharges.organizationId, account.organizationId), eq(billingCharges.kind, 'period'), eq(billingCharges.periodStart, account.nextBillingDate)))
+      .limit(1);
+    return row !== undefined;
+  }
+
   /** Refuses a paid change without a billing e-mail and country, or without a card. */
   private requireChargeable(account: AccountRow): void {
     if (!account.billingEmail || !account.country) throw conflict('billing_details_required', 'Set the billing e-mail and country first.');
@@ -288,7 +310,7 @@ export class BillingAccountService {
     const current = planOf(account);
     const now = this.deps.now();
     const today = dateOf(now);
-    const period = runningPeriod(account, today);
+    const period = runningPeriod(account, today, await this.dueChargeOpened(account));
 
     if (target.id === current.id) {
       if (!account.pendingPlanId) throw conflict('same_plan', `The organization is already on ${current.name}.`);
@@ -322,7 +344,7 @@ export class BillingAccountService {
         organizationId,
         kind: 'upgrade',
         periodStart: today,
-        periodEnd: period.end,
+        periodEnd: period.end > today ? period.end : today,
         currency,
         lines,
         country: account.country,
@@ -366,7 +388,7 @@ export class BillingAccountService {
       await this.requireNoOpenChange(organizationId);
       const currency = currencyOf(account);
       const today = this.today();
-      const period = runningPeriod(account, today);
+      const period = runningPeriod(account, today, await this.dueChargeOpened(account));
       const lineName = `Additional seats × ${newPaid}`;
       if (period) {
         const amount = prorate(newPaid * seatPrice(period.frequency, currency), today, period.start, period.end);
@@ -374,7 +396,7 @@ export class BillingAccountService {
           organizationId,
           kind: 'seats',
           periodStart: today,
-          periodEnd: period.end,
+          periodEnd: period.end > today ? period.end : today,
           currency,
           lines: amount > 0 ? [{ name: `${lineName} (${daysBetween(today, period.end)} of ${daysBetween(period.start, period.end)} days)`, amount }] : [],
           country: account.country,

@@ -219,6 +219,43 @@ describe.each(databaseKinds)('billing accounts on %s', (kind) => {
     expect(state.calls).toHaveLength(1);
   });
 
+  it('past the billing date: before the run nothing is left of the old period; after a failed run the change falls in the new one', async () => {
+    clock.now = new Date('2026-03-10T12:00:00Z');
+    const org = await newOrganization();
+    await paidReady(org);
+    expect((await call(t.app, 'PUT', `/billing/plan?organizationID=${org}&planID=basic`, admin.access)).statusCode).toBe(200);
+    clock.now = new Date('2026-04-12T12:00:00Z');
+    state.calls.length = 0;
+    const early = await call(t.app, 'PUT', `/billing/plan?organizationID=${org}&planID=pro`, admin.access);
+    expect(early.statusCode, early.body).toBe(200);
+    expect(json(early)).toMatchObject({ plan: { id: 'pro' }, nextBillingDate: '2026-04-10' });
+    expect(state.calls).toHaveLength(0);
+
+    const other = await newOrganization();
+    await paidReady(other);
+    clock.now = new Date('2026-03-10T12:00:00Z');
+    expect((await call(t.app, 'PUT', `/billing/plan?organizationID=${other}&planID=basic`, admin.access)).statusCode).toBe(200);
+    await t.database.db.insert(billingCharges).values({
+      id: `failed${Date.now().toString(16)}`.padEnd(24, '0').slice(0, 24),
+      organizationId: other,
+      kind: 'period',
+      periodStart: '2026-04-10',
+      periodEnd: '2026-05-10',
+      idempotencyKey: `failed-${other}`,
+      currency: 2,
+      lineItems: [{ name: 'Basic Plan (monthly)', amount: 2_500 }],
+      subtotal: 2_500,
+      tax: 0,
+      total: 2_500,
+      status: 'failed',
+    });
+    clock.now = new Date('2026-04-25T12:00:00Z');
+    state.calls.length = 0;
+    expect((await call(t.app, 'PUT', `/billing/plan?organizationID=${other}&planID=pro`, admin.access)).statusCode).toBe(200);
+    // 2026-04-10 .. 2026-05-10 has 30 days; 15 are left on the 25th, today included.
+    expect(state.calls.map((c) => c.amount)).toEqual([mulDiv(9_900 - 2_500, 15, 30)]);
+  });
+
   it('a declined card is 402 and an unanswered provider 503, each with nothing changed', async () => {
     clock.now = new Date('2026-03-10T12:00:00Z');
     const org = await newOrganization();
