@@ -101,7 +101,8 @@ test('an admin sets up a card in the sandbox frame, upgrades, and downloads the 
 for (const colorScheme of ['light', 'dark'] as const) {
   for (const width of [1280, 900]) {
     test(`the billing section and its dialogs pass axe (${colorScheme}, ${width} px)`, async ({ browser }) => {
-      test.setTimeout(120_000);
+      // Four axe scans, one with the card page's frame: up to 100 s each on a loaded machine.
+      test.setTimeout(240_000);
       const context = await browser.newContext({ colorScheme, reducedMotion: 'reduce', viewport: { width, height: 900 } });
       const page = await context.newPage();
       const at = (what: string) => `${what} ${colorScheme} ${width}`;
