@@ -21,6 +21,7 @@ import { newId } from '../lib/ids.ts';
 import type { BillingDeps } from './deps.ts';
 import { ProviderUnavailable, type CardProvider, type SavedCard } from './providers/types.ts';
 import { summarize } from './pricing.ts';
+import { applyChargeEffect } from './accounts.ts';
 import { formatInvoiceNumber } from './invoices.ts';
 
 export type ChargeKind = 'period' | 'upgrade' | 'seats';
@@ -55,25 +56,6 @@ export type ChargeRow = typeof billingCharges.$inferSelect;
 export function chargeTotals(lines: readonly BillingLine[], country: string, creditAvailable: number) {
   for (const line of lines) if (!Number.isSafeInteger(line.amount) || line.amount < 0) throw new RangeError(`a charge line is not a non-negative integer amount: ${line.name}`);
   return summarize(lines, creditAvailable, country);
-}
-
-/**
- * What a charge's success changes on the account (ChargeEffect), in the transaction that records it.
- * Credit used is subtracted but never below 0 (the account may have spent it meanwhile).
- */
-export async function applyChargeEffect(tx: Executor, organizationId: string, effect: ChargeEffect): Promise<void> {
-  const sets = [];
-  if (effect.planId !== undefined) sets.push(sql`plan_id = ${effect.planId}`);
-  if (effect.clearPendingPlan) sets.push(sql`pending_plan_id = null`);
-  if (effect.seats !== undefined) sets.push(sql`seats = ${effect.seats}`);
-  if (effect.billingDay !== undefined) sets.push(sql`billing_day = ${effect.billingDay}`);
-  if (effect.nextBillingDate !== undefined) sets.push(sql`next_billing_date = ${effect.nextBillingDate}`);
-  if (effect.lastBillingDate !== undefined) sets.push(sql`last_billing_date = ${effect.lastBillingDate}`);
-  if (effect.overageBilledThrough !== undefined) sets.push(sql`overage_billed_through = ${effect.overageBilledThrough}`);
-  if (effect.creditUsedUsd) sets.push(sql`credit_usd = greatest(0, credit_usd - ${effect.creditUsedUsd})`);
-  if (effect.creditUsedNis) sets.push(sql`credit_nis = greatest(0, credit_nis - ${effect.creditUsedNis})`);
-  if (!sets.length) return;
-  await tx.execute(sql`update billing_accounts set ${sql.join(sets, sql`, `)} where organization_id = ${organizationId}`);
 }
 
 /** How long a pending row may go unsettled before a run asks the provider again with its key (a crashed worker). */
