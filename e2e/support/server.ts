@@ -23,7 +23,10 @@ export interface RunningServer {
   url: string;
   process: ChildProcess;
   dataDir: string;
-  stop(): Promise<void>;
+  /** Everything the server wrote to stdout and stderr so far (also passed through to ours). */
+  output(): string;
+  /** Stops the server; `inspect` sees its data directory and output after it exited, before the directory is removed. */
+  stop(options?: { inspect?: (dataDir: string, output: string) => void }): Promise<void>;
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
@@ -41,8 +44,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const chunks: Buffer[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    process.stdout.write(chunk);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    process.stderr.write(chunk);
+  });
+  const output = () => Buffer.concat(chunks).toString('utf8');
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
@@ -59,13 +72,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url,
     process: child,
     dataDir,
-    stop: async () => {
+    output,
+    stop: async (options = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        options.inspect?.(dataDir, output());
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
