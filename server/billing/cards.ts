@@ -92,18 +92,11 @@ export class CardSessionService {
 
     const now = this.deps.now();
     const id = randomBytes(24).toString('base64url');
-    await this.db.insert(billingCardSessions).values({
-      id,
-      organizationId,
-      planId: chosen,
-      provider: this.provider.name,
-      createdBy: userId,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + cardSessionTtlMs),
-    });
+    const expiresAt = new Date(now.getTime() + cardSessionTtlMs);
+    await this.db.insert(billingCardSessions).values({ id, organizationId, planId: chosen, provider: this.provider.name, createdBy: userId, createdAt: now, expiresAt });
     let started: { url: string; providerSessionId: string };
     try {
-      started = await this.provider.startSetup({ sessionId: id, organizationId, billingEmail: account.billingEmail, returnUrl: this.returnUrlOf(id) });
+      started = await this.provider.startSetup({ sessionId: id, organizationId, billingEmail: account.billingEmail, returnUrl: this.returnUrlOf(id), expiresAt });
     } catch (error) {
       await this.db.update(billingCardSessions).set({ status: 'expired' }).where(eq(billingCardSessions.id, id));
       if (error instanceof ProviderUnavailable) throw providerUnavailable();

@@ -16,7 +16,6 @@ import { and, eq } from 'drizzle-orm';
 import { isoCurrency } from '../../../definitions/billing/money.ts';
 import { billingAccounts } from '../../db/schema.ts';
 import type { BillingDeps } from '../deps.ts';
-import { cardSessionTtlMs } from '../cards.ts';
 import { ProviderUnavailable, type CardProvider, type ChargeOutcome, type ChargeRequest, type SavedCard, type SetupOutcome, type SetupStart } from './types.ts';
 
 export interface StripeProviderOptions {
@@ -91,7 +90,6 @@ export class StripeProvider implements CardProvider {
 
   async startSetup(start: SetupStart): Promise<{ url: string; providerSessionId: string }> {
     const customer = await this.customerFor(start);
-    const expiresAt = Math.floor((this.deps.now().getTime() + cardSessionTtlMs) / 1000);
     const session = await this.call('creating a checkout session', () =>
       this.stripe.checkout.sessions.create(
         {
@@ -102,7 +100,8 @@ export class StripeProvider implements CardProvider {
           cancel_url: `${this.deps.config.publicUrl}/organization/${start.organizationId}/settings`,
           client_reference_id: start.sessionId,
           metadata: { larderSession: start.sessionId, organizationId: start.organizationId },
-          expires_at: expiresAt,
+          // Checkout's page ends with our session (Stripe takes 30 minutes to 24 hours).
+          expires_at: Math.floor(start.expiresAt.getTime() / 1000),
         },
         { idempotencyKey: `larder-setup-${start.sessionId}` },
       ),

@@ -21,6 +21,8 @@ export interface SetupStart {
   billingEmail: string | null;
   /** Where the provider sends the browser after the page: `/billingComplete?sessionID=…`. */
   returnUrl: string;
+  /** When our session expires; the provider's page should not outlive it. */
+  expiresAt: Date;
 }
 
 export type SetupOutcome = { status: 'open' } | { status: 'declined'; reason: string } | { status: 'completed'; card: SavedCard };
