@@ -9,7 +9,11 @@ import type { Action } from '../../definitions/permissions.ts';
 import { apiTokens, billingAccounts, invites, memberships, organizations, projects } from '../../server/db/schema.ts';
 import { newId } from '../../server/lib/ids.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
+import { plans } from '../../definitions/billing/plans.ts';
+import { includedSeats } from '../../server/billing/pricing.ts';
 import { bearer, verifiedUser } from './support/flows.ts';
+
+const roomyPlan = plans.reduce((a, b) => (includedSeats(b) > includedSeats(a) ? b : a));
 
 const actors = ['admin', 'read', 'create', 'update', 'delete', 'write', 'stranger', 'otherOrganization'] as const;
 type Actor = (typeof actors)[number];
@@ -106,7 +110,8 @@ describe.each(databaseKinds)('organization role matrix on %s', (kind) => {
     const token = newId();
     const invitedEmail = `invited-${newId()}@example.com`;
     await db.insert(organizations).values({ id: org, name: 'Matrix' });
-    await db.insert(billingAccounts).values({ organizationId: org, seats: 50 });
+    // On the plan with the most included seats, so adding seats stays free (docs/billing.md "Plan changes and seats").
+    await db.insert(billingAccounts).values({ organizationId: org, seats: 50, planId: roomyPlan.id });
     for (const actor of Object.keys(flagsOf) as (keyof typeof flagsOf)[]) {
       await db.insert(memberships).values({ organizationId: org, userId: people[actor].id, permissions: flagsOf[actor] });
     }

@@ -22,7 +22,8 @@ describe.each(databaseKinds)('organizations on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Without billing, seats cost nothing (docs/billing.md "Self-hosting without billing"); paid seats: tests/server/billing-accounts.test.ts.
+    t = await createTestApp(kind, { BILLING: '0' });
     const { account, tokens } = await verifiedUser(t.app, 'owner');
     const me = json(await call('GET', '/api/user/me', tokens.access_token));
     admin = { access: tokens.access_token, email: account.email, id: me._id };
