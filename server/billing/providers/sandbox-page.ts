@@ -1,6 +1,6 @@
 /**
- * The sandbox provider's hosted card page (docs/billing.md "Card providers", docs/security.md
- * "The sandbox card page"): `GET /billing/providers/sandbox/pay/:sessionID` serves a small form,
+ * The sandbox provider's hosted card page (docs/billing.md "Card providers"; what it keeps and its
+ * policy: docs/security.md "Card data"): `GET /billing/providers/sandbox/pay/:sessionID` serves a small form,
  * `POST` takes it. The session id in the address is the credential; no bearer token.
  *
  * - Its own Content-Security-Policy: nothing may load (`default-src 'none'`), its one style block
