@@ -6,9 +6,14 @@ type Operation = { 'x-required-action'?: string };
 const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const actions: readonly Action[] = ['read', 'create', 'update', 'delete', 'admin'];
 
+/** Billing routes that reach no one organization: the plans and status windows (any signed-in user), the run (super-admins). */
+const billingOutsideOrganizations = new Set(['/billing/plans', '/billing/getBillingStatuses', '/billing/admin/run']);
+
 /** Member routes reach one organization's data: each must say which right it needs (docs/security.md). */
 const memberRoute = (path: string) =>
-  /^\/(api|auth)\/organization\/\{org\}/.test(path) || /^\/api\/(apiTokens|webhook)\//.test(path) || path.startsWith('/billing/');
+  /^\/(api|auth)\/organization\/\{org\}/.test(path) ||
+  /^\/api\/(apiTokens|webhook)\//.test(path) ||
+  (path.startsWith('/billing/') && !billingOutsideOrganizations.has(path));
 
 // The OpenAPI document is built from the route declarations alone; one database is enough.
 describe('OpenAPI: every member route names the action it needs', () => {
