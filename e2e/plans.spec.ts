@@ -138,7 +138,7 @@ test('an organization past 80 % of a Free Plan limit meets the API limit dialog,
 
   await signIn(page, account);
   await expect(page).toHaveURL(/\/organization\/[0-9a-f]{24}$/);
-  const limit = page.getByRole('dialog', { name: 'API Limit Reached' });
+  const limit = page.getByRole('alertdialog', { name: 'API Limit Reached' });
   // The console's answers for the organization carry the warning once the server's figures (re-read every few seconds) show it.
   await expect(async () => {
     await page.goto(`/organization/${other.organizationID}`);
@@ -155,7 +155,7 @@ test('an organization past 80 % of a Free Plan limit meets the API limit dialog,
 
 for (const colorScheme of ['light', 'dark'] as const) {
   for (const width of [1280, 900]) {
-    test(`Plan & Usage and its dialogs pass axe (${colorScheme}, ${width} px)`, async ({ browser }) => {
+    test(`Plan & Usage and its dialogs pass axe (${colorScheme}, ${width} px)`, async ({ browser }, testInfo) => {
       test.setTimeout(120_000);
       const context = await browser.newContext({ colorScheme, reducedMotion: 'reduce', viewport: { width, height: 900 } });
       const page = await context.newPage();
@@ -167,6 +167,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(planCard(page, 'Free Plan')).toContainText('Free Plan from');
       await plansSection(page).getByRole('table', { name: 'Usage this month' }).scrollIntoViewIfNeeded();
       await expectAccessible(page, at('plans and usage'));
+      // For a person reviewing the layout: the section as drawn (kept with the test's results).
+      await plansSection(page).screenshot({ path: testInfo.outputPath('plans-section.png') });
 
       await planCard(page, 'Basic Plan').getByRole('button', { name: 'Choose Basic Plan' }).click();
       const change = page.getByRole('dialog', { name: 'Change to the Basic Plan' });

@@ -168,6 +168,17 @@ describe('Plan & Usage › choosing a plan', () => {
     expect(screen.queryByRole('dialog', { name: 'Thank you!' })).not.toBeInTheDocument();
   });
 
+  it('a card the server no longer has (card_required) leads to Setup Credit Card for the plan', async () => {
+    const changePlan = vi.fn(async () => Promise.reject(problem(409, 'card_required')));
+    const { billing } = show({ changePlan });
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose Pro Plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change to the Pro Plan' });
+    await within(dialog).findByTestId('plan-summary-total');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Change plan' }));
+    expect(await screen.findByRole('dialog', { name: 'Setup Credit Card' })).toBeInTheDocument();
+    await waitFor(() => expect(billing.cardLink).toHaveBeenCalledWith(ORG, 'pro'));
+  });
+
   it('from the Free Plan with a card: the first period is charged in full', async () => {
     show({ details: vi.fn(async () => freeAccount({ creditCardDetails: { cardNumber: '•••• 4242', brand: 'Visa', provider: 'sandbox' } })) });
     await userEvent.click(await screen.findByRole('button', { name: 'Choose Basic Plan' }));

@@ -12,6 +12,7 @@ import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import type { BillingDetails, Plan } from '../../api/billing.ts';
 import { useBillingSummary, useChangePlan } from '../../api/billing-queries.ts';
+import { isApiError } from '../../api/errors.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { accountTerms, formatBillingDate } from './plan-format.ts';
 
@@ -26,9 +27,11 @@ export interface ChangePlanDialogProps {
   onOpenChange: (open: boolean) => void;
   /** The server changed the plan (and charged the card), or scheduled the change. */
   onChanged: (details: BillingDetails) => void;
+  /** The server wants a card first (`card_required`: none on file any more): set one up for this plan. */
+  onCardRequired: () => void;
 }
 
-export function ChangePlanDialog({ organizationID, plan, mode, details, open, onOpenChange, onChanged }: ChangePlanDialogProps) {
+export function ChangePlanDialog({ organizationID, plan, mode, details, open, onOpenChange, onChanged, onCardRequired }: ChangePlanDialogProps) {
   const format = useFormat();
   const problemMessage = useProblemMessage();
   const summary = useBillingSummary(organizationID, { country: details.billingAddress.country, planID: plan.id }, { enabled: open });
@@ -40,7 +43,13 @@ export function ChangePlanDialog({ organizationID, plan, mode, details, open, on
     if (!value) change.reset();
     onOpenChange(value);
   };
-  const confirm = () => change.mutate(plan.id, { onSuccess: (updated) => onChanged(updated) });
+  const confirm = () =>
+    change.mutate(plan.id, {
+      onSuccess: (updated) => onChanged(updated),
+      onError: (error) => {
+        if (isApiError(error) && error.code === 'card_required') onCardRequired();
+      },
+    });
   const card = details.creditCardDetails?.cardNumber ?? '';
   const date = details.nextBillingDate ? formatBillingDate(details.nextBillingDate) : '';
   const body =

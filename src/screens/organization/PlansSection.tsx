@@ -119,6 +119,7 @@ export function PlansSection({ organization }: { organization: Organization }) {
           open
           onOpenChange={(value) => (value ? null : close())}
           onChanged={(updated) => changed(open.plan, updated)}
+          onCardRequired={() => setOpen({ kind: 'card', plan: open.plan })}
         />
       ) : null}
       {open?.kind === 'card' ? (
