@@ -3,6 +3,7 @@ export {};
 const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<number> }>> = {
   bundle: () => import('./bundle.ts'),
   'code-figures': () => import('./code-figures.ts'),
+  billing: () => import('./billing.ts'),
   'content-storage': () => import('./content-storage.ts'),
   layouts: () => import('./layouts.ts'),
   list: () => import('./list.ts'),

@@ -14,7 +14,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { CurrencyCode } from '../../definitions/billing/money.ts';
 import { currencyNumber, currencyOfNumber } from '../../definitions/billing/money.ts';
-import { billingAccounts, billingCharges, billingInvoices, organizations, type BillingLine, type ChargeEffect } from '../db/schema.ts';
+import { billingAccounts, billingCharges, billingInvoices, type BillingLine, type ChargeEffect } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import { query, type Executor } from '../content/storage.ts';
 import { newId } from '../lib/ids.ts';
@@ -162,9 +162,11 @@ export class ChargeService {
 
   /**
    * Asks the provider for a pending row with its key and records the answer (tx2). Throws
-   * ProviderUnavailable when the provider's answer is unknown (the row stays pending).
+   * ProviderUnavailable when the provider's answer is unknown (the row stays pending). With
+   * `gatherInvoices` the new invoice's id is added there (the caller enqueues its mail) instead of
+   * being handed to `afterInvoices` at once.
    */
-  async settle(row: ChargeRow): Promise<ChargeResult> {
+  async settle(row: ChargeRow, gatherInvoices?: string[]): Promise<ChargeResult> {
     if (row.status !== 'pending') return this.outcomeOf(row);
     const card = await this.cardOf(row.organizationId);
     if (!card) return this.decline(row, 'no card');
@@ -199,7 +201,8 @@ export class ChargeService {
       return this.succeedWithin(tx, won, now, card.last4);
     });
     if (!settled) return this.outcomeOf(await this.read(row.id));
-    await this.notifyInvoices([settled.invoiceId]);
+    if (gatherInvoices) gatherInvoices.push(settled.invoiceId);
+    else await this.notifyInvoices([settled.invoiceId]);
     return { status: 'succeeded', chargeId: row.id, invoiceNumber: settled.invoiceNumber, total: row.total };
   }
 
@@ -208,17 +211,34 @@ export class ChargeService {
    * effect, and the failed date cleared when no other failed period charge of the organization remains.
    */
   async succeedWithin(tx: Tx, row: ChargeRow, now: Date, cardLast4?: string) {
+    // One read for the account as it is now, the organization's name and (when an invoice is due) its number.
+    const [found] = await query<{
+      failed: boolean;
+      billing_email: string | null;
+      address: string | null;
+      city: string | null;
+      country: string | null;
+      postcode: string | null;
+      card_last4: string | null;
+      name: string | null;
+      n: string | null;
+    }>(
+      tx,
+      sql`select a.initial_billing_failed_date is not null as failed, a.billing_email, a.address, a.city, a.country, a.postcode, a.card_last4,
+                 (select o.name from organizations o where o.id = ${row.organizationId}) as name,
+                 ${row.total > 0 ? sql`nextval('billing_invoice_number')::text` : sql`null::text`} as n
+          from (select 1) one left join billing_accounts a on a.organization_id = ${row.organizationId}`,
+    );
     await applyChargeEffect(tx, row.organizationId, row.effect);
-    await tx.execute(sql`
-      update billing_accounts set initial_billing_failed_date = null, updated_at = ${now}
-      where organization_id = ${row.organizationId} and initial_billing_failed_date is not null
-        and not exists (select 1 from billing_charges c where c.organization_id = ${row.organizationId}
-                        and c.kind = 'period' and c.status = 'failed' and c.id <> ${row.id})`);
-    if (row.total === 0) return { invoiceId: '', invoiceNumber: '' };
-    const [account] = await tx.select().from(billingAccounts).where(eq(billingAccounts.organizationId, row.organizationId));
-    const [org] = await tx.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, row.organizationId));
-    const [{ n }] = (await query<{ n: string }>(tx, sql`select nextval('billing_invoice_number')::text as n`)) as [{ n: string }];
-    const invoiceNumber = formatInvoiceNumber(Number(n), now);
+    if (found?.failed) {
+      await tx.execute(sql`
+        update billing_accounts set initial_billing_failed_date = null, updated_at = ${now}
+        where organization_id = ${row.organizationId}
+          and not exists (select 1 from billing_charges c where c.organization_id = ${row.organizationId}
+                          and c.kind = 'period' and c.status = 'failed' and c.id <> ${row.id})`);
+    }
+    if (row.total === 0 || !found?.n) return { invoiceId: '', invoiceNumber: '' };
+    const invoiceNumber = formatInvoiceNumber(Number(found.n), now);
     const invoiceId = newId();
     await tx.insert(billingInvoices).values({
       id: invoiceId,
@@ -227,15 +247,15 @@ export class ChargeService {
       invoiceNumber,
       issuedAt: now,
       planName: row.planName,
-      organizationName: org?.name ?? '',
-      billingEmail: account?.billingEmail ?? null,
-      billingAddress: { address: account?.address ?? '', city: account?.city ?? '', country: account?.country ?? '', postcode: account?.postcode ?? '' },
+      organizationName: found.name ?? '',
+      billingEmail: found.billing_email,
+      billingAddress: { address: found.address ?? '', city: found.city ?? '', country: found.country ?? '', postcode: found.postcode ?? '' },
       currency: row.currency,
       lineItems: row.lineItems,
       taxName: row.taxName,
       tax: row.tax,
       total: row.total,
-      cardLast4: cardLast4 ?? account?.cardLast4 ?? null,
+      cardLast4: cardLast4 ?? found.card_last4,
     });
     return { invoiceId, invoiceNumber };
   }

@@ -280,15 +280,24 @@ export class BillingRunner {
     return result;
   }
 
-  /** Settles charges, a few at a time; an unknown outcome is left pending for a later run. */
+  /** Settles charges, a few at a time; an unknown outcome is left pending for a later run. Their invoice mails are enqueued together. */
   private async settleAll(rows: readonly ChargeRow[], report: RunReport): Promise<ChargeResult[]> {
+    const gathered: string[] = [];
+    try {
+      return await this.settleEach(rows, report, gathered);
+    } finally {
+      await this.enqueueMails(gathered).catch((error) => this.deps.log.warn({ err: error }, 'billing: invoice mails not enqueued (the next run enqueues them)'));
+    }
+  }
+
+  private async settleEach(rows: readonly ChargeRow[], report: RunReport, gathered: string[]): Promise<ChargeResult[]> {
     const results: ChargeResult[] = [];
     let next = 0;
     const worker = async () => {
       while (next < rows.length) {
         const row = rows[next++]!;
         try {
-          const result = await this.charges.settle(row);
+          const result = await this.charges.settle(row, gathered);
           results.push(result);
           if (result.status === 'succeeded') report.succeeded += 1;
           else if (result.status === 'declined') report.declined += 1;
