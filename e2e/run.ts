@@ -37,6 +37,8 @@ const server = await startServer({
   // Webhook retries seconds apart, so e2e/webhooks.spec.ts sees them (docs/webhooks.md).
   WEBHOOK_RETRY_SCHEDULE: '2s,3s',
   WEBHOOK_POLL_S: '0.5',
+  // A platform super-admin that e2e/billing-status.spec.ts signs up: moves a billing date and runs billing.
+  SUPER_ADMIN_USERNAMES: 'e2esuperadmin',
 });
 let status = 1;
 try {
