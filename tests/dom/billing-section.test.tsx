@@ -83,6 +83,17 @@ describe('Billing › Info', () => {
     expect(complete.ensureDetails).not.toHaveBeenCalled();
   });
 
+  it('makes no account when billing is turned off (404 billing_disabled)', async () => {
+    const billing = fakeBillingApi({
+      details: vi.fn(async () => {
+        throw problem(404, 'billing_disabled');
+      }),
+    });
+    show(billing);
+    expect(await screen.findByText('Could not get billing info')).toBeInTheDocument();
+    expect(billing.ensureDetails).not.toHaveBeenCalled();
+  });
+
   it('says "Could not get billing info" when the read fails otherwise', async () => {
     const billing = fakeBillingApi({
       details: vi.fn(async () => {
@@ -132,6 +143,19 @@ describe('Billing › History', () => {
     await userEvent.click(await screen.findByRole('tab', { name: 'History' }));
     // A server error is asked again twice (src/api/queries.ts shouldRetry) before it shows.
     expect(await screen.findByText('Could not retrieve previous transactions', {}, { timeout: 6000 })).toBeInTheDocument();
+  });
+
+  it('says when an invoice cannot be downloaded', async () => {
+    show(
+      fakeBillingApi({
+        invoice: vi.fn(async () => {
+          throw problem(404, 'invoice_not_found');
+        }),
+      }),
+    );
+    await userEvent.click(await screen.findByRole('tab', { name: 'History' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Download invoice LRD-000042' }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith(expect.objectContaining({ kind: 'error', title: 'Could not download the invoice' })));
   });
 
   it('says when there is no invoice yet', async () => {
