@@ -157,6 +157,9 @@ export function nextPeriodLines(account: AccountRow, plan: PlanDefinition = acco
   });
 }
 
+/** Add-ons an account may hold. */
+export const maxAddOns = 20;
+
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function declinedOrUnavailable(result: ChargeResult): void {
@@ -467,6 +470,30 @@ export class BillingAccountService {
   /** The plans `GET plans` lists. */
   plans(): Plan[] {
     return listedPlans.map(planWire);
+  }
+
+  /** Super-admin: adds credit (minor units per currency); the next charges in that currency use it first. */
+  async addCredit(organizationId: string, credit: { amount: number; nisAmount: number }): Promise<BillingDetails> {
+    await this.ensure(organizationId);
+    await this.db
+      .update(billingAccounts)
+      .set({
+        creditUsd: sql`${billingAccounts.creditUsd} + ${credit.amount}`,
+        creditNis: sql`${billingAccounts.creditNis} + ${credit.nisAmount}`,
+        updatedAt: this.deps.now(),
+      })
+      .where(eq(billingAccounts.organizationId, organizationId));
+    return this.details(organizationId);
+  }
+
+  /** Super-admin: adds an add-on (`add`) or replaces the list; billed each period only while add-ons are turned on. */
+  async setAddOns(organizationId: string, addOns: readonly { title: string; amount: number; nisAmount: number }[], mode: 'add' | 'replace'): Promise<BillingDetails> {
+    const account = await this.ensure(organizationId);
+    const clean = addOns.map(({ title, amount, nisAmount }) => ({ title: title.trim(), amount, nisAmount }));
+    const list = mode === 'add' ? [...account.addOns, ...clean] : clean;
+    if (list.length > maxAddOns) throw new AppError(400, 'invalid_request', `An account holds at most ${maxAddOns} add-ons.`);
+    await this.db.update(billingAccounts).set({ addOns: list, updatedAt: this.deps.now() }).where(eq(billingAccounts.organizationId, organizationId));
+    return this.details(organizationId);
   }
 
   /** Super-admin: moves the next billing date (a run then charges on that day). */

@@ -1,8 +1,9 @@
 /**
  * The billing service (`/billing`, docs/billing.md): plans, the account's details, plan changes,
- * seats and the billing summary. Organization admins only, except `plans` (any signed-in user)
- * and `billingDetails/billingDate` (super-admins). With BILLING=0 every route here answers 404
- * `billing_disabled` except `billingDetails/seats`, which adds seats at no cost.
+ * seats, the billing summary, and credit, add-ons and the billing date for platform super-admins.
+ * Organization admins only, except `plans` (any signed-in user) and the super-admins' calls. With
+ * BILLING=0 every route here answers 404 `billing_disabled` except `billingDetails/seats`, which
+ * adds seats at no cost.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -14,12 +15,15 @@ import { AppError, forbidden, notFound } from '../lib/errors.ts';
 import { namedIn } from '../lib/request-scope.ts';
 import { responses } from '../lib/schemas.ts';
 import { isDate } from './pricing.ts';
+import { maxAddOns } from './accounts.ts';
 
 const security = [{ bearer: [] as string[] }];
 const tags = ['billing'];
 const orgQuery = Type.Object({ organizationID: OrganizationIdQuery });
 const admin = { action: 'admin' as const, scope: 'organization' as const, locate: namedIn('query') };
 const PlanId = Type.String({ minLength: 1, maxLength: 100 });
+/** The most credit or add-on price one call sets: 10,000,000.00 in major units. */
+const maxMinor = 1_000_000_000;
 
 /** The routes that keep answering with BILLING=0 (seats are free then). */
 const openWithoutBilling = new Set(['/billing/billingDetails/seats']);
@@ -154,6 +158,63 @@ export async function billingRoutes(fastify: FastifyInstance) {
     },
   );
 
+  const requireSuperAdmin = async (userId: string, what: string) => {
+    if (!(await access.isSuperAdmin(userId))) throw forbidden('insufficient_permissions', `Only platform super-admins may ${what}.`);
+  };
+
+  app.put(
+    '/billingDetails/credit',
+    {
+      config: admin,
+      schema: {
+        summary: 'Add credit in minor units, per currency (platform super-admins only); charges use it before the card',
+        tags,
+        security,
+        querystring: orgQuery,
+        body: Type.Object(
+          { amount: Type.Integer({ minimum: 0, maximum: maxMinor, description: 'USD cents' }), nisAmount: Type.Optional(Type.Integer({ minimum: 0, maximum: maxMinor, description: 'agorot' })) },
+          { additionalProperties: false },
+        ),
+        response: responses({ 200: BillingDetails }),
+      },
+    },
+    async function addCredit(request) {
+      await requireSuperAdmin(currentUser(request).userId, 'add credit');
+      const credit = { amount: request.body.amount, nisAmount: request.body.nisAmount ?? 0 };
+      if (credit.amount + credit.nisAmount === 0) throw new AppError(400, 'invalid_request', 'Credit must be above 0 in at least one currency.');
+      return accounts.addCredit(request.query.organizationID, credit);
+    },
+  );
+
+  const AddOnInput = Type.Object(
+    { title: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), amount: Type.Integer({ minimum: 0, maximum: maxMinor }), nisAmount: Type.Integer({ minimum: 0, maximum: maxMinor }) },
+    { additionalProperties: false },
+  );
+  for (const method of ['post', 'put'] as const) {
+    app[method](
+      '/billingDetails/addOn',
+      {
+        config: admin,
+        schema: {
+          summary:
+            method === 'post'
+              ? 'Add an add-on, a price per period in minor units per currency (platform super-admins only; billed while add-ons are turned on)'
+              : "Replace the organization's add-ons (platform super-admins only)",
+          tags,
+          security,
+          querystring: orgQuery,
+          body: method === 'post' ? AddOnInput : Type.Array(AddOnInput, { maxItems: maxAddOns }),
+          response: responses({ 200: BillingDetails }),
+        },
+      },
+      async function setAddOns(request) {
+        await requireSuperAdmin(currentUser(request).userId, 'change add-ons');
+        const body = request.body as typeof AddOnInput.static | (typeof AddOnInput.static)[];
+        return accounts.setAddOns(request.query.organizationID, Array.isArray(body) ? body : [body], method === 'post' ? 'add' : 'replace');
+      },
+    );
+  }
+
   app.put(
     '/billingDetails/billingDate',
     {
@@ -168,8 +229,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
       },
     },
     async function setBillingDate(request) {
-      const { userId } = currentUser(request);
-      if (!(await access.isSuperAdmin(userId))) throw forbidden('insufficient_permissions', 'Only platform super-admins may move a billing date.');
+      await requireSuperAdmin(currentUser(request).userId, 'move a billing date');
       if (!isDate(request.body.nextBillingDate)) throw new AppError(400, 'invalid_request', `${request.body.nextBillingDate} is not a calendar day.`);
       return accounts.setNextBillingDate(request.query.organizationID, request.body.nextBillingDate);
     },

@@ -325,6 +325,27 @@ describe.each(databaseKinds)('billing accounts on %s', (kind) => {
     const moved = await call(t.app, 'PUT', `/billing/billingDetails/billingDate?${q}`, boss.tokens.access_token, { nextBillingDate: '2026-03-11' });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(json(moved)).toMatchObject({ nextBillingDate: '2026-03-11', billingDay: 11 });
+
+    // Credit: integers of minor units, above 0 in some currency; only super-admins.
+    const before = await account(org);
+    for (const bad of [{ amount: 1.5 }, { amount: -100 }, { amount: 0 }, { amount: 0, nisAmount: 0 }, { amount: '100' }, { amount: 100, nisAmount: 2.25 }, { amount: 1e12 }, {}]) {
+      expectProblem(await call(t.app, 'PUT', `/billing/billingDetails/credit?${q}`, boss.tokens.access_token, bad), 400);
+    }
+    expectProblem(await call(t.app, 'PUT', `/billing/billingDetails/credit?${q}`, admin.access, { amount: 100 }), 403, 'insufficient_permissions');
+    expect(await account(org)).toEqual(before);
+    const credited = await call(t.app, 'PUT', `/billing/billingDetails/credit?${q}`, boss.tokens.access_token, { amount: 1_000, nisAmount: 3_700 });
+    expect(json(credited).credit).toEqual({ amount: 1_000, nisAmount: 3_700 });
+    expect(json(await call(t.app, 'PUT', `/billing/billingDetails/credit?${q}`, boss.tokens.access_token, { amount: 500 })).credit).toEqual({ amount: 1_500, nisAmount: 3_700 });
+
+    // Add-ons: added one at a time or replaced; billed only while add-ons are turned on (off by default).
+    expectProblem(await call(t.app, 'POST', `/billing/billingDetails/addOn?${q}`, boss.tokens.access_token, { title: ' ', amount: 100, nisAmount: 370 }), 400);
+    expectProblem(await call(t.app, 'POST', `/billing/billingDetails/addOn?${q}`, boss.tokens.access_token, { title: 'Support', amount: 9.99, nisAmount: 370 }), 400);
+    expectProblem(await call(t.app, 'POST', `/billing/billingDetails/addOn?${q}`, admin.access, { title: 'Support', amount: 100, nisAmount: 370 }), 403);
+    const added = json(await call(t.app, 'POST', `/billing/billingDetails/addOn?${q}`, boss.tokens.access_token, { title: 'Support', amount: 1_000, nisAmount: 3_700 }));
+    expect(added.addOns).toEqual([{ title: 'Support', amount: 1_000, nisAmount: 3_700 }]);
+    expect(added.totalBillingAmount).toBe(0);
+    const replaced = json(await call(t.app, 'PUT', `/billing/billingDetails/addOn?${q}`, boss.tokens.access_token, []));
+    expect(replaced.addOns).toEqual([]);
   });
 });
 
@@ -350,6 +371,9 @@ describe.each(databaseKinds)('BILLING=0 on %s', (kind) => {
       ['POST', `/billing/billingDetails/organizationDetails?${q}`],
       ['PUT', `/billing/plan?${q}&planID=basic`],
       ['GET', `/billing/billingSummary?${q}&country=US&planID=basic`],
+      ['PUT', `/billing/billingDetails/credit?${q}`],
+      ['POST', `/billing/billingDetails/addOn?${q}`],
+      ['PUT', `/billing/billingDetails/billingDate?${q}`],
     ] as const) {
       expectProblem(await call(t.app, method, url, access), 404, 'billing_disabled');
     }
