@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { buildConsole, consoleIsStale } from '../server/build-console.ts';
 import { startServer } from './support/server.ts';
+import { findCardNumbers } from './support/card-number-scan.ts';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -49,6 +50,14 @@ try {
   );
   status = result.status ?? 1;
 } finally {
-  await server.stop();
+  // The card pages saw full test numbers: none may be left in the database's files or the server's output (docs/security.md "Card data").
+  await server.stop({
+    inspect: (dataDir, output) => {
+      const found = findCardNumbers(dataDir, output);
+      if (found.length === 0) return console.log('Full card numbers in the database files or the server output: none');
+      console.error(`Full card numbers kept or logged by the server:\n  ${found.join('\n  ')}`);
+      status = 1;
+    },
+  });
 }
 process.exit(status);
