@@ -156,7 +156,8 @@ test('an organization past 80 % of a Free Plan limit meets the API limit dialog,
 for (const colorScheme of ['light', 'dark'] as const) {
   for (const width of [1280, 900]) {
     test(`Plan & Usage and its dialogs pass axe (${colorScheme}, ${width} px)`, async ({ browser }, testInfo) => {
-      test.setTimeout(120_000);
+      // Four axe scans: about a minute and a half on a busy two-core machine.
+      test.setTimeout(240_000);
       const context = await browser.newContext({ colorScheme, reducedMotion: 'reduce', viewport: { width, height: 900 } });
       const page = await context.newPage();
       const at = (what: string) => `${what} ${colorScheme} ${width}`;
