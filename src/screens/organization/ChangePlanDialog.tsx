@@ -1,5 +1,5 @@
 /**
- * Changing to another paid plan (docs/console.md "Plan & Usage"). Before confirming, the dialog
+ * Changing to another paid plan (docs/billing.md "Plan changes and seats"). Before confirming, the dialog
  * shows what each period costs on the new plan (GET billingSummary for the account's country:
  * lines, credit, tax, total) and when it is charged, by the server's rules for PUT plan:
  * - `prorata`: a dearer plan while a paid period runs starts now; the card is charged the price
