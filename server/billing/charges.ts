@@ -11,7 +11,7 @@
  *    marks the row failed (a period charge also sets `initial_billing_failed_date`; an interactive
  *    upgrade or seat charge changes nothing).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { CurrencyCode } from '../../definitions/billing/money.ts';
 import { currencyNumber, currencyOfNumber } from '../../definitions/billing/money.ts';
 import { billingAccounts, billingCharges, billingInvoices, type BillingLine, type ChargeEffect } from '../db/schema.ts';
@@ -51,6 +51,14 @@ export type ChargeResult =
   | { status: 'nothing_due'; chargeId: string };
 
 export type ChargeRow = typeof billingCharges.$inferSelect;
+
+/** A row the provider charged, waiting to be recorded. */
+interface Paid {
+  index: number;
+  row: ChargeRow;
+  providerChargeId: string;
+  last4: string;
+}
 
 /** The totals of a charge (pricing.ts `summarize`); a line that is not a non-negative integer is refused before anything is written. */
 export function chargeTotals(lines: readonly BillingLine[], country: string, creditAvailable: number) {
@@ -167,16 +175,74 @@ export class ChargeService {
    * being handed to `afterInvoices` at once.
    */
   async settle(row: ChargeRow, gatherInvoices?: string[]): Promise<ChargeResult> {
-    if (row.status !== 'pending') return this.outcomeOf(row);
-    const card = await this.cardOf(row.organizationId);
-    if (!card) return this.decline(row, 'no card');
-    const currency = currencyOfNumber(row.currency)!;
-    let outcome;
+    const [result] = await this.settleMany([row], gatherInvoices);
+    if (result instanceof Error) throw result;
+    return result!;
+  }
+
+  /**
+   * Settles many rows: the provider is asked for each (a few at once, no transaction open), each
+   * decline recorded on its own, and the successes recorded together, 50 to a transaction (tx2 of
+   * each: the conditional update, invoice, effect). Each row's result, or the error that left it
+   * pending (ProviderUnavailable: asked again later with the same key).
+   */
+  async settleMany(rows: readonly ChargeRow[], gatherInvoices?: string[], concurrency = 8): Promise<(ChargeResult | Error)[]> {
+    const results: (ChargeResult | Error)[] = new Array(rows.length);
+    const cards = await this.cardsOf([...new Set(rows.filter((r) => r.status === 'pending').map((r) => r.organizationId))]);
+    const paid: Paid[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < rows.length) {
+        const index = next++;
+        const row = rows[index]!;
+        try {
+          if (row.status !== 'pending') {
+            results[index] = await this.outcomeOf(row);
+            continue;
+          }
+          const card = cards.get(row.organizationId);
+          if (!card) {
+            results[index] = await this.decline(row, 'no card');
+            continue;
+          }
+          const outcome = await this.ask(row, card);
+          if (outcome.status === 'declined') results[index] = await this.decline(row, outcome.reason);
+          else paid.push({ index, row, providerChargeId: outcome.providerChargeId, last4: card.last4 });
+        } catch (error) {
+          results[index] = error as Error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, rows.length)) }, worker));
+    const invoices: string[] = [];
+    for (let i = 0; i < paid.length; i += 50) {
+      const chunk = paid.slice(i, i + 50);
+      try {
+        const recorded = await this.recordPaid(chunk);
+        for (const item of chunk) {
+          const invoice = recorded.get(item.row.id);
+          if (invoice) {
+            if (invoice.invoiceId) invoices.push(invoice.invoiceId);
+            results[item.index] = { status: 'succeeded', chargeId: item.row.id, invoiceNumber: invoice.invoiceNumber, total: item.row.total };
+          } else results[item.index] = await this.outcomeOf(await this.read(item.row.id)).catch((error: Error) => error);
+        }
+      } catch (error) {
+        // Not recorded: the rows stay pending and are asked again, with their keys, by a later run.
+        for (const item of chunk) results[item.index] = error as Error;
+      }
+    }
+    if (gatherInvoices) gatherInvoices.push(...invoices);
+    else await this.notifyInvoices(invoices);
+    return results;
+  }
+
+  /** Asks the provider for a row with its key; any failure is an unknown outcome (ProviderUnavailable), noted on the row. */
+  private async ask(row: ChargeRow, card: SavedCard) {
     try {
-      outcome = await this.provider.charge({
+      return await this.provider.charge({
         card,
         amount: row.total,
-        currency,
+        currency: currencyOfNumber(row.currency)!,
         idempotencyKey: row.idempotencyKey,
         description: `Larder ${row.planName}, ${row.periodStart} to ${row.periodEnd}`,
       });
@@ -186,78 +252,91 @@ export class ChargeService {
         .update(billingCharges)
         .set({ lastError: message })
         .where(and(eq(billingCharges.id, row.id), eq(billingCharges.status, 'pending')));
-      if (error instanceof ProviderUnavailable) throw error;
-      throw new ProviderUnavailable(message);
+      throw error instanceof ProviderUnavailable ? error : new ProviderUnavailable(message);
     }
-    if (outcome.status === 'declined') return this.decline(row, outcome.reason);
-    const now = this.deps.now();
-    const settled = await this.db.transaction(async (tx) => {
-      const [won] = await tx
-        .update(billingCharges)
-        .set({ status: 'succeeded', providerChargeId: outcome.providerChargeId, settledAt: now, updatedAt: now, lastError: null })
-        .where(and(eq(billingCharges.id, row.id), eq(billingCharges.status, 'pending'), eq(billingCharges.idempotencyKey, row.idempotencyKey)))
-        .returning();
-      if (!won) return undefined;
-      return this.succeedWithin(tx, won, now, card.last4);
-    });
-    if (!settled) return this.outcomeOf(await this.read(row.id));
-    if (gatherInvoices) gatherInvoices.push(settled.invoiceId);
-    else await this.notifyInvoices([settled.invoiceId]);
-    return { status: 'succeeded', chargeId: row.id, invoiceNumber: settled.invoiceNumber, total: row.total };
   }
 
   /**
-   * Within tx2 of a success (or tx1 of a total of 0): the invoice (when something was charged), the
-   * effect, and the failed date cleared when no other failed period charge of the organization remains.
+   * tx2 of successes: each row settled only if still pending under its key; for those, the effect,
+   * the failed date cleared when no failed period charge remains, and an invoice (total above 0).
+   * Returns the rows this call settled, with their invoice.
    */
-  async succeedWithin(tx: Tx, row: ChargeRow, now: Date, cardLast4?: string) {
-    // One read for the account as it is now, the organization's name and (when an invoice is due) its number.
-    const [found] = await query<{
-      failed: boolean;
-      billing_email: string | null;
-      address: string | null;
-      city: string | null;
-      country: string | null;
-      postcode: string | null;
-      card_last4: string | null;
-      name: string | null;
-      n: string | null;
-    }>(
-      tx,
-      sql`select a.initial_billing_failed_date is not null as failed, a.billing_email, a.address, a.city, a.country, a.postcode, a.card_last4,
-                 (select o.name from organizations o where o.id = ${row.organizationId}) as name,
-                 ${row.total > 0 ? sql`nextval('billing_invoice_number')::text` : sql`null::text`} as n
-          from (select 1) one left join billing_accounts a on a.organization_id = ${row.organizationId}`,
-    );
-    await applyChargeEffect(tx, row.organizationId, row.effect);
-    if (found?.failed) {
-      await tx.execute(sql`
-        update billing_accounts set initial_billing_failed_date = null, updated_at = ${now}
-        where organization_id = ${row.organizationId}
-          and not exists (select 1 from billing_charges c where c.organization_id = ${row.organizationId}
-                          and c.kind = 'period' and c.status = 'failed' and c.id <> ${row.id})`);
-    }
-    if (row.total === 0 || !found?.n) return { invoiceId: '', invoiceNumber: '' };
-    const invoiceNumber = formatInvoiceNumber(Number(found.n), now);
-    const invoiceId = newId();
-    await tx.insert(billingInvoices).values({
-      id: invoiceId,
-      chargeId: row.id,
-      organizationId: row.organizationId,
-      invoiceNumber,
-      issuedAt: now,
-      planName: row.planName,
-      organizationName: found.name ?? '',
-      billingEmail: found.billing_email,
-      billingAddress: { address: found.address ?? '', city: found.city ?? '', country: found.country ?? '', postcode: found.postcode ?? '' },
-      currency: row.currency,
-      lineItems: row.lineItems,
-      taxName: row.taxName,
-      tax: row.tax,
-      total: row.total,
-      cardLast4: cardLast4 ?? found.card_last4,
+  private async recordPaid(chunk: readonly Paid[]): Promise<Map<string, { invoiceId: string; invoiceNumber: string }>> {
+    const now = this.deps.now();
+    return this.db.transaction(async (tx) => {
+      const settled = new Map<string, { invoiceId: string; invoiceNumber: string }>();
+      const won = await query<{ id: string }>(
+        tx,
+        sql`update billing_charges c set status = 'succeeded', provider_charge_id = v.pcid, settled_at = ${now}, updated_at = ${now}, last_error = null
+            from (values ${sql.join(
+              chunk.map((p) => sql`(${p.row.id}, ${p.row.idempotencyKey}, ${p.providerChargeId})`),
+              sql`, `,
+            )}) as v(id, key, pcid)
+            where c.id = v.id and c.status = 'pending' and c.idempotency_key = v.key
+            returning c.id`,
+      );
+      const wonIds = new Set(won.map((r) => r.id));
+      const mine = chunk.filter((p) => wonIds.has(p.row.id));
+      if (!mine.length) return settled;
+      const organizations = [...new Set(mine.map((p) => p.row.organizationId))];
+      const accounts = new Map(
+        (
+          await query<{ organization_id: string; failed: boolean; billing_email: string | null; address: string; city: string; country: string; postcode: string; name: string | null }>(
+            tx,
+            sql`select a.organization_id, a.initial_billing_failed_date is not null as failed, a.billing_email, a.address, a.city, a.country, a.postcode, o.name
+                from billing_accounts a left join organizations o on o.id = a.organization_id
+                where a.organization_id in ${organizations}`,
+          )
+        ).map((a) => [a.organization_id, a]),
+      );
+      for (const p of mine) await applyChargeEffect(tx, p.row.organizationId, p.row.effect);
+      const failed = organizations.filter((id) => accounts.get(id)?.failed);
+      if (failed.length) {
+        await tx.execute(sql`
+          update billing_accounts a set initial_billing_failed_date = null, updated_at = ${now}
+          where a.organization_id in ${failed}
+            and not exists (select 1 from billing_charges c where c.organization_id = a.organization_id and c.kind = 'period' and c.status = 'failed')`);
+      }
+      const invoiced = mine.filter((p) => p.row.total > 0);
+      const numbers = invoiced.length
+        ? await query<{ n: string }>(tx, sql`select nextval('billing_invoice_number')::text as n from generate_series(1, ${invoiced.length})`)
+        : [];
+      const rows = invoiced.map((p, i) => {
+        const account = accounts.get(p.row.organizationId);
+        const invoiceNumber = formatInvoiceNumber(Number(numbers[i]!.n), now);
+        const invoiceId = newId();
+        settled.set(p.row.id, { invoiceId, invoiceNumber });
+        return {
+          id: invoiceId,
+          chargeId: p.row.id,
+          organizationId: p.row.organizationId,
+          invoiceNumber,
+          issuedAt: now,
+          planName: p.row.planName,
+          organizationName: account?.name ?? '',
+          billingEmail: account?.billing_email ?? null,
+          billingAddress: { address: account?.address ?? '', city: account?.city ?? '', country: account?.country ?? '', postcode: account?.postcode ?? '' },
+          currency: p.row.currency,
+          lineItems: p.row.lineItems,
+          taxName: p.row.taxName,
+          tax: p.row.tax,
+          total: p.row.total,
+          cardLast4: p.last4,
+        };
+      });
+      if (rows.length) await tx.insert(billingInvoices).values(rows);
+      for (const p of mine) if (!settled.has(p.row.id)) settled.set(p.row.id, { invoiceId: '', invoiceNumber: '' });
+      return settled;
     });
-    return { invoiceId, invoiceNumber };
+  }
+
+  /** Within tx1 of a charge of total 0: its effect, and the failed date cleared when no failed period charge remains. No invoice. */
+  private async succeedWithin(tx: Tx, row: ChargeRow, now: Date) {
+    await applyChargeEffect(tx, row.organizationId, row.effect);
+    await tx.execute(sql`
+      update billing_accounts a set initial_billing_failed_date = null, updated_at = ${now}
+      where a.organization_id = ${row.organizationId} and a.initial_billing_failed_date is not null
+        and not exists (select 1 from billing_charges c where c.organization_id = a.organization_id and c.kind = 'period' and c.status = 'failed')`);
   }
 
   /** tx2 of a decline: failed, and for a period charge the account's first failed date (kept when already set). */
@@ -305,15 +384,27 @@ export class ChargeService {
     return row;
   }
 
-  /** The account's saved card with this provider, if any. */
-  private async cardOf(organizationId: string): Promise<SavedCard | undefined> {
-    const [account] = await this.db
-      .select({ token: billingAccounts.cardToken, customer: billingAccounts.cardCustomer, last4: billingAccounts.cardLast4, brand: billingAccounts.cardBrand, provider: billingAccounts.cardProvider })
+  /** The accounts' saved cards with this provider, by organization (none for an account without one). */
+  private async cardsOf(organizationIds: string[]): Promise<Map<string, SavedCard>> {
+    const cards = new Map<string, SavedCard>();
+    if (!organizationIds.length) return cards;
+    const rows = await this.db
+      .select({
+        organizationId: billingAccounts.organizationId,
+        token: billingAccounts.cardToken,
+        customer: billingAccounts.cardCustomer,
+        last4: billingAccounts.cardLast4,
+        brand: billingAccounts.cardBrand,
+        provider: billingAccounts.cardProvider,
+      })
       .from(billingAccounts)
-      .where(eq(billingAccounts.organizationId, organizationId));
-    if (!account?.token || !account.last4) return undefined;
-    if (account.provider && account.provider !== this.provider.name) return undefined;
-    return { token: account.token, customer: account.customer, last4: account.last4, brand: account.brand ?? '' };
+      .where(inArray(billingAccounts.organizationId, organizationIds));
+    for (const account of rows) {
+      if (!account.token || !account.last4) continue;
+      if (account.provider && account.provider !== this.provider.name) continue;
+      cards.set(account.organizationId, { token: account.token, customer: account.customer, last4: account.last4, brand: account.brand ?? '' });
+    }
+    return cards;
   }
 
   private async notifyInvoices(ids: string[]) {

@@ -292,23 +292,17 @@ export class BillingRunner {
 
   private async settleEach(rows: readonly ChargeRow[], report: RunReport, gathered: string[]): Promise<ChargeResult[]> {
     const results: ChargeResult[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < rows.length) {
-        const row = rows[next++]!;
-        try {
-          const result = await this.charges.settle(row, gathered);
-          results.push(result);
-          if (result.status === 'succeeded') report.succeeded += 1;
-          else if (result.status === 'declined') report.declined += 1;
-          else report.nothingDue += 1;
-        } catch (error) {
-          report.unknown += 1;
-          if (!(error instanceof ProviderUnavailable)) this.deps.log.error({ err: error, chargeId: row.id }, 'billing run: settling a charge failed');
-        }
+    for (const [i, result] of (await this.charges.settleMany(rows, gathered, settleConcurrency)).entries()) {
+      if (result instanceof Error) {
+        report.unknown += 1;
+        if (!(result instanceof ProviderUnavailable)) this.deps.log.error({ err: result, chargeId: rows[i]!.id }, 'billing run: settling a charge failed');
+        continue;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(settleConcurrency, rows.length) }, worker));
+      results.push(result);
+      if (result.status === 'succeeded') report.succeeded += 1;
+      else if (result.status === 'declined') report.declined += 1;
+      else report.nothingDue += 1;
+    }
     return results;
   }
 
