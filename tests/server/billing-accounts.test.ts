@@ -173,6 +173,15 @@ describe.each(databaseKinds)('billing accounts on %s', (kind) => {
     expectProblem(await call(t.app, 'POST', `/api/organization/${org}/contactUs`, member.access, { name: '', email: 'd@a.test', number: 'call me' }), 400);
   });
 
+  it('limits Contact Us to a few requests an hour per user', async () => {
+    const org = await newOrganization();
+    const body = { name: 'Ada', email: 'ada@acme.test', number: '555-0100' };
+    for (let i = 0; i < 5; i += 1) expect((await call(t.app, 'POST', `/api/organization/${org}/contactUs`, admin.access, body)).statusCode).toBe(200);
+    const refused = expectProblem(await call(t.app, 'POST', `/api/organization/${org}/contactUs`, admin.access, body), 429, 'rate_limited');
+    expect(refused.detail).toMatch(/contact requests/);
+    expect(await t.database.db.select().from(contactRequests).where(eq(contactRequests.organizationId, org))).toHaveLength(5);
+  });
+
   it('needs billing details and a card for a paid plan', async () => {
     const org = await newOrganization();
     expectProblem(await call(t.app, 'PUT', `/billing/plan?organizationID=${org}&planID=basic`, admin.access), 409, 'billing_details_required');
