@@ -14,8 +14,8 @@
  *   metric gates which call: `gateMetrics` below. From 80 % of any limit (Users aside: seats cap
  *   members) app answers and the console's organization answers carry the `warning` header.
  *   Figures: a per-organization snapshot of the written usage, re-read at most every
- *   `refreshMs` in the background, plus what this process counted and has not written yet, so the
- *   check itself is in memory.
+ *   `refreshMs` in the background, plus what this process counted since, so the check itself is
+ *   in memory.
  * - With BILLING=0 nothing is registered and nothing is enforced.
  */
 import { eq, sql } from 'drizzle-orm';
@@ -93,7 +93,9 @@ interface UsageSnapshot {
   at: number;
   /** Written counters and peaks of the month, levels now, and other processes' open live streams. */
   values: Map<string, number>;
-  /** The warning header these figures call for ('' for none), with this process's unwritten counts at the read. */
+  /** What this process had counted of each counter when the rows were read (`UsageMeter.countedTotal`). */
+  counted: Map<string, number>;
+  /** The warning header these figures call for ('' for none). */
   warning: string;
   planId: string | null;
   loading?: Promise<void> | undefined;
@@ -238,9 +240,8 @@ export class BillingEnforcement {
   /** Reads the organization's usage figures now (tests; otherwise requests do, every `refreshMs`). */
   async refreshUsage(organizationId: string): Promise<void> {
     const account = await this.account(organizationId);
-    const existing = this.snapshots.get(organizationId);
-    if (existing) existing.at = 0;
-    await this.snapshot(organizationId, account.planId);
+    await this.snapshots.get(organizationId)?.loading;
+    await this.read(organizationId, this.deps.usage.currentMonth(), account.planId);
   }
 
   /** The warning header the organization's figures call for now ('' for none). */
@@ -284,7 +285,7 @@ export class BillingEnforcement {
     } catch (error) {
       // The limits must not take the API down with the database's hiccup: no figures, no refusal.
       this.deps.log.warn({ err: error }, 'could not read usage for the limits; the call is let through');
-      return { month, at: Date.now(), values: new Map(), warning: '', planId };
+      return { month, at: Date.now(), values: new Map(), counted: new Map(), warning: '', planId };
     }
     return this.snapshots.get(organizationId)!;
   }
@@ -302,16 +303,22 @@ export class BillingEnforcement {
           where organization_id = ${organizationId} and process_id <> ${this.deps.usage.processId} and heartbeat_at > now() - ${fresh}::interval`),
     );
     const values = new Map(rows.map((row) => [row.metric, Number(row.value)]));
-    const snapshot: UsageSnapshot = { month, at: Date.now(), values, warning: '', planId };
+    // Taken after the read: what this process had counted then, less what it had not begun to
+    // write (not in the rows read); what it counts from now on is added to the rows. A write in
+    // flight during the read may be missed until the next read; nothing is counted twice.
+    const counted = new Map(
+      counterMetrics.map((metric) => [metric as string, this.deps.usage.countedTotal(organizationId, metric) - this.deps.usage.pendingCount(organizationId, metric)]),
+    );
+    const snapshot: UsageSnapshot = { month, at: Date.now(), values, counted, warning: '', planId };
     snapshot.warning = this.warningFor(organizationId, snapshot, planOf(planId));
     if (!this.snapshots.has(organizationId) && this.snapshots.size >= snapshotsMax) this.snapshots.delete(this.snapshots.keys().next().value!);
     this.snapshots.set(organizationId, snapshot);
   }
 
-  /** A metric's figure now: the snapshot, plus this process's unwritten counts (counters) or open streams (SimultaneousLive). */
+  /** A metric's figure now: the rows read, plus what this process counted since (counters) or has open (SimultaneousLive). */
   private current(organizationId: string, snapshot: UsageSnapshot, metric: UsageMetric): number {
     const read = snapshot.values.get(metric) ?? 0;
-    if (counters.has(metric)) return read + this.deps.usage.pendingCount(organizationId, metric as CounterMetric);
+    if (counters.has(metric)) return read + this.deps.usage.countedTotal(organizationId, metric as CounterMetric) - (snapshot.counted.get(metric) ?? 0);
     if (metric === 'SimultaneousLive') return read + this.deps.usage.liveCount(organizationId);
     return read;
   }

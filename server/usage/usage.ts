@@ -83,6 +83,9 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 export class UsageMeter {
   private pending = new Map<string, Pending>();
+  /** What this process counted this month per organization and counter (`countedTotal`). */
+  private readonly totals = new Map<string, number>();
+  private totalsMonth = '';
   private month = '';
   private monthStart = 0;
   private monthEnd = 0;
@@ -126,6 +129,13 @@ export class UsageMeter {
     if (!organizationId || !(amount > 0) || !Number.isFinite(amount)) return;
     const row = this.rowOf(organizationId, metric);
     row.value += amount;
+    // rowOf moved the month on if it changed: the totals are this month's.
+    if (this.totalsMonth !== this.month) {
+      this.totals.clear();
+      this.totalsMonth = this.month;
+    }
+    const key = `${organizationId}\u0000${metric}`;
+    this.totals.set(key, (this.totals.get(key) ?? 0) + amount);
   }
 
   /** Records `value` of a peak metric: the month keeps the greatest. Synchronous, in memory only. */
@@ -157,9 +167,14 @@ export class UsageMeter {
   }
 
   /**
-   * What this process counted of a counter this month and has not written yet (the usage limits
-   * add it to the written rows: server/billing/enforcement.ts). A write in flight is in neither.
+   * How much of a counter this process has counted this month, written or not (in memory). The
+   * usage limits (server/billing/enforcement.ts) add what it grew since they read the written rows.
    */
+  countedTotal(organizationId: string, metric: CounterMetric): number {
+    return this.totalsMonth === this.currentMonth() ? (this.totals.get(`${organizationId}\u0000${metric}`) ?? 0) : 0;
+  }
+
+  /** What this process counted of a counter this month and has not begun to write (a write in flight is not in it). */
   pendingCount(organizationId: string, metric: CounterMetric): number {
     return this.pending.get(`${organizationId}\u0000${this.currentMonth()}\u0000${metric}`)?.value ?? 0;
   }
