@@ -349,6 +349,38 @@ describe.each(databaseKinds)('sandbox card provider on %s', (kind) => {
     }
   });
 
+  it('a new card lifts a block at once: the failed charge is retried on completion', async () => {
+    const started = now;
+    const org = await newAdmin('blocked');
+    await setDetails(org.org, { billingEmail: 'blocked@example.com', city: 'Oslo', country: 'NO' });
+    const details = async () => json<{ status: string; initialBillingFailedDate: string | null; plan: { id: string } }>(
+      await app.inject({ method: 'GET', url: `/billing/billingDetails?organizationID=${org.org}`, headers: bearer(org.token) }),
+    );
+    try {
+      // 0341: the upgrade to Basic is its first charge and succeeds; the next period's is declined.
+      const first = await openLink(org, 'basic');
+      expect((await submit(first.url, LATER)).statusCode).toBe(200);
+      expect((await complete(org, first.sessionID)).statusCode).toBe(200);
+      const { nextBillingDate } = await account(org.org);
+      expect(nextBillingDate).toBeTruthy();
+      now = new Date(`${nextBillingDate}T12:00:00Z`);
+      await app.ctx.billing.runs.runDue(now);
+      expect((await account(org.org)).initialBillingFailedDate).not.toBeNull();
+      now = new Date(now.getTime() + 16 * 86_400_000);
+      expect(await details()).toMatchObject({ status: 'BLOCK', plan: { id: 'basic' } });
+
+      // A working card: saved, the failed charge retried at once, the block gone.
+      const second = await openLink(org);
+      expect(json(await state(org, second.sessionID)).planID).toBeNull();
+      expect((await submit(second.url, GOOD)).statusCode).toBe(200);
+      expect((await complete(org, second.sessionID)).statusCode).toBe(200);
+      expect((await account(org.org)).cardLast4).toBe('4242');
+      expect(await details()).toMatchObject({ status: 'OK', initialBillingFailedDate: null, plan: { id: 'basic' } });
+    } finally {
+      now = started;
+    }
+  });
+
   it('keeps no full card number: not in any billing or sandbox table, not in the log', async () => {
     // Every number once more, each way it may be typed.
     const opened = await openLink(admin);
