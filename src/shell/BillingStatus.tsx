@@ -4,11 +4,13 @@
  * guarded by organization membership (organization, its settings, a project); elsewhere there is
  * none and the status is OK. The machine starts with the first such route and lives on, so a
  * GRACE dialog closed a moment ago does not return on the next page. With billing switched off
- * (`/api/config` `billing: false`) nothing runs. docs/console.md "Billing status in the console".
+ * (`/api/config` `billing: false`) nothing runs. While the status is not OK, every successful change
+ * (a mutation) reads the organization again, so paying closes the dialog at once.
+ * docs/console.md "Billing status in the console".
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useMatches, useNavigate, type UIMatch } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import type { FailedStatus, StatusWindows } from '../../definitions/billing/status.ts';
@@ -92,6 +94,18 @@ function BillingStatusRunner({ organizationID }: { organizationID: string | null
 
   const actorRef = useActorRef(runnableMachine, { input: { enabled: true, now: () => Date.now(), alerts: localAlertStore } });
   const view = useSelector(actorRef, billingStatusView, sameView);
+
+  // While unpaid, any change the user makes (a card saved, a plan bought) may have paid: read the organization again.
+  const queryClient = useQueryClient();
+  const unpaid = view.status !== 'OK';
+  useEffect(() => {
+    if (!unpaid || organizationID === null) return undefined;
+    return queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'success') {
+        void queryClient.invalidateQueries({ queryKey: platformKeys.organization(organizationID) });
+      }
+    });
+  }, [queryClient, unpaid, organizationID]);
 
   const shown = organizationID !== null && organization?.id === organizationID ? organization : undefined;
   useEffect(() => {

@@ -3,7 +3,8 @@
  * over the organization's pages. GRACE: dismissable, at most once an hour, its button to
  * organization settings with setupCreditCard; NO_CLIENT and BLOCK: persistent; members are told
  * to ask an admin; the dialog closes when the organization is paid up again; the server's windows
- * count, the defaults when they cannot be read; nothing at all with billing off.
+ * count, the defaults when they cannot be read; a change that succeeds while unpaid reads the
+ * organization again; nothing at all with billing off.
  */
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -193,6 +194,17 @@ describe('Billing Account Status', { timeout: 15_000 }, () => {
     await findDialog();
     act(() => queryClient.setQueryData(platformKeys.organization(ORG), organization(null)));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  });
+
+  it('reads the organization again after a change succeeds while unpaid, and closes once paid', async () => {
+    const { queryClient, platform } = renderAt(`/organization/${ORG}/settings`, { org: organization(20) });
+    await findDialog();
+    const reads = platform.organization.mock.calls.length;
+    platform.organization.mockResolvedValue(organization(null));
+    // A card saved, a plan bought: any mutation that succeeds.
+    await act(() => queryClient.getMutationCache().build(queryClient, { mutationFn: async () => 'saved' }).execute(undefined));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(platform.organization.mock.calls.length).toBeGreaterThan(reads);
   });
 
   it("counts with the server's windows once they arrive, and the defaults when they cannot be read", async () => {
