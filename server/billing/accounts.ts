@@ -279,21 +279,35 @@ export class BillingAccountService {
     if (!account.cardToken || !account.cardLast4) throw conflict('card_required', 'Set up a credit card first.');
   }
 
-  /** One change charge at a time per organization: a change still being settled answers 503 until it is. */
-  private async requireNoOpenChange(organizationId: string): Promise<void> {
-    const [open] = await this.db
-      .select({ id: billingCharges.id })
-      .from(billingCharges)
-      .where(and(eq(billingCharges.organizationId, organizationId), eq(billingCharges.status, 'pending'), inArray(billingCharges.kind, ['upgrade', 'seats'])))
-      .limit(1);
-    if (open) throw new AppError(503, 'payment_provider_unavailable', 'An earlier charge of this organization is still being settled; try again in a moment.');
-  }
-
-  /** Runs a charge; a decline is 402 `payment_declined`, an unknown outcome 503 `payment_provider_unavailable`. */
+  /**
+   * Runs a change's charge, one at a time per organization: the account row is locked while the
+   * pending charge is written, so of two changes at once the second finds the first's pending row
+   * and answers 503 until it is settled. The provider is asked after that transaction. A decline
+   * is 402 `payment_declined`, an unknown outcome 503 `payment_provider_unavailable`.
+   */
   private async charge(input: ChargeInput): Promise<void> {
+    const now = this.deps.now();
+    const row = await this.db.transaction(async (tx) => {
+      const [account] = await tx
+        .select({ creditUsd: billingAccounts.creditUsd, creditNis: billingAccounts.creditNis })
+        .from(billingAccounts)
+        .where(eq(billingAccounts.organizationId, input.organizationId))
+        .for('update');
+      const [open] = await tx
+        .select({ id: billingCharges.id })
+        .from(billingCharges)
+        .where(and(eq(billingCharges.organizationId, input.organizationId), eq(billingCharges.status, 'pending'), inArray(billingCharges.kind, ['upgrade', 'seats'])))
+        .limit(1);
+      if (open) throw new AppError(503, 'payment_provider_unavailable', 'An earlier charge of this organization is still being settled; try again in a moment.');
+      const available = !account ? 0 : input.currency === 'USD' ? account.creditUsd : account.creditNis;
+      const [inserted] = await this.charges.insertOpened(tx as never, [this.charges.prepare(input, available, now)], now);
+      return inserted!;
+    });
+    // A total of 0 was settled with its effect in that transaction.
+    if (row.status !== 'pending') return;
     let result: ChargeResult;
     try {
-      result = await this.charges.charge(input);
+      result = await this.charges.settle(row);
     } catch (error) {
       if (error instanceof ProviderUnavailable) {
         throw new AppError(503, 'payment_provider_unavailable', 'The card provider did not answer; the change is applied only if the charge went through.');
@@ -336,7 +350,6 @@ export class BillingAccountService {
     }
 
     this.requireChargeable(account);
-    await this.requireNoOpenChange(organizationId);
     const planName = target.name;
     if (period) {
       // An upgrade within the period: the price difference for the days left, today included.
@@ -388,7 +401,6 @@ export class BillingAccountService {
     const newPaid = paidSeats(account.seats + count, plan) - paidSeats(account.seats, plan);
     if (this.deps.config.billing.enabled && newPaid > 0) {
       this.requireChargeable(account);
-      await this.requireNoOpenChange(organizationId);
       const currency = currencyOf(account);
       const today = this.today();
       const period = runningPeriod(account, today, await this.dueChargeOpened(account));

@@ -14,11 +14,11 @@ import { ProviderUnavailable, type CardProvider, type ChargeRequest } from '../.
 import { mulDiv } from '../../definitions/billing/money.ts';
 import { databaseKinds, json, openTestDatabase, testEnv } from './support/test-app.ts';
 import { bearer, lastMailTo, verifiedUser } from './support/flows.ts';
-import { expectProblem } from './support/assertions.ts';
+import { expectProblem, waitFor } from './support/assertions.ts';
 
 /** A card provider that answers as the test says and remembers what it was asked. */
 function testProvider() {
-  const state = { mode: 'succeed' as 'succeed' | 'decline' | 'down', calls: [] as ChargeRequest[] };
+  const state = { mode: 'succeed' as 'succeed' | 'decline' | 'down', calls: [] as ChargeRequest[], gate: undefined as Promise<void> | undefined };
   const provider: CardProvider = {
     name: 'sandbox',
     framed: true,
@@ -26,6 +26,7 @@ function testProvider() {
     setupOutcome: async () => ({ status: 'open' }),
     async charge(request) {
       state.calls.push(request);
+      if (state.gate) await state.gate;
       if (state.mode === 'down') throw new ProviderUnavailable('timed out');
       if (state.mode === 'decline') return { status: 'declined', reason: 'card declined' };
       return { status: 'succeeded', providerChargeId: `ch_${state.calls.length}` };
@@ -279,6 +280,23 @@ describe.each(databaseKinds)('billing accounts on %s', (kind) => {
     state.mode = 'succeed';
     expectProblem(await call(t.app, 'PUT', `/billing/billingDetails/seats?organizationID=${org}`, admin.access, { numberOfSeats: 1 }), 503, 'payment_provider_unavailable');
     expect((await account(org)).seats).toBe(3);
+  });
+
+  it('takes one change at a time: a change while another is being charged answers 503 and charges nothing', async () => {
+    clock.now = new Date('2026-03-10T12:00:00Z');
+    const org = await newOrganization();
+    await paidReady(org);
+    state.calls.length = 0;
+    let release = () => {};
+    state.gate = new Promise<void>((resolve) => (release = resolve));
+    const first = call(t.app, 'PUT', `/billing/billingDetails/seats?organizationID=${org}`, admin.access, { numberOfSeats: 2 });
+    await waitFor(() => state.calls.length === 1);
+    expectProblem(await call(t.app, 'PUT', `/billing/plan?organizationID=${org}&planID=basic`, admin.access), 503, 'payment_provider_unavailable');
+    release();
+    state.gate = undefined;
+    expect(json(await first)).toEqual({ seats: 5 });
+    expect(state.calls).toHaveLength(1);
+    expect((await chargesOf(org)).map((c) => c.status)).toEqual(['succeeded']);
   });
 
   it('charges seats past the plan’s included ones pro rata; free seats cost nothing', async () => {
