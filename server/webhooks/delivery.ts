@@ -83,6 +83,8 @@ interface AttemptResult {
   responseBody: string | null;
   error: string | null;
   durationMs: number;
+  /** Not sent: the organization's billing refuses it (the reason is `error`); final, and no failure of the webhook. */
+  refused?: true;
 }
 
 interface JobData {
@@ -148,6 +150,11 @@ export interface WebhookDispatcherOptions {
   log: FastifyBaseLogger;
   /** Counts a delivery against the organization's WebhookTriggers usage, when metering exists. */
   countTrigger?: (organizationId: string) => void;
+  /**
+   * Why a delivery of the organization is not to be sent (billing: its WebhookTriggers hard limit
+   * reached, or its API services suspended), or null: server/billing/enforcement.ts.
+   */
+  refuseDelivery?: (organizationId: string) => Promise<string | null>;
 }
 
 export class WebhookDispatcher {
@@ -422,7 +429,7 @@ export class WebhookDispatcher {
     const ids = [...byDelivery.keys()];
     const rows = await query(
       database.db,
-      sql`select d.id, d.body, d.attempts, d.state, w.uri, w.method, w.secret, w.disabled_at, w.trigger
+      sql`select d.id, d.body, d.attempts, d.state, w.uri, w.method, w.secret, w.disabled_at, w.trigger, w.organization_id
           from webhook_deliveries d join webhooks w on w.id = d.webhook_id where d.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
     );
     const abandoned: string[] = [];
@@ -438,7 +445,14 @@ export class WebhookDispatcher {
       due.push({ job, row });
     }
     const sender = this.sender ?? outbound;
-    const results = await Promise.all(due.map(({ job, row }) => this.send(job, row, sender, config.timeoutMs)));
+    const results = await Promise.all(
+      due.map(async ({ job, row }): Promise<AttemptResult> => {
+        // Past the plan's hard limit the attempt is logged as not sent, with the reason.
+        const refusal = (await this.options.refuseDelivery?.(String(row.organization_id))) ?? null;
+        if (refusal) return { job, statusCode: null, responseBody: null, error: refusal, durationMs: 0, refused: true };
+        return this.send(job, row, sender, config.timeoutMs);
+      }),
+    );
     if (!abandoned.length && !results.length) return;
     // The usual case, every attempt answered 2xx: one statement logs them, marks the deliveries
     // delivered (only those still at the attempt before: a duplicate job changes nothing) and
@@ -485,7 +499,7 @@ export class WebhookDispatcher {
       const now = Date.now();
       const outcomes = logged.map((r) => {
         const ok = r.error === null;
-        const final = ok || r.job.manual === true || r.job.attempt >= this.maxAttempts;
+        const final = ok || r.refused === true || r.job.manual === true || r.job.attempt >= this.maxAttempts;
         const next = final ? null : new Date(now + jittered(config.retryDelaysMs[r.job.attempt - 1] ?? 0));
         return { ...r, ok, final, next, webhookId: webhookOf.get(r.job.deliveryId)!, state: ok ? 'delivered' : final ? 'failed' : 'pending' };
       });
@@ -508,7 +522,7 @@ export class WebhookDispatcher {
       }
       // Deliveries that used up their attempts, in the order they ended: each counts once.
       for (const o of outcomes) {
-        if (o.ok || !o.final || o.job.manual) continue;
+        if (o.ok || !o.final || o.job.manual || o.refused) continue;
         await tx.execute(sql`update webhooks set consecutive_failures = consecutive_failures + 1,
                                disabled_at = case when disabled_at is null and consecutive_failures + 1 >= ${config.disableAfter} then now() else disabled_at end,
                                disabled_reason = case when disabled_at is null and consecutive_failures + 1 >= ${config.disableAfter}

@@ -22,6 +22,8 @@ export async function registerWebhooks(app: FastifyInstance) {
     log: app.log,
     // Each delivery made of an item write counts once, whatever its attempts (WebhookTriggers).
     countTrigger: (organizationId: string) => app.ctx.usage.add(organizationId, 'WebhookTriggers', 1),
+    // Past a hard WebhookTriggers limit (or under a billing block) deliveries are logged as not sent (docs/billing.md "Usage limits").
+    refuseDelivery: (organizationId: string) => app.ctx.billing.enforcement.webhookRefusal(organizationId),
   });
   await dispatcher.start();
   app.addHook('onClose', () => dispatcher.stop());

@@ -4,8 +4,11 @@
  * written yet counts at once; a metric with overage is allowed past its limit and the answer
  * carries the warning header; the header starts at 80 %, on app answers and on the console's
  * organization answers; each metric gates its own calls (item creates, SMS codes, sign-ups, live
- * streams); BILLING=0 enforces nothing.
+ * streams); webhook deliveries past a hard WebhookTriggers limit are logged as not sent; BILLING=0
+ * enforces nothing.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,9 +18,9 @@ import { sql } from 'drizzle-orm';
 import { buildApp, type App } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/index.ts';
-import { databaseKinds, json, openTestDatabase, testEnv } from './support/test-app.ts';
+import { createTestApp, databaseKinds, json, openTestDatabase, testEnv, type TestApp } from './support/test-app.ts';
 import { bearer } from './support/flows.ts';
-import { expectProblem } from './support/assertions.ts';
+import { expectProblem, waitFor } from './support/assertions.ts';
 import { contentFixture, createCollection, type ContentFixture } from './support/content.ts';
 import { mintToken, newEmail } from './support/end-users.ts';
 
@@ -177,5 +180,70 @@ describe('usage limits on the free plan name sizes in 1000-based units', () => {
     expect(metricDisplayNames.TotalStore).toBe('Asset Storage');
     expect(limitText('TotalStore', 1_000_000_000)).toBe('1 GB');
     expect(limitText('ApiCalls', 500_000)).toBe('500,000');
+  });
+});
+
+describe.each(databaseKinds)('webhook deliveries past the WebhookTriggers limit on %s', (kind) => {
+  let t: TestApp;
+  let f: ContentFixture;
+  let token: string;
+  const received: string[] = [];
+  const receiver = http.createServer((request, response) => {
+    received.push(request.url ?? '');
+    request.resume();
+    response.end('ok');
+  });
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    t = await createTestApp(kind, { OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32', WEBHOOK_POLL_S: '0.5' });
+    f = await contentFixture(t);
+    await createCollection(f, { id: 'articles', name: 'Articles', schema: [{ name: 'Title', slug: 'title', type: 1, primaryField: true }] });
+    token = await mintToken(t, f, { powerRead: true, powerWrite: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  it('are logged as not sent, with the reason, and do not count as failures of the webhook; under the limit they are sent', async () => {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhook',
+      headers: bearer(f.access),
+      payload: { organizationID: f.org, projectID: f.project, method: 'POST', trigger: 'create', name: 'Hook', webhookURI: url, collections: ['articles'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const hook = json(created).id as string;
+    const month = t.app.ctx.usage.currentMonth();
+    await t.app.ctx.usage.flush();
+    await t.database.db.execute(sql`insert into usage_counters (organization_id, month, metric, value) values (${f.org}, ${month}, 'WebhookTriggers', 50000)
+      on conflict (organization_id, month, metric) do update set value = excluded.value`);
+    await t.app.ctx.billing.enforcement.refreshUsage(f.org);
+    const item = () => t.app.inject({ method: 'POST', url: '/api/public/collection/articles/items', headers: { ...bearer(token), 'accept-version': 'v1' }, payload: { title: 'Hooked' } });
+    expect((await item()).statusCode).toBe(201);
+    const attempts = async () =>
+      ((await t.database.db.execute(sql`select a.status_code, a.error, d.state from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where a.webhook_id = ${hook}`)) as unknown as {
+        rows: { status_code: number | null; error: string | null; state: string }[];
+      }).rows;
+    const [refused] = await waitFor(async () => {
+      const rows = await attempts();
+      return rows.length ? rows : undefined;
+    });
+    expect(refused!.status_code).toBeNull();
+    expect(refused!.error).toBe('Not sent: the organization has used its plan’s WebhookTriggers (50,000) this month.');
+    expect(refused!.state).toBe('failed');
+    expect(received).toEqual([]);
+    const [row] = ((await t.database.db.execute(sql`select consecutive_failures, disabled_at from webhooks where id = ${hook}`)) as unknown as {
+      rows: { consecutive_failures: number; disabled_at: unknown }[];
+    }).rows;
+    expect(row).toEqual({ consecutive_failures: 0, disabled_at: null });
+
+    await t.app.ctx.usage.flush();
+    await t.database.db.execute(sql`update usage_counters set value = 0 where organization_id = ${f.org} and month = ${month} and metric = 'WebhookTriggers'`);
+    await t.app.ctx.billing.enforcement.refreshUsage(f.org);
+    expect((await item()).statusCode).toBe(201);
+    await waitFor(() => received.length === 1);
   });
 });
