@@ -7,7 +7,8 @@
  * end date (excluded), which is the next billing date.
  */
 import type { BillingLine } from '../db/schema.ts';
-import type { UsageMetric } from '../../definitions/usage.ts';
+import { usageMetrics, type UsageMetric } from '../../definitions/usage.ts';
+import { formatMessage, type MessageKey } from '../../definitions/messages/format.ts';
 import { billingConstants } from '../../definitions/billing/constants.ts';
 import { mulDiv, type CurrencyCode, type Frequency } from '../../definitions/billing/money.ts';
 import type { PlanDefinition } from '../../definitions/billing/plans.ts';
@@ -77,18 +78,8 @@ export const paidSeats = (seats: number, plan: PlanDefinition): number => Math.m
 export const seatPrice = (frequency: Frequency, currency: CurrencyCode): number =>
   billingConstants.seatPrice[currency] * (frequency === 'yearly' ? 12 : 1);
 
-/** How a metric is named on lines (the console's display names). */
-export const usageDisplayNames: Record<UsageMetric, string> = {
-  Users: 'Users',
-  ApiCalls: 'API Calls',
-  ItemCount: 'Item Count',
-  TotalStore: 'Asset Storage',
-  BandWidth: 'Bandwidth',
-  SimultaneousLive: 'Simultaneous Live',
-  WebhookTriggers: 'Webhook Triggers',
-  BagelAuthUsers: 'Auth Users',
-  SMSOTPCount: 'SMS OTP Count',
-};
+/** How a metric is named on lines: the console's name of it (`usage.metric.<name>` in the message catalogue). */
+export const usageDisplayNames = Object.fromEntries(usageMetrics.map((name) => [name, formatMessage(`usage.metric.${name}` as MessageKey)])) as Record<UsageMetric, string>;
 
 export interface AddOn {
   title: string;
