@@ -51,6 +51,7 @@ export function organization(overrides: Partial<Organization> = {}): Organizatio
     name: 'Acme Kitchen',
     createdDate: '2025-03-04T10:05:00.000Z',
     seats: 3,
+    initialBillingFailedDate: null,
     projects: [
       { id: PROJECT, name: 'Recipes', description: 'Every recipe of the kitchen' },
       { id: 'b'.repeat(24), name: 'Blog', description: '' },
