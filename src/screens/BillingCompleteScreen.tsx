@@ -2,8 +2,9 @@
  * `/billingComplete?sessionID=…` (creditCardBillingComplete): the card provider's page returns
  * here, in the top window, once the card is saved. This confirms the card session (POST
  * billing/creditCardBillingComplete, which also applies the plan being bought) and goes on to the
- * organization's settings with `billingComplete=true` (the thank-you dialog). A session completed
- * already, expired or of another organization says so in the catalogue's words, with a way back.
+ * organization's settings with `billingComplete=true` (the thank-you dialog). A session the
+ * provider's callback completed first counts as done; one completed before this visit otherwise,
+ * expired or of another organization says so in the catalogue's words, with a way back.
  */
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -11,6 +12,7 @@ import { routePath } from '../../definitions/route-path.ts';
 import { useFormat } from '../../renderers/messages/use-format.ts';
 import { useCardSession, useCompleteCard } from '../api/billing-queries.ts';
 import { useProblemMessage } from '../hooks/use-problem-message.ts';
+import { isApiError } from '../api/errors.ts';
 import './organization/billing.css';
 
 export default function BillingCompleteScreen() {
@@ -33,6 +35,15 @@ export default function BillingCompleteScreen() {
       },
     });
   }, [sessionID, complete, navigate]);
+
+  // The provider may have told the server first (Stripe's webhook completes the session): a
+  // session completed already and readable by this admin is the card saved, not a failure.
+  const completedBefore = isApiError(complete.error) && complete.error.code === 'card_session_completed' && session.data?.status === 'completed';
+  useEffect(() => {
+    if (completedBefore && session.data) {
+      navigate(routePath('organizationSettings', { organizationID: session.data.organizationID }, { billingComplete: 'true' }), { replace: true });
+    }
+  }, [completedBefore, session.data, navigate]);
 
   const organizationID = session.data?.organizationID;
   const back = organizationID ? (
@@ -57,7 +68,7 @@ export default function BillingCompleteScreen() {
           </p>
           <p>{back}</p>
         </>
-      ) : complete.isError ? (
+      ) : complete.isError && !completedBefore ? (
         <>
           <div role="alert" className="callout-error">
             <strong>{format('billingComplete.failed')}</strong> {problemMessage(complete.error)}

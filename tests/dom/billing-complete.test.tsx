@@ -33,8 +33,20 @@ describe('/billingComplete', () => {
     expect(billing.completeCard).toHaveBeenCalledWith('s1');
   });
 
+  it('takes a session the provider completed first (its callback came before the browser) as done', async () => {
+    const billing = fakeBillingApi({
+      completeCard: vi.fn(async () => {
+        throw problem(409, 'card_session_completed');
+      }),
+      cardSession: vi.fn(async () => ({ sessionID: 's1', organizationID: ORG, planID: null, status: 'completed' as const })),
+    });
+    const { router } = show(billing, '/billingComplete?sessionID=s1');
+    expect(await screen.findByText('settings page')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?billingComplete=true');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it.each([
-    ['card_session_completed', 409, 'This card page has already been completed.'],
     ['card_session_expired', 409, 'This card page has expired. Open the card setup again.'],
     ['card_session_other_organization', 403, 'This card page belongs to another organization.'],
   ])('says %s in the catalogue words, with a way back to the organization', async (code, status, text) => {
