@@ -26,7 +26,7 @@ describe('DialogRenderer', () => {
     const user = userEvent.setup();
     render(<Harness definition={apiLimitDialog} onAction={onAction} />);
     const dialog = screen.getByRole('alertdialog', { name: 'API Limit Reached' });
-    expect(dialog).toHaveAccessibleDescription(/used the API calls its plan includes/);
+    expect(dialog).toHaveAccessibleDescription(/reached, or is close to, a limit of its plan/);
     // The least destructive action takes the focus first (radix AlertDialog).
     expect(screen.getByRole('button', { name: 'Remind me in 5 minutes' })).toHaveFocus();
     await user.click(screen.getByRole('button', { name: 'See Plans' }));
