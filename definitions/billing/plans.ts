@@ -9,6 +9,7 @@
  */
 import type { UsageMetric } from '../usage.ts';
 import type { Money } from './money.ts';
+import type { Plan } from '../schemas/billing.ts';
 
 export interface UsageLimit {
   name: UsageMetric;
@@ -127,3 +128,22 @@ export const defaultUpgradePlan: PlanDefinition = plans.find((plan) => plan.defa
 
 /** The plans `GET plans` lists, in this file's order. */
 export const listedPlans: readonly PlanDefinition[] = plans.filter((plan) => !plan.hidden);
+
+/** A plan as `GET plans` sends it; `price` is the monthly USD price. */
+export function planWire(plan: PlanDefinition): Plan {
+  return {
+    id: plan.id,
+    name: plan.name,
+    description: plan.description,
+    price: plan.price.monthly.USD,
+    prices: { monthly: { ...plan.price.monthly }, yearly: { ...plan.price.yearly } },
+    free: plan.free === true,
+    usageLimits: plan.usageLimits.map((limit) => ({
+      name: limit.name,
+      limit: limit.limit,
+      additionalCost: limit.additionalCost?.USD ?? null,
+      additionalNisCost: limit.additionalCost?.NIS ?? null,
+      additionalPer: limit.additionalPer,
+    })),
+  };
+}

@@ -16,7 +16,7 @@ import {
   type CurrencyCode,
   type Frequency,
 } from '../../definitions/billing/money.ts';
-import { freePlan, listedPlans, planById, type PlanDefinition } from '../../definitions/billing/plans.ts';
+import { freePlan, listedPlans, planById, planWire, type PlanDefinition } from '../../definitions/billing/plans.ts';
 import { billingStatusOf } from '../../definitions/billing/status.ts';
 import { platform } from '../../definitions/platform.ts';
 import type { BillingDetails, BillingDetailsInput, BillingSummary, Plan } from '../../definitions/schemas/billing.ts';
@@ -92,25 +92,6 @@ export function requireListedPlan(planId: string): PlanDefinition {
   const plan = planById(planId);
   if (!plan || plan.hidden) throw badRequest('plan_not_found', `There is no plan ${planId}.`, { planID: planId });
   return plan;
-}
-
-/** A plan as `GET plans` sends it; `price` is the monthly USD price. */
-export function planWire(plan: PlanDefinition): Plan {
-  return {
-    id: plan.id,
-    name: plan.name,
-    description: plan.description,
-    price: plan.price.monthly.USD,
-    prices: { monthly: { ...plan.price.monthly }, yearly: { ...plan.price.yearly } },
-    free: plan.free === true,
-    usageLimits: plan.usageLimits.map((limit) => ({
-      name: limit.name,
-      limit: limit.limit,
-      additionalCost: limit.additionalCost?.USD ?? null,
-      additionalNisCost: limit.additionalCost?.NIS ?? null,
-      additionalPer: limit.additionalPer,
-    })),
-  };
 }
 
 /** The plan an account is on (an id no longer in the plans is read as the free plan). */

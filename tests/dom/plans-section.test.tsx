@@ -7,7 +7,7 @@ import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { listedPlans } from '../../definitions/billing/plans.ts';
+import { listedPlans, planWire } from '../../definitions/billing/plans.ts';
 import { usageUnits, type UsageMetric } from '../../definitions/usage.ts';
 import { PlansSection } from '../../src/screens/organization/PlansSection.tsx';
 import { ApiError } from '../../src/api/errors.ts';
@@ -24,21 +24,7 @@ const settings = `/organization/${ORG}/settings`;
 const routes = [{ id: 'organizationSettings', path: '/organization/:organizationID/settings', element: <PlansSection organization={organization()} /> }];
 
 /** The plans as `GET billing/plans` sends them (the definitions, hidden ones left out). */
-const plans: Plan[] = listedPlans.map((plan) => ({
-  id: plan.id,
-  name: plan.name,
-  description: plan.description,
-  price: plan.price.monthly.USD,
-  prices: { monthly: { ...plan.price.monthly }, yearly: { ...plan.price.yearly } },
-  free: plan.free === true,
-  usageLimits: plan.usageLimits.map((limit) => ({
-    name: limit.name,
-    limit: limit.limit,
-    additionalCost: limit.additionalCost?.USD ?? null,
-    additionalNisCost: limit.additionalCost?.NIS ?? null,
-    additionalPer: limit.additionalPer,
-  })),
-}));
+const plans: Plan[] = listedPlans.map(planWire);
 
 const GB = 1_000_000_000;
 function usageRow(name: UsageMetric, amount: number, limit: number, overageAmount = 0, hardLimit = false): BillingDetails['usage'][number] {
