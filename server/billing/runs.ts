@@ -223,6 +223,12 @@ export class BillingRunner {
    * Claims a batch of due accounts (`FOR UPDATE SKIP LOCKED`, so another worker takes the next
    * batch) without a period charge for their next billing date, and writes their pending charges in
    * the same short transaction. An account whose charge cannot be priced is logged and skipped for this run.
+   *
+   * The accounts come in index order (`billing_accounts_due_order`, drizzle/0027) and each is
+   * checked for its period charge by one probe of the unique period index: `offset 0` keeps that
+   * check a per-row probe. Without it the planner may turn it into a join over all period charges,
+   * which it misjudges while a run is writing them (a merge on the period start alone, every
+   * account against every charge of that date: a run slowing with the square of its size).
    */
   async openDue(now: Date, skipped: string[] = []): Promise<{ claimed: number; opened: ChargeRow[] }> {
     const today = dateOf(now);
@@ -233,7 +239,7 @@ export class BillingRunner {
         .where(
           and(
             lte(billingAccounts.nextBillingDate, today),
-            sql`not exists (select 1 from billing_charges c where c.organization_id = ${billingAccounts.organizationId} and c.kind = 'period' and c.period_start = ${billingAccounts.nextBillingDate})`,
+            sql`not exists (select 1 from billing_charges c where c.organization_id = ${billingAccounts.organizationId} and c.kind = 'period' and c.period_start = ${billingAccounts.nextBillingDate} offset 0)`,
             skipped.length ? notInArray(billingAccounts.organizationId, skipped) : undefined,
           ),
         )

@@ -91,11 +91,37 @@ export class SandboxProvider implements CardProvider {
   /**
    * One charge per idempotency key. A card that "fails later" succeeds at its first charge and is
    * declined at every one after; the card's row is locked meanwhile, so two charges at once cannot
-   * both be its first.
+   * both be its first. Any other card's answer never depends on earlier charges (a card's row never
+   * changes once recorded): its charge is one insert, the key's first outcome winning.
    */
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
     if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw new Error(`sandbox charge: the amount must be a positive integer of minor units, not ${request.amount}`);
-    const asked = await this.db.transaction(async (tx) => {
+    const [known] = await this.db.select({ behaviour: sandboxCards.behaviour }).from(sandboxCards).where(eq(sandboxCards.token, request.card.token));
+    const asked = known?.behaviour === 'fail_later' ? await this.chargeLocked(request) : await this.chargeOnce(request, known?.behaviour === 'succeed' ? 'succeeded' : 'declined');
+    return asked.status === 'succeeded' ? { status: 'succeeded', providerChargeId: asked.id } : { status: 'declined', reason: 'card_declined' };
+  }
+
+  /** A charge whose outcome is known beforehand: written once per key; asking again reads the first. */
+  private async chargeOnce(request: ChargeRequest, status: 'succeeded' | 'declined'): Promise<{ id: string; status: string }> {
+    const [row] = await this.db
+      .insert(sandboxCharges)
+      .values({
+        idempotencyKey: request.idempotencyKey,
+        id: `sbx_ch_${newId()}`,
+        token: request.card.token,
+        amount: request.amount,
+        currency: request.currency,
+        status,
+        createdAt: this.deps.now(),
+      })
+      .onConflictDoNothing()
+      .returning({ id: sandboxCharges.id, status: sandboxCharges.status });
+    return row ?? (await this.db.select({ id: sandboxCharges.id, status: sandboxCharges.status }).from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, request.idempotencyKey)))[0]!;
+  }
+
+  /** A "fails later" card's charge: its row locked while its earlier charges are read. */
+  private async chargeLocked(request: ChargeRequest): Promise<{ id: string; status: string }> {
+    return this.db.transaction(async (tx) => {
       const [card] = await tx.select().from(sandboxCards).where(eq(sandboxCards.token, request.card.token)).for('update');
       const [earlier] = await tx.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, request.idempotencyKey));
       if (earlier) return earlier;
@@ -125,6 +151,5 @@ export class SandboxProvider implements CardProvider {
       // Another process inserted this key between the read and the insert: its outcome is the one.
       return row ?? (await tx.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, request.idempotencyKey)))[0]!;
     });
-    return asked.status === 'succeeded' ? { status: 'succeeded', providerChargeId: asked.id } : { status: 'declined', reason: 'card_declined' };
   }
 }
