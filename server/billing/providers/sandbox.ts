@@ -101,19 +101,16 @@ export class SandboxProvider implements CardProvider {
     return asked.status === 'succeeded' ? { status: 'succeeded', providerChargeId: asked.id } : { status: 'declined', reason: 'card_declined' };
   }
 
+  /** The sandbox's record of one charge asked with `request`'s key. */
+  private chargeRow(request: ChargeRequest, status: 'succeeded' | 'declined') {
+    return { idempotencyKey: request.idempotencyKey, id: `sbx_ch_${newId()}`, token: request.card.token, amount: request.amount, currency: request.currency, status, createdAt: this.deps.now() };
+  }
+
   /** A charge whose outcome is known beforehand: written once per key; asking again reads the first. */
   private async chargeOnce(request: ChargeRequest, status: 'succeeded' | 'declined'): Promise<{ id: string; status: string }> {
     const [row] = await this.db
       .insert(sandboxCharges)
-      .values({
-        idempotencyKey: request.idempotencyKey,
-        id: `sbx_ch_${newId()}`,
-        token: request.card.token,
-        amount: request.amount,
-        currency: request.currency,
-        status,
-        createdAt: this.deps.now(),
-      })
+      .values(this.chargeRow(request, status))
       .onConflictDoNothing()
       .returning({ id: sandboxCharges.id, status: sandboxCharges.status });
     return row ?? (await this.db.select({ id: sandboxCharges.id, status: sandboxCharges.status }).from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, request.idempotencyKey)))[0]!;
@@ -137,15 +134,7 @@ export class SandboxProvider implements CardProvider {
       }
       const [row] = await tx
         .insert(sandboxCharges)
-        .values({
-          idempotencyKey: request.idempotencyKey,
-          id: `sbx_ch_${newId()}`,
-          token: request.card.token,
-          amount: request.amount,
-          currency: request.currency,
-          status,
-          createdAt: this.deps.now(),
-        })
+        .values(this.chargeRow(request, status))
         .onConflictDoNothing()
         .returning();
       // Another process inserted this key between the read and the insert: its outcome is the one.
