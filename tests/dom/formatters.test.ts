@@ -15,7 +15,7 @@ describe('business constants', () => {
       deleteDialogWidthPx: 500,
     });
     expect(paging).toMatchObject({ firstPage: 1, defaultPageSize: 50, nestedPageSize: 100 });
-    expect(throttles).toEqual({ apiLimitDialogMs: 30_000, apiLimitRemindMs: 300_000 });
+    expect(throttles).toEqual({ apiLimitDialogMs: 30_000, apiLimitRemindMs: 300_000, graceAlertMs: 3_600_000 });
   });
 
   it('names the local-storage keys, column layouts per organization, project, collection and nested path', () => {
