@@ -32,7 +32,9 @@ export async function contactRoutes(fastify: FastifyInstance) {
   app.post(
     '/organization/:org/contactUs',
     {
-      onRequest: [disabled, app.requireUser, limit],
+      onRequest: [disabled, app.requireUser],
+      // Counted after validation: a refused body does not use up the sender's quota.
+      preHandler: limit,
       config: { action: 'read', scope: 'organization' },
       bodyLimit: 4 * 1024,
       schema: {
