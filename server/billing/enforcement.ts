@@ -159,7 +159,7 @@ export class BillingEnforcement {
   async status(organizationId: string): Promise<BillingStatus> {
     if (!this.enabled) return 'OK';
     const account = await this.account(organizationId);
-    return billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows);
+    return this.statusOf(account);
   }
 
   /** The organization's plan (the free plan without one, or with one no longer defined). */
@@ -174,7 +174,7 @@ export class BillingEnforcement {
   async checkApp(organizationId: string, gate: Gate, reply: FastifyReply | undefined): Promise<void> {
     if (!this.enabled) return;
     const account = await this.account(organizationId);
-    if (billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows) === 'BLOCK') {
+    if (this.statusOf(account) === 'BLOCK') {
       throw new AppError(402, 'billing_blocked', 'The organization’s API services are suspended: its billing account has been unpaid too long.');
     }
     const snapshot = await this.snapshot(organizationId, account.planId);
@@ -204,7 +204,7 @@ export class BillingEnforcement {
   async checkConsole(organizationId: string, write: boolean, reply: FastifyReply | undefined): Promise<void> {
     if (!this.enabled) return;
     const account = await this.account(organizationId);
-    const status = billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows);
+    const status = this.statusOf(account);
     if (write && restrictingStatuses.has(status)) {
       throw forbidden('billing_restricted', 'The organization’s billing account has an unpaid charge: until the payment information is updated, only billing and organization settings can be changed.');
     }
@@ -220,7 +220,7 @@ export class BillingEnforcement {
     if (!this.enabled) return null;
     try {
       const account = await this.account(organizationId);
-      if (billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows) === 'BLOCK') {
+      if (this.statusOf(account) === 'BLOCK') {
         return 'Not sent: the organization’s API services are suspended (billing account unpaid).';
       }
       const limit = limitOf(planOf(account.planId), 'WebhookTriggers');
@@ -248,6 +248,11 @@ export class BillingEnforcement {
   async warningOf(organizationId: string): Promise<string> {
     const account = await this.account(organizationId);
     return (await this.snapshot(organizationId, account.planId)).warning;
+  }
+
+  /** An account's billing status now, on billing's clock and the configured windows. */
+  private statusOf(account: AccountEntry): BillingStatus {
+    return billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows);
   }
 
   /** The cached account: failed date and plan. A missing row is an organization on the free plan in good standing. */
