@@ -8,7 +8,7 @@ import { createContext, useContext } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LayoutSettings } from '../../definitions/layout-settings.ts';
 import { getApiClient, type ApiClient } from './client.ts';
-import { contentKeys } from './content-queries.ts';
+import { contentKeys } from './content-keys.ts';
 import { contentPath, type ProjectScope } from './content.ts';
 import { shouldRetry } from './queries.ts';
 

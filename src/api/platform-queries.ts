@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { TokenDraft } from '../../definitions/api-tokens.ts';
 import type { Me } from './auth.ts';
-import { contentKeys } from './content-queries.ts';
+import { contentKeys } from './content-keys.ts';
 import type { RestrictedView } from '../../definitions/restricted-view.ts';
 import type { RichTextSettings } from '../../definitions/rich-text.ts';
 import { getPlatformApi, type ApiToken, type InviteEntry, type MemberEdit, type Organization, type PlatformApi } from './platform.ts';

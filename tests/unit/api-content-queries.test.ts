@@ -4,27 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider, type QueryKey } from '@tanstack/react-query';
 import type { Collection, ContentApi, Item, ProjectScope } from '../../src/api/content.ts';
-import {
-  ContentApiProvider,
-  contentKeys,
-  useAddField,
-  useAddNestedField,
-  useCollection,
-  useCollections,
-  useCreateCollection,
-  useCreateItem,
-  useDeleteCollection,
-  useDeleteField,
-  useDeleteItem,
-  useItem,
-  useItems,
-  useReorderSchema,
-  useReplaceSchema,
-  useSchema,
-  useUpdateCollection,
-  useUpdateField,
-  useUpdateItem,
-} from '../../src/api/content-queries.ts';
+import { contentKeys } from '../../src/api/content-keys.ts';
+import { ContentApiProvider, useAddField, useAddNestedField, useCollection, useCollections, useCreateCollection, useCreateItem, useDeleteCollection, useDeleteField, useDeleteItem, useItem, useItems, useReorderSchema, useReplaceSchema, useSchema, useUpdateCollection, useUpdateField, useUpdateItem } from '../../src/api/content-queries.ts';
 
 const scope: ProjectScope = { organizationID: 'org', projectID: 'proj' };
 const collection: Collection = { id: 'posts', name: 'Posts', schema: [], singleItem: false, rtlDirection: false, itemCount: 1, createdDate: '2026-01-01T00:00:00.000Z' };

@@ -8,7 +8,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UploadFilesInput, UploadFilesOutput, VersionedItemResult } from '../../../machines/item-form.ts';
 import { UploadProgressStore, type ImageFiles } from './image-files.ts';
-import { contentKeys } from '../../../src/api/content-queries.ts';
+import { contentKeys } from '../../../src/api/content-keys.ts';
 import type { ProjectScope } from '../../../src/api/content.ts';
 import { addressOfCreated, addressOfSaved, type FormItemPlace } from '../../../src/api/item-address.ts';
 import { useFilesApi } from '../../../src/api/files-queries.ts';

@@ -10,7 +10,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Draggable } from '@fullcalendar/react/interaction';
 import { useFormat } from '../../messages/use-format.ts';
 import type { Item, ListParams, ProjectScope } from '../../../src/api/content.ts';
-import { contentKeys, useContentApi } from '../../../src/api/content-queries.ts';
+import { contentKeys } from '../../../src/api/content-keys.ts';
+import { useContentApi } from '../../../src/api/content-queries.ts';
 import { shouldRetry } from '../../../src/api/queries.ts';
 import { fromLocalInput, itemTitle, localInputValue, unscheduledParams, unscheduledPerPage, type CalendarFields } from './calendar-model.ts';
 

@@ -35,7 +35,8 @@ import {
 } from '@dnd-kit/core';
 import { GripVertical, Plus, Settings, SquareKanban } from 'lucide-react';
 import type { SchemaField } from '../../../definitions/field-types/index.ts';
-import { contentKeys, useContentApi } from '../../../src/api/content-queries.ts';
+import { contentKeys } from '../../../src/api/content-keys.ts';
+import { useContentApi } from '../../../src/api/content-queries.ts';
 import { isStaleItemError, type Item, type ItemPage } from '../../../src/api/content.ts';
 import { itemInList } from '../../../src/api/item-address.ts';
 import { shouldRetry } from '../../../src/api/queries.ts';

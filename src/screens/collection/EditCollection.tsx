@@ -12,7 +12,8 @@ import { ConfirmNameDialog } from '../../../renderers/dialogs/ConfirmNameDialog.
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { Collection, CollectionChanges, ProjectScope } from '../../api/content.ts';
-import { contentKeys, useCollection, useDeleteCollection, useUpdateCollection } from '../../api/content-queries.ts';
+import { contentKeys } from '../../api/content-keys.ts';
+import { useCollection, useDeleteCollection, useUpdateCollection } from '../../api/content-queries.ts';
 import { isApiError } from '../../api/errors.ts';
 import { platformKeys, useOrganization } from '../../api/platform-queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';

@@ -12,7 +12,8 @@ import { itemListMachine, listQuery, type CsvInput } from '../../../machines/ite
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { ListParams, ProjectScope } from '../../api/content.ts';
-import { contentKeys, useContentApi, useDeleteItems } from '../../api/content-queries.ts';
+import { contentKeys } from '../../api/content-keys.ts';
+import { useContentApi, useDeleteItems } from '../../api/content-queries.ts';
 import type { NestedListAddress } from '../../api/item-address.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { saveCsv } from './save-csv.ts';

@@ -8,7 +8,8 @@ import type { ItemListEvent } from '../../../machines/item-list.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { Item, ListParams, ProjectScope } from '../../api/content.ts';
-import { contentKeys, useContentApi } from '../../api/content-queries.ts';
+import { contentKeys } from '../../api/content-keys.ts';
+import { useContentApi } from '../../api/content-queries.ts';
 
 /** An item with fewer keys than this came back incomplete: the page is read again. */
 const completeItemKeys = 2;

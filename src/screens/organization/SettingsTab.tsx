@@ -3,7 +3,8 @@
  * Plan & Usage (admins; none with BILLING=0), Danger Zone (admins). Non-admins see only
  * General and the user list. `?view=plans` scrolls to the plans for admins.
  */
-import { useEffect } from 'react';
+import { useIsFetching } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import organizationNameForm from '../../../definitions/forms/organization-name.ts';
 import validateOrganizationName from '../../../definitions/forms/organization-name.ts?validator';
@@ -38,9 +39,15 @@ export function SettingsTab({ organization, me, isAdmin }: SettingsTabProps) {
   // BILLING=0 installations show no billing at all (docs/billing.md "Self-hosting without billing").
   const billing = useConfig().data?.billing !== false;
 
+  // Scroll once everything above the plans has loaded: scrolling earlier lands on a page
+  // still too short to scroll, and the users and billing lists then push the plans away.
+  const fetching = useIsFetching();
+  const scrolled = useRef(false);
   useEffect(() => {
-    if (isAdmin && wantsPlans) document.getElementById('plans')?.scrollIntoView({ block: 'start' });
-  }, [isAdmin, wantsPlans]);
+    if (!isAdmin || !wantsPlans || scrolled.current || fetching > 0) return;
+    scrolled.current = true;
+    document.getElementById('plans')?.scrollIntoView({ block: 'start' });
+  }, [isAdmin, wantsPlans, fetching]);
 
   return (
     <div className="settings">
