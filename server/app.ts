@@ -130,6 +130,8 @@ export interface BuildOptions {
   sms?: SmsProvider;
   /** Billing's clock and card provider (tests). */
   billing?: BillingOptions;
+  /** false: no usage is metered. Only the no-metering baseline of `npm run bench -- usage-limits`. */
+  metering?: boolean;
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -159,7 +161,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const users = new UserService(database.db, config, mailer, tokens);
   const live = new LiveHub(database, { retentionSeconds: config.liveEventRetentionS, log: app.log });
   await live.start();
-  const usage = new UsageMeter(database.db, { log: app.log, shareLive: true });
+  const usage = new UsageMeter(database.db, { log: app.log, shareLive: true, counting: options.metering !== false });
   usage.start();
   const collections = new CollectionService(database.db);
   const files = new FileService(database.db, createStorage(config.files), {

@@ -128,18 +128,27 @@ export class BillingEnforcement {
   register(app: FastifyInstance): void {
     this.accounts = app.ctx.caches.create<AccountEntry>('billingAccount', 60_000);
     if (!this.enabled) return;
-    app.addHook('preHandler', async (request, reply) => {
+    // A callback hook: with the organization's account and figures held (nearly every call), the
+    // check runs without a promise; only a miss waits for the database.
+    app.addHook('preHandler', (request, reply, done) => {
       const url = request.routeOptions.url;
-      if (url === undefined || request.method === 'OPTIONS') return;
+      if (url === undefined || request.method === 'OPTIONS') return done();
       if (url.startsWith('/api/public/')) {
         const organizationId = (request as { principal?: { organizationId: string } | null }).principal?.organizationId;
-        if (organizationId) await this.checkApp(organizationId, publicGates[`${request.method} ${url}`] ?? 'call', reply);
+        if (!organizationId) return done();
+        const gate = publicGates[`${request.method} ${url}`] ?? 'call';
+        try {
+          if (this.checkAppHeld(organizationId, gate, reply)) return done();
+        } catch (error) {
+          return done(error as Error);
+        }
+        this.checkApp(organizationId, gate, reply).then(() => done(), done);
       } else if (url.startsWith('/auth/public/')) {
         const caller = (request as { authCaller?: { projectId: string; apiToken: { organizationId: string } | null } | null }).authCaller;
-        if (!caller) return;
-        const organizationId = caller.apiToken?.organizationId ?? (await this.deps.usage.organizationOfProject(caller.projectId));
-        if (organizationId) await this.checkApp(organizationId, authGate(request, url), reply);
-      }
+        if (!caller) return done();
+        const organization = caller.apiToken ? Promise.resolve(caller.apiToken.organizationId) : this.deps.usage.organizationOfProject(caller.projectId);
+        organization.then((organizationId) => (organizationId ? this.checkApp(organizationId, authGate(request, url), reply) : undefined)).then(() => done(), done);
+      } else done();
     });
     app.addHook('onRoute', (route) => {
       const config = route.config as Partial<RouteAccess> | undefined;
@@ -174,10 +183,34 @@ export class BillingEnforcement {
   async checkApp(organizationId: string, gate: Gate, reply: FastifyReply | undefined): Promise<void> {
     if (!this.enabled) return;
     const account = await this.account(organizationId);
+    this.refuseBlocked(account);
+    this.checkLimits(organizationId, gate, account, await this.snapshot(organizationId, account.planId), reply);
+  }
+
+  /**
+   * `checkApp` from what this process holds, without waiting: false when the account or the
+   * month's figures are not held (the caller then awaits `checkApp`), else true once the call
+   * passed; a refusal throws.
+   */
+  private checkAppHeld(organizationId: string, gate: Gate, reply: FastifyReply): boolean {
+    const account = this.accounts?.peek(organizationId);
+    if (!account) return false;
+    const snapshot = this.heldSnapshot(organizationId, account.planId);
+    if (!snapshot) return false;
+    this.refuseBlocked(account);
+    this.checkLimits(organizationId, gate, account, snapshot, reply);
+    return true;
+  }
+
+  /** 402 `billing_blocked` under BLOCK. */
+  private refuseBlocked(account: AccountEntry): void {
     if (this.statusOf(account) === 'BLOCK') {
       throw new AppError(402, 'billing_blocked', 'The organization’s API services are suspended: its billing account has been unpaid too long.');
     }
-    const snapshot = await this.snapshot(organizationId, account.planId);
+  }
+
+  /** 429 `usage_limit` past a hard limit of the gate's metrics; else the warning header when a limit is near or past. */
+  private checkLimits(organizationId: string, gate: Gate, account: AccountEntry, snapshot: UsageSnapshot, reply: FastifyReply | undefined): void {
     const plan = planOf(account.planId);
     for (const metric of gateMetrics[gate]) {
       const limit = limitOf(plan, metric);
@@ -272,16 +305,10 @@ export class BillingEnforcement {
    * or plan), else served as it is while a read in the background renews it past `refreshMs`.
    */
   private async snapshot(organizationId: string, planId: string | null): Promise<UsageSnapshot> {
+    const held = this.heldSnapshot(organizationId, planId);
+    if (held) return held;
     const month = this.deps.usage.currentMonth();
     const existing = this.snapshots.get(organizationId);
-    if (existing && existing.month === month && existing.planId === planId) {
-      if (Date.now() - existing.at > this.refreshMs && !existing.loading) {
-        existing.loading = this.read(organizationId, month, planId)
-          .catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not read usage for the limits; the last figures stand'))
-          .finally(() => (existing.loading = undefined));
-      }
-      return existing;
-    }
     if (existing?.loading) await existing.loading;
     const again = this.snapshots.get(organizationId);
     if (again && again.month === month && again.planId === planId) return again;
@@ -293,6 +320,18 @@ export class BillingEnforcement {
       return { month, at: Date.now(), values: new Map(), counted: new Map(), warning: '', planId };
     }
     return this.snapshots.get(organizationId)!;
+  }
+
+  /** The snapshot held for this month and plan, if any; past `refreshMs` a read in the background renews it. */
+  private heldSnapshot(organizationId: string, planId: string | null): UsageSnapshot | undefined {
+    const existing = this.snapshots.get(organizationId);
+    if (!existing || existing.planId !== planId || existing.month !== this.deps.usage.currentMonth()) return undefined;
+    if (Date.now() - existing.at > this.refreshMs && !existing.loading) {
+      existing.loading = this.read(organizationId, existing.month, planId)
+        .catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not read usage for the limits; the last figures stand'))
+        .finally(() => (existing.loading = undefined));
+    }
+    return existing;
   }
 
   private async read(organizationId: string, month: string, planId: string | null): Promise<void> {

@@ -43,6 +43,8 @@ function isStream(payload: unknown): payload is Readable {
 export function registerUsageMetering(app: FastifyInstance): void {
   const { usage } = app.ctx;
   app.decorateRequest('usageOrganization', null);
+  app.addHook('onClose', () => usage.close());
+  if (!usage.counting) return;
   // A callback hook: it runs for every response and does nothing for most.
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     const organizationId = usageOrganizationOf(request);
@@ -71,7 +73,6 @@ export function registerUsageMetering(app: FastifyInstance): void {
     }
     done(null, payload);
   });
-  app.addHook('onClose', () => usage.close());
 }
 
 const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character hex id' });

@@ -49,6 +49,11 @@ export interface UsageMeterOptions {
    * is the sum over every process on the database (off: this process's own peak only).
    */
   shareLive?: boolean;
+  /**
+   * false: nothing is counted (`add` returns at once, no response is measured). Only the
+   * no-metering baseline of `npm run bench -- usage-limits` sets it (BuildOptions.metering).
+   */
+  counting?: boolean;
   /** How often a process sharing live counts says it is still there (milliseconds). */
   liveHeartbeatMs?: number;
 }
@@ -124,9 +129,14 @@ export class UsageMeter {
     this.snapshotTimer.unref();
   }
 
+  /** Whether anything is counted (`UsageMeterOptions.counting`). */
+  get counting(): boolean {
+    return this.options.counting !== false;
+  }
+
   /** Counts `amount` of `metric` for the organization this month. Synchronous, in memory only. */
   add(organizationId: string, metric: CounterMetric, amount = 1): void {
-    if (!organizationId || !(amount > 0) || !Number.isFinite(amount)) return;
+    if (this.options.counting === false || !organizationId || !(amount > 0) || !Number.isFinite(amount)) return;
     const row = this.rowOf(organizationId, metric);
     row.value += amount;
     // rowOf moved the month on if it changed: the totals are this month's.

@@ -73,6 +73,18 @@ describe('SharedCache', () => {
     expect(await cache.get('k', async () => ++loads)).toBe(2);
   });
 
+  it('peek serves a held, fresh entry and nothing else, without loading', async () => {
+    const cache = new SharedCache<number>('c', 20);
+    expect(cache.peek('k')).toBeUndefined();
+    await cache.get('k', async () => 7);
+    expect(cache.peek('k')).toBe(7);
+    cache.drop('k');
+    expect(cache.peek('k')).toBeUndefined();
+    await cache.get('k', async () => 8);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(cache.peek('k')).toBeUndefined();
+  });
+
   it('stays within its size', async () => {
     const cache = new SharedCache<number>('c', 60_000, 3);
     for (let i = 0; i < 10; i += 1) await cache.get(`k${i}`, async () => i);
