@@ -1,6 +1,7 @@
 /** `npm run bench -- <name>`: runs one benchmark. */
 export {};
 const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<number> }>> = {
+  admin: () => import('./admin.ts'),
   bundle: () => import('./bundle.ts'),
   'code-figures': () => import('./code-figures.ts'),
   billing: () => import('./billing.ts'),

@@ -23,6 +23,7 @@ export interface ProblemDefinition {
 }
 
 export const problems = {
+  account_disabled: { status: 403, message: 'problem.account_disabled' },
   account_not_found: { status: 404, message: 'problem.account_not_found' },
   already_member: { status: 409, message: 'problem.already_member', params: ['emails'] },
   already_verified: { status: 409, message: 'problem.already_verified' },
@@ -43,6 +44,7 @@ export const problems = {
   collection_not_found: { status: 404, message: 'problem.collection_not_found', params: ['collection'] },
   collection_referenced: { status: 409, message: 'problem.collection_referenced', params: ['field', 'collection'] },
   collection_replaced: { status: 401, message: 'problem.collection_replaced' },
+  configured_super_admin: { status: 409, message: 'problem.configured_super_admin' },
   confirmation_expired: { status: 400, message: 'problem.confirmation_expired' },
   confirmation_not_found: { status: 404, message: 'problem.confirmation_not_found' },
   country_unknown: { status: 400, message: 'problem.country_unknown', params: ['country'] },
@@ -98,6 +100,7 @@ export const problems = {
   not_found: { status: 404, message: 'problem.not_found' },
   not_permitted: { status: 403, message: 'problem.not_permitted' },
   not_self: { status: 403, message: 'problem.not_self' },
+  not_self_admin: { status: 409, message: 'problem.not_self_admin' },
   operator_not_allowed: { status: 400, message: 'problem.operator_not_allowed' },
   ordering_failed: { status: 409, message: 'problem.ordering_failed' },
   organization_not_found: { status: 404, message: 'problem.organization_not_found' },
@@ -125,6 +128,7 @@ export const problems = {
   single_item_exists: { status: 409, message: 'problem.single_item_exists' },
   single_item_too_many: { status: 409, message: 'problem.single_item_too_many' },
   stale_item: { status: 409, message: 'problem.stale_item' },
+  super_admin_required: { status: 403, message: 'problem.super_admin_required' },
   template_not_found: { status: 400, message: 'problem.template_not_found' },
   third_party_disabled: { status: 404, message: 'problem.third_party_disabled' },
   third_party_unavailable: { status: 503, message: 'problem.third_party_unavailable' },
@@ -148,6 +152,7 @@ export const problems = {
   user_exists: { status: 409, message: 'problem.user_exists' },
   user_group_exists: { status: 409, message: 'problem.user_group_exists', params: ['name'] },
   user_group_not_found: { status: 404, message: 'problem.user_group_not_found' },
+  user_not_found: { status: 404, message: 'problem.user_not_found' },
   user_token_required: { status: 403, message: 'problem.user_token_required' },
   username_taken: { status: 409, message: 'problem.username_taken' },
   validation_failed: { status: 400, message: 'problem.validation_failed', listsErrors: true },

@@ -68,6 +68,18 @@ export const screenNames = [
   'webhook',
   /** `/billingComplete`: confirms the card session the provider's page returned with, then organization settings. */
   'billingComplete',
+  /** The platform admin area's frame: its sub-navigation and the child screen. */
+  'adminArea',
+  /** Platform metrics with charts over 30 or 90 days. */
+  'adminMetrics',
+  /** Every organization's billing: server-paged, searchable, sortable; soft launch. */
+  'adminBilling',
+  /** One organization as super-admins see it: credit, add-ons, billing date, plan, members, projects. */
+  'adminOrgSettings',
+  /** Every user: search, disable and enable, super-admin, resend verification. */
+  'adminUsers',
+  /** The audit log of admin actions. */
+  'adminAudit',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -190,19 +202,23 @@ export const routes: readonly RouteDefinition[] = [
     layout: 'console',
     title: 'route.admin.title',
     guards: [...signedIn, 'platformAdmin'],
-    placeholder: true,
+    screen: 'adminArea',
     children: [
-      { name: 'metrics', path: 'metrics', title: 'route.metrics.title', placeholder: true },
+      { name: 'adminHome', title: 'route.metrics.title', screen: 'adminMetrics' },
+      { name: 'metrics', path: 'metrics', title: 'route.metrics.title', screen: 'adminMetrics' },
       {
         name: 'billingAdmin',
         path: 'billing',
         title: 'route.billingAdmin.title',
-        placeholder: true,
+        outlet: true,
         children: [
-          { name: 'adminOrgSettings', path: 'organization/{organizationID}/settings', title: 'route.adminOrgSettings.title', placeholder: true },
+          { name: 'billingAdminList', title: 'route.billingAdmin.title', query: ['search', 'sort', 'order', 'page', 'status'], screen: 'adminBilling' },
+          { name: 'adminOrgSettings', path: 'organization/{organizationID}/settings', title: 'route.adminOrgSettings.title', screen: 'adminOrgSettings' },
         ],
       },
-      { name: 'userAdmin', path: 'users', title: 'route.userAdmin.title', placeholder: true },
+      { name: 'userAdmin', path: 'users', title: 'route.userAdmin.title', query: ['search', 'sort', 'order', 'page'], screen: 'adminUsers' },
+      // Ours: the audit log of every admin action (docs/admin.md "Audit log").
+      { name: 'auditLog', path: 'audit', title: 'route.auditLog.title', query: ['page', 'action'], screen: 'adminAudit' },
     ],
   },
   { name: 'questionnaire', path: '/questionnaire', layout: 'auth', title: 'route.questionnaire.title', guards: signedIn, screen: 'questionnaire' },

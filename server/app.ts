@@ -62,6 +62,9 @@ import { FileService } from './files/files.ts';
 import { registerFileClaimer } from './files/claims.ts';
 import { onContentDropped } from './content/drops.ts';
 import { createStorage } from './files/storage.ts';
+import { createAdmin, type AdminContext } from './admin/index.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { adminBillingRoutes } from './admin/billing-routes.ts';
 
 export interface AppContext {
   config: Config;
@@ -106,6 +109,8 @@ export interface AppContext {
   webhooks: WebhookService;
   /** Plans, accounts, card payments, billing runs and enforcement (server/billing, docs/billing.md). */
   billing: BillingContext;
+  /** The platform admin area: audit log, users, organizations, soft launch, metrics (server/admin, docs/admin.md). */
+  admin: AdminContext;
 }
 
 declare module 'fastify' {
@@ -211,8 +216,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     files,
     webhooks: new WebhookService(database.db, outbound),
     billing: undefined as unknown as BillingContext,
+    admin: undefined as unknown as AdminContext,
   });
   app.ctx.billing = createBilling(app, options.billing);
+  app.ctx.admin = createAdmin(app);
   app.decorate('files', files);
   // Item writes naming files other items hold copy them (docs/files.md: who owns a file).
   registerFileClaimer(database.db, files, config.publicUrl);
@@ -270,8 +277,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerFiles(app);
   await registerWebhooks(app);
   await app.register(usageRoutes, { prefix: '/api' });
+  await app.register(adminRoutes, { prefix: '/api/admin' });
+  await app.register(adminBillingRoutes, { prefix: '/billing' });
   if (config.serveConsole) await app.register(consoleRoutes);
   await app.ctx.billing.runs.start();
   app.addHook('onClose', () => app.ctx.billing.runs.close());
+  app.ctx.admin.metrics.start();
+  app.addHook('onClose', () => app.ctx.admin.metrics.close());
   return app;
 }

@@ -30,6 +30,8 @@ export const users = pgTable(
     createdAt: created(),
     lastLoggedIn: ts('last_logged_in'),
     passwordChangedAt: ts('password_changed_at'),
+    /** Set by a super-admin (docs/admin.md "Users"): no sign-in, sessions and live streams end. */
+    disabledAt: ts('disabled_at'),
   },
   (t) => [
     uniqueIndex('users_email_lower').on(sql`lower(${t.email})`),
@@ -665,4 +667,42 @@ export const webhookAttempts = pgTable(
     createdAt: created(),
   },
   (t) => [index('webhook_attempts_webhook').on(t.webhookId, t.id), index('webhook_attempts_delivery').on(t.deliveryId)],
+);
+
+/** Every admin action (docs/admin.md "Audit log"): who, what, when, before and after. */
+export const adminAudit = pgTable(
+  'admin_audit',
+  {
+    id: text('id').primaryKey(),
+    at: ts('at').notNull().defaultNow(),
+    /** The acting user, or null for the command line. */
+    actorId: text('actor_id'),
+    /** The actor as people read it: the user's e-mail, or `cli (<os user>)`. */
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    targetKind: text('target_kind').notNull(),
+    targetId: text('target_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('admin_audit_at').on(t.at, t.id), index('admin_audit_target').on(t.targetKind, t.targetId, t.at)],
+);
+
+/** While soft launch is on, billing applies only to these organizations (docs/admin.md "Soft launch"). */
+export const softLaunchWhitelist = pgTable('soft_launch_whitelist', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  addedAt: ts('added_at').notNull().defaultNow(),
+});
+
+/** One platform figure per metric per UTC day, written by the daily metrics job. */
+export const platformDaily = pgTable(
+  'platform_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    metric: text('metric').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.metric] })],
 );

@@ -45,6 +45,11 @@ export class AccessService {
     return (await this.user(userId)).superAdmin;
   }
 
+  /** The user's e-mail as the audit log names an actor ('' for an unknown user). */
+  async emailOf(userId: string): Promise<string> {
+    return (await this.user(userId)).email;
+  }
+
   private async user(userId: string): Promise<{ superAdmin: boolean; email: string }> {
     const load = async () => {
       const [user] = await this.db.select({ superAdmin: users.superAdmin, username: users.username, email: users.email }).from(users).where(eq(users.id, userId));

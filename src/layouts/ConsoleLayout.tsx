@@ -6,7 +6,7 @@
 import { NavLink, Outlet, useMatches } from 'react-router';
 import type { RouteHandle } from '../../renderers/router/types.ts';
 import { useFormat } from '../../renderers/messages/use-format.ts';
-import { useConfig } from '../api/queries.ts';
+import { useConfig, useMe } from '../api/queries.ts';
 import { AccountMenu } from '../shell/AccountMenu.tsx';
 import { Brand } from '../shell/Brand.tsx';
 import { NarrowMenu } from '../shell/NarrowMenu.tsx';
@@ -18,7 +18,8 @@ import { ThemeToggle } from '../theme/ThemeToggle.tsx';
 export default function ConsoleLayout() {
   const format = useFormat();
   const { data: config } = useConfig();
-  const entries = navEntries(config?.devMailbox ?? false);
+  const { data: me } = useMe();
+  const entries = navEntries(config?.devMailbox ?? false, me?.superAdmin === true);
   const inProject = useMatches().some((match) => (match.handle as RouteHandle | undefined)?.name === 'viewProject');
   return (
     <div className="app-shell">

@@ -31,4 +31,10 @@ export const screens: Readonly<Record<ScreenName, ScreenLoader>> = {
   webhooks: () => import('./project/webhooks/WebhooksScreen.tsx'),
   webhook: () => import('./project/webhooks/WebhookScreen.tsx'),
   billingComplete: () => import('./BillingCompleteScreen.tsx'),
+  adminArea: () => import('./admin/AdminAreaScreen.tsx'),
+  adminMetrics: () => import('./admin/AdminMetricsScreen.tsx'),
+  adminBilling: () => import('./admin/AdminBillingScreen.tsx'),
+  adminOrgSettings: () => import('./admin/AdminOrgSettingsScreen.tsx'),
+  adminUsers: () => import('./admin/AdminUsersScreen.tsx'),
+  adminAudit: () => import('./admin/AdminAuditScreen.tsx'),
 };

@@ -11,7 +11,7 @@ import { bottomNavigation } from '../../../definitions/project-sections.ts';
 import { routePath } from '../../../definitions/route-path.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { useApiTokens, useOrganization, useProject } from '../../api/platform-queries.ts';
-import { useConfig } from '../../api/queries.ts';
+import { useConfig, useMe } from '../../api/queries.ts';
 import { navEntries } from '../../shell/nav-entries.ts';
 import { setTheme } from '../../theme/theme-store.ts';
 import { useTheme } from '../../theme/use-theme.ts';
@@ -81,9 +81,10 @@ export default function ProjectShellScreen() {
 function DrawerNavigation({ onNavigate }: { onNavigate: () => void }) {
   const format = useFormat();
   const { data: config } = useConfig();
+  const { data: me } = useMe();
   return (
     <nav className="drawer-nav" aria-label={format('nav.main')}>
-      {navEntries(config?.devMailbox ?? false).map((entry) => (
+      {navEntries(config?.devMailbox ?? false, me?.superAdmin === true).map((entry) => (
         <NavLink key={entry.to} to={entry.to} end className="menu-link" onClick={onNavigate}>
           {format(entry.label)}
         </NavLink>
