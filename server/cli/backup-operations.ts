@@ -1,0 +1,5 @@
+/** The backup operations of the command line (docs/cli.md). */
+import type { Operation } from './operation.ts';
+
+// Each operation has its own input and output types; the registry holds them side by side.
+export const backupOperations: readonly Operation<never, unknown>[] = [];
