@@ -30,6 +30,7 @@ export default defineConfig({
           // A bound against hangs, not a speed target: an editor's first render in jsdom can take
           // seconds on a loaded two-core runner (speed is measured by `npm run bench`).
           testTimeout: 20_000,
+          setupFiles: ['tests/dom/setup.ts'],
         },
       },
     ],

@@ -3,14 +3,14 @@
  * registry, hint, error), the server's message and the submit button. Validation is the
  * definition's standalone validator; nothing here knows a particular form.
  */
-import { createElement, Suspense, useEffect, useId, useMemo, type ReactNode } from 'react';
+import { createElement, useEffect, useId, useMemo, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldValues } from 'react-hook-form';
 import type { FormDefinition } from '../../definitions/forms/types.ts';
 import { useFormat } from '../messages/use-format.ts';
 import { isFieldVisible, isSubmitBlocked } from './prepare-values.ts';
 import { standaloneResolver, type FormValues } from './standalone-resolver.ts';
 import type { StandaloneValidate } from './standalone-validator.ts';
-import { widgets } from './widgets/index.ts';
+import { FormField } from './FormField.tsx';
 import type { DataOption } from './widgets/types.ts';
 
 /** What a screen may change about one field while the form is open: its data choices, a lock, a hint. */
@@ -112,43 +112,20 @@ export function FormRenderer({
       ) : null}
       {definition.fields.map((field) => {
         if (!isFieldVisible(definition, field.name, current)) return null;
-        const Widget = widgets[field.widget];
         const state = fieldStates?.[field.name];
-        const id = `${baseId}-${field.name}`;
-        const fieldError = formState.errors[field.name]?.message as string | undefined;
-        const help = state?.help ?? (field.help ? format(field.help) : undefined);
-        const helpId = help ? `${id}-help` : undefined;
-        const errorId = fieldError ? `${id}-error` : undefined;
-        const describedBy = [errorId, helpId].filter(Boolean).join(' ') || undefined;
         return (
-          <div className={`field field-${field.widget}`} key={field.name} data-field={field.name}>
-            <label className="field-label" htmlFor={id}>
-              {format(field.label)}
-            </label>
-            <Suspense fallback={null}>
-              <Widget
-              field={field}
-              id={id}
-              registration={register(field.name, field.widget === 'number' ? { valueAsNumber: true } : undefined)}
-              control={control}
-              invalid={Boolean(fieldError)}
-              required={required.has(field.name)}
-              disabled={state?.disabled ?? false}
-              describedBy={describedBy}
-              options={state?.options}
-              />
-            </Suspense>
-            {help ? (
-              <p id={helpId} className="field-help">
-                {help}
-              </p>
-            ) : null}
-            {fieldError ? (
-              <p id={errorId} className="field-error">
-                {fieldError}
-              </p>
-            ) : null}
-          </div>
+          <FormField
+            key={field.name}
+            field={field}
+            id={`${baseId}-${field.name}`}
+            registration={register(field.name, field.widget === 'number' ? { valueAsNumber: true } : undefined)}
+            control={control}
+            required={required.has(field.name)}
+            disabled={state?.disabled ?? false}
+            options={state?.options}
+            help={state?.help ?? (field.help ? format(field.help) : undefined)}
+            error={formState.errors[field.name]?.message as string | undefined}
+          />
         );
       })}
       {onCancel ? (

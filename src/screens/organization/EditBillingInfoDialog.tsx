@@ -4,14 +4,14 @@
  * e-mail (disabled otherwise); with the city empty it warns "Billing Address must be set before
  * setting up credit card details" and saves nothing, else it saves and opens Setup Credit Card.
  */
-import { Suspense, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldValues } from 'react-hook-form';
 import billingInfoForm from '../../../definitions/forms/billing-info.ts';
 import validateBillingInfo from '../../../definitions/forms/billing-info.ts?validator';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
 import { isSubmitBlocked } from '../../../renderers/forms/prepare-values.ts';
 import { standaloneResolver, type FormValues } from '../../../renderers/forms/standalone-resolver.ts';
-import { widgets } from '../../../renderers/forms/widgets/index.ts';
+import { FormField } from '../../../renderers/forms/FormField.tsx';
 import type { DataOption } from '../../../renderers/forms/widgets/types.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
@@ -106,38 +106,19 @@ export function BillingInfoForm({ organizationID, details, labelledBy, onSaved, 
           <strong>{format('billing.updateFailed')}</strong> {problemMessage(save.error)}
         </div>
       ) : null}
-      {billingInfoForm.fields.map((field) => {
-        const Widget = widgets[field.widget];
-        const id = `${baseId}-${field.name}`;
-        const fieldError = formState.errors[field.name]?.message as string | undefined;
-        const errorId = fieldError ? `${id}-error` : undefined;
-        const describedBy = [errorId, field.name === 'city' && addressWarning ? warningId : undefined].filter(Boolean).join(' ') || undefined;
-        return (
-          <div className={`field field-${field.widget}`} key={field.name} data-field={field.name}>
-            <label className="field-label" htmlFor={id}>
-              {format(field.label)}
-            </label>
-            <Suspense fallback={null}>
-              <Widget
-                field={field}
-                id={id}
-                registration={register(field.name)}
-                control={control}
-                invalid={Boolean(fieldError)}
-                required={required.has(field.name)}
-                disabled={false}
-                describedBy={describedBy}
-                options={options[field.name]}
-              />
-            </Suspense>
-            {fieldError ? (
-              <p id={errorId} className="field-error">
-                {fieldError}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
+      {billingInfoForm.fields.map((field) => (
+        <FormField
+          key={field.name}
+          field={field}
+          id={`${baseId}-${field.name}`}
+          registration={register(field.name)}
+          control={control}
+          required={required.has(field.name)}
+          options={options[field.name]}
+          error={formState.errors[field.name]?.message as string | undefined}
+          alsoDescribedBy={field.name === 'city' && addressWarning ? warningId : undefined}
+        />
+      ))}
       {addressWarning ? (
         <p id={warningId} role="alert" className="callout-warning">
           {format('billing.addressRequired')}
