@@ -65,6 +65,7 @@ import { createStorage } from './files/storage.ts';
 import { createAdmin, type AdminContext } from './admin/index.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { adminBillingRoutes } from './admin/billing-routes.ts';
+import { registerControlChannel } from './cli/control-routes.ts';
 
 export interface AppContext {
   config: Config;
@@ -279,6 +280,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(usageRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(adminBillingRoutes, { prefix: '/billing' });
+  // The command line's operations, run here while this server holds the embedded database (docs/cli.md "While a server runs").
+  await registerControlChannel(app);
   if (config.serveConsole) await app.register(consoleRoutes);
   await app.ctx.billing.runs.start();
   app.addHook('onClose', () => app.ctx.billing.runs.close());

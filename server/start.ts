@@ -6,6 +6,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { DataDirectoryLockedError } from './db/lock.ts';
 import { buildApp } from './app.ts';
+import { publishControlFile } from './cli/control-routes.ts';
 import { ensureConsoleBuilt } from './build-console.ts';
 
 const config = loadConfig();
@@ -45,4 +46,6 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+// Commands of the command line reach the embedded database through this server while it runs (docs/cli.md "While a server runs").
+publishControlFile(app);
 app.log.info(`Larder is serving on ${config.publicUrl} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''}).`);

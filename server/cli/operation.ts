@@ -43,6 +43,12 @@ export interface Operation<I, O> {
   exclusive?: boolean;
   /** Opens the database without applying migrations (restore applies them itself). */
   withoutMigrations?: boolean;
+  /**
+   * The input's fields that are file paths (a backup's archive): the command line makes them
+   * absolute before running, so a server running the operation for it (docs/cli.md "While a
+   * server runs") reads and writes where the command was given, not in the server's directory.
+   */
+  paths?: readonly string[];
   run(context: OperationContext, input: I): Promise<O>;
 }
 
