@@ -15,6 +15,7 @@ import { useBillingSummary, useChangePlan } from '../../api/billing-queries.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { accountTerms, formatBillingDate } from './plan-format.ts';
+import { PlanChangeActions } from './PlanChangeActions.tsx';
 
 export type PlanChangeMode = 'prorata' | 'first' | 'scheduled';
 
@@ -109,19 +110,15 @@ export function ChangePlanDialog({ organizationID, plan, mode, details, open, on
           </tfoot>
         </table>
       )}
-      {change.error ? (
-        <p role="alert" className="form-alert">
-          {problemMessage(change.error)}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={() => close(false)}>
-          {format('form.cancel')}
-        </button>
-        <button type="button" className="button button-primary" disabled={change.isPending || !data} onClick={confirm}>
-          {format(change.isPending ? 'plans.change.confirming' : 'plans.change.confirm')}
-        </button>
-      </div>
+      <PlanChangeActions
+        error={change.error}
+        pending={change.isPending}
+        disabled={!data}
+        confirmLabel="plans.change.confirm"
+        confirmingLabel="plans.change.confirming"
+        onCancel={() => close(false)}
+        onConfirm={confirm}
+      />
     </ModalDialog>
   );
 }

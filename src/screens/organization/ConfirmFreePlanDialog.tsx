@@ -7,8 +7,8 @@ import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { BillingDetails, Plan } from '../../api/billing.ts';
 import { useChangePlan } from '../../api/billing-queries.ts';
-import { useProblemMessage } from '../../hooks/use-problem-message.ts';
 import { formatBillingDate } from './plan-format.ts';
+import { PlanChangeActions } from './PlanChangeActions.tsx';
 
 export interface ConfirmFreePlanDialogProps {
   organizationID: string;
@@ -21,7 +21,6 @@ export interface ConfirmFreePlanDialogProps {
 export function ConfirmFreePlanDialog({ organizationID, plan, details, open, onOpenChange }: ConfirmFreePlanDialogProps) {
   const format = useFormat();
   const change = useChangePlan(organizationID);
-  const problemMessage = useProblemMessage();
   const next = details.nextBillingDate ? formatBillingDate(details.nextBillingDate) : '';
   const close = (value: boolean) => {
     if (!value) change.reset();
@@ -43,19 +42,14 @@ export function ConfirmFreePlanDialog({ organizationID, plan, details, open, onO
           : format('plans.free.bodyUndated', { plan: plan.name, current: details.plan.name })}
       </p>
       {plan.usageLimits.every((limit) => limit.additionalCost === null) ? <p className="muted">{format('plans.free.limits', { plan: plan.name })}</p> : null}
-      {change.error ? (
-        <p role="alert" className="form-alert">
-          {problemMessage(change.error)}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={() => close(false)}>
-          {format('form.cancel')}
-        </button>
-        <button type="button" className="button button-primary" disabled={change.isPending} onClick={confirm}>
-          {format(change.isPending ? 'plans.free.confirming' : 'plans.free.confirm')}
-        </button>
-      </div>
+      <PlanChangeActions
+        error={change.error}
+        pending={change.isPending}
+        confirmLabel="plans.free.confirm"
+        confirmingLabel="plans.free.confirming"
+        onCancel={() => close(false)}
+        onConfirm={confirm}
+      />
     </ModalDialog>
   );
 }
