@@ -11,6 +11,7 @@ import { useFormat } from '../../../renderers/messages/use-format.ts';
 import type { AuditQuery } from '../../api/admin.ts';
 import { useAudit } from '../../api/admin-queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
+import { EmailText } from './users/EmailText.tsx';
 import { auditDiff } from './audit/audit-diff.ts';
 import { auditActionLabels, auditTargetLabels } from './audit/audit-labels.ts';
 
@@ -106,7 +107,9 @@ export default function AdminAuditScreen() {
                       <td className="admin-date">
                         <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time>
                       </td>
-                      <td>{entry.actor}</td>
+                      <td>
+                        <EmailText email={entry.actor} />
+                      </td>
                       <th scope="row">{known ? format(auditActionLabels[entry.action as AuditAction]) : entry.action}</th>
                       <td>
                         {targetLabel(entry.targetKind)}
@@ -119,7 +122,7 @@ export default function AdminAuditScreen() {
                           <ul className="admin-diff">
                             {lines.map((line) => (
                               <li key={line.key}>
-                                {line.key ? <span className="admin-diff-key">{line.key}</span> : null}
+                                {line.key ? <span className="admin-diff-key">{line.key}:</span> : null}
                                 <span className="admin-diff-before">{line.before ?? format('admin.audit.unset')}</span>
                                 <span aria-hidden="true"> → </span>
                                 <span className="visually-hidden"> {format('admin.audit.changedTo')} </span>

@@ -12,7 +12,7 @@ import { useFormat } from '../../../renderers/messages/use-format.ts';
 import type { AdminMetrics } from '../../api/admin.ts';
 import { useAdminMetrics } from '../../api/admin-queries.ts';
 import { MetricChart } from './metrics/MetricChart.tsx';
-import { formatDay, formatMetric, metricLabels, seriesDays } from './metrics/metric-format.ts';
+import { formatDay, formatFigure, formatMetric, metricLabels, nowFigures, seriesDays } from './metrics/metric-format.ts';
 
 type Days = 30 | 90;
 
@@ -69,7 +69,7 @@ function MetricsView({ metrics }: { metrics: AdminMetrics }) {
   const series = useMemo(() => new Map(metrics.series.map((entry) => [entry.metric, entry.values] as const)), [metrics]);
   const longest = Math.max(0, ...metrics.series.map((entry) => entry.values.length));
   const days = useMemo(() => seriesDays(metrics.from, longest), [metrics.from, longest]);
-  const figuresNow = adminMetricNames.filter((metric) => typeof metrics.now[metric] === 'number');
+  const figuresNow = nowFigures.filter((figure) => typeof metrics.now[figure.key] === 'number');
 
   return (
     <>
@@ -77,10 +77,10 @@ function MetricsView({ metrics }: { metrics: AdminMetrics }) {
       <section aria-labelledby={`${id}-now`} className="admin-section">
         <h3 id={`${id}-now`}>{format('admin.metrics.now')}</h3>
         <dl className="admin-figures">
-          {figuresNow.map((metric) => (
-            <div key={metric} className="admin-figure">
-              <dt>{format(metricLabels[metric])}</dt>
-              <dd>{formatMetric(metric, metrics.now[metric]!)}</dd>
+          {figuresNow.map((figure) => (
+            <div key={figure.key} className="admin-figure">
+              <dt>{format(figure.label)}</dt>
+              <dd>{formatFigure(figure.unit, metrics.now[figure.key]!)}</dd>
             </div>
           ))}
           <div className="admin-figure">
@@ -156,7 +156,8 @@ function MetricFigure({ metric, days, values }: { metric: AdminMetricName; days:
       <MetricChart metric={metric} days={days} values={values} />
       <details className="admin-chart-data">
         <summary>{format('admin.metrics.showTable')}</summary>
-        <div className="table-scroll">
+        {/* Scrolls on its own: focusable, so the keyboard can scroll it too. */}
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={format('admin.metrics.tableCaption', { metric: label })}>
           <table className="table">
             <caption className="visually-hidden">{format('admin.metrics.tableCaption', { metric: label })}</caption>
             <thead>

@@ -17,6 +17,7 @@ import type { AdminUser } from '../../api/admin.ts';
 import { useAdminUsers, useResendVerification } from '../../api/admin-queries.ts';
 import { useMe } from '../../api/queries.ts';
 import { useProblemMessage } from '../../hooks/use-problem-message.ts';
+import { EmailText } from './users/EmailText.tsx';
 import { ConfirmUserActionDialog, type ConfirmedAction } from './users/ConfirmUserActionDialog.tsx';
 import { UserActionsMenu, type UserAction } from './users/UserActionsMenu.tsx';
 import { ADMIN_USERS_PER_PAGE, firstOrder, userFilters, userQueryOf, type UserFilter } from './users/user-query.ts';
@@ -180,7 +181,9 @@ export default function AdminUsersScreen() {
                       {user.disabled ? <span className="badge badge-disabled">{format('admin.users.disabledBadge')}</span> : null}
                       {user.superAdmin || user.configuredSuperAdmin ? <span className="badge badge-beta">{format('admin.users.superAdminBadge')}</span> : null}
                     </th>
-                    <td>{user.email}</td>
+                    <td>
+                      <EmailText email={user.email} />
+                    </td>
                     <td>{format(user.verified ? 'admin.users.yes' : 'admin.users.no')}</td>
                     <td>
                       {user.organizations.map((organization) => organization.name).join(', ')}

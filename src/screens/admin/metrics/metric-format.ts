@@ -18,12 +18,33 @@ export const metricLabels: Record<AdminMetricName, MessageKey> = {
   failedPayments: 'admin.metrics.metric.failedPayments',
 };
 
+/**
+ * The figures of `now` the screen shows, in order (docs/admin.md "Metrics"): totals of accounts,
+ * today's levels, the month so far. A figure the answer leaves out is not shown.
+ */
+export const nowFigures: readonly { key: string; label: MessageKey; unit: 'count' | 'bytes' }[] = [
+  { key: 'users', label: 'admin.metrics.now.users', unit: 'count' },
+  { key: 'usersVerified', label: 'admin.metrics.now.usersVerified', unit: 'count' },
+  { key: 'usersDisabled', label: 'admin.metrics.now.usersDisabled', unit: 'count' },
+  { key: 'organizations', label: 'admin.metrics.metric.organizations', unit: 'count' },
+  { key: 'projects', label: 'admin.metrics.metric.projects', unit: 'count' },
+  { key: 'items', label: 'admin.metrics.metric.items', unit: 'count' },
+  { key: 'storage', label: 'admin.metrics.metric.storage', unit: 'bytes' },
+  { key: 'liveConnections', label: 'admin.metrics.metric.liveConnections', unit: 'count' },
+  { key: 'apiCallsThisMonth', label: 'admin.metrics.now.apiCallsThisMonth', unit: 'count' },
+  { key: 'bandwidthThisMonth', label: 'admin.metrics.now.bandwidthThisMonth', unit: 'bytes' },
+];
+
 const whole = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
 /** A figure in full: `12,345`, `1.5 MB`. */
 export function formatMetric(metric: AdminMetricName, value: number): string {
-  return adminMetricUnits[metric] === 'bytes' ? formatSize(value) : whole.format(value);
+  return formatFigure(adminMetricUnits[metric], value);
+}
+
+export function formatFigure(unit: 'count' | 'bytes', value: number): string {
+  return unit === 'bytes' ? formatSize(value) : whole.format(value);
 }
 
 /** A figure on a chart's axis, short: `12K`, `1.5 MB`. */
