@@ -14,8 +14,8 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../config.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import type { Db } from '../db/index.ts';
-import { refreshTokens, sessions } from '../db/schema.ts';
-import { unauthorized } from '../lib/errors.ts';
+import { refreshTokens, sessions, users } from '../db/schema.ts';
+import { forbidden, unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
 import { memberRefreshTokens, rotateRefreshToken } from './refresh-rotation.ts';
@@ -36,6 +36,9 @@ const ISSUER = 'larder';
 const AUDIENCE = 'larder';
 
 const nowS = () => Math.floor(Date.now() / 1000);
+
+/** The refusal of every sign-in of a disabled account: password, third-party, refresh (docs/admin.md "Users"). */
+export const accountDisabled = () => forbidden('account_disabled', "This account has been disabled by the platform's administrators.");
 
 /** A session as access checks need it (cached per process; server/lib/shared-cache.ts). */
 type SessionState = { userId: string; live: boolean } | null;
@@ -81,6 +84,10 @@ export class TokenService {
     const issuedAt = nowS();
     const jti = newId();
     await this.db.transaction(async (tx) => {
+      // The user's row is held until commit: a disable running now either waits for this session
+      // and then revokes it, or commits first and is seen here (docs/admin.md "Users").
+      const [user] = await tx.select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, userId)).for('share');
+      if (user?.disabledAt) throw accountDisabled();
       await tx.insert(sessions).values({ id: sessionId, userId, clientId });
       await tx.insert(refreshTokens).values({
         tokenHash: hashSecret(raw),
@@ -97,6 +104,8 @@ export class TokenService {
   async refresh(raw: string): Promise<TokenPair> {
     const rules = { successorOf: (token: string) => this.successorOf(token), graceS: this.config.refreshReuseGraceS, ttlS: this.config.refreshTokenTtlS };
     const rotated = await rotateRefreshToken(this.db, memberRefreshTokens, raw, rules);
+    // Disabling revoked the session; its holder is told why rather than only that it ended.
+    if (!rotated && (await this.ownerDisabled(raw))) throw accountDisabled();
     if (!rotated) throw unauthorized('invalid_refresh_token', 'The refresh token is invalid, expired or revoked. Sign in again.');
     return this.pair(rotated.session.userId, rotated.session.id, rotated.raw, rotated.issuedAt, rotated.jti);
   }
@@ -149,6 +158,17 @@ export class TokenService {
     const session = this.sessionCache ? await this.sessionCache.get(sessionId, load) : await load();
     if (!session?.live || session.userId !== userId) throw unauthorized('session_revoked', 'This session has ended. Sign in again.');
     return { userId, sessionId };
+  }
+
+  /** Whether the user of the session a refresh token belongs to is disabled. */
+  private async ownerDisabled(raw: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ disabledAt: users.disabledAt })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(refreshTokens.tokenHash, hashSecret(raw)));
+    return Boolean(row?.disabledAt);
   }
 
   /** Ends the session a refresh token belongs to; unknown tokens are ignored. */

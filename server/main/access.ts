@@ -8,6 +8,12 @@ import type { Db } from '../db/index.ts';
 import { memberships, organizations, users } from '../db/schema.ts';
 import { forbidden, notFound } from '../lib/errors.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
+import { platform } from '../../definitions/platform.ts';
+
+/** The usernames the configuration makes super-admins (lower case): definitions/platform.ts and SUPER_ADMIN_USERNAMES. */
+export function configuredSuperAdmins(config: { superAdminUsernames: readonly string[] }): Set<string> {
+  return new Set([...platform.superAdminUsernames, ...config.superAdminUsernames].map((u) => u.toLowerCase()));
+}
 
 export interface OrganizationAccess {
   organizationId: string;
@@ -40,6 +46,16 @@ export class AccessService {
     private readonly superAdminUsernames: ReadonlySet<string>,
     private readonly caches?: AccessCaches,
   ) {}
+
+  /** Whether the configuration names this username (such a super-admin cannot be revoked in the console; docs/admin.md "Users"). */
+  isConfiguredSuperAdmin(username: string): boolean {
+    return this.superAdminUsernames.has(username.toLowerCase());
+  }
+
+  /** The configured usernames, lower case. */
+  configuredSuperAdminUsernames(): string[] {
+    return [...this.superAdminUsernames];
+  }
 
   async isSuperAdmin(userId: string): Promise<boolean> {
     return (await this.user(userId)).superAdmin;

@@ -9,10 +9,11 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { emailConfirmations, invites, memberships, passwordResets, users } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import type { TokenPair, TokenService } from '../auth/tokens.ts';
+import { accountDisabled, type TokenPair, type TokenService } from '../auth/tokens.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { configuredSuperAdmins } from './access.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -24,12 +25,16 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export class UserService {
+  private readonly configuredSuperAdmins: ReadonlySet<string>;
+
   constructor(
     private readonly db: Db,
     private readonly config: Config,
     private readonly mailer: Mailer,
     private readonly tokens: TokenService,
-  ) {}
+  ) {
+    this.configuredSuperAdmins = configuredSuperAdmins(config);
+  }
 
   private link(path: string) {
     return `${this.config.publicUrl}${path}`;
@@ -110,14 +115,26 @@ export class UserService {
   }
 
   async sendConfirmation(user: { id: string; username: string; email: string }) {
+    await (await this.prepareConfirmation(user, this.db))();
+  }
+
+  /**
+   * Records a new confirmation link with `db` (a transaction: the admin area's resend records its
+   * audit entry with it) and answers the mail to send once that is committed.
+   */
+  async prepareConfirmation(user: { id: string; username: string; email: string }, db: Pick<Db, 'insert'>): Promise<() => Promise<void>> {
     const secret = newSecret();
-    await this.db.insert(emailConfirmations).values({
+    await db.insert(emailConfirmations).values({
       idHash: hashSecret(secret),
       userId: user.id,
       email: user.email,
       expiresAt: new Date(Date.now() + this.config.confirmationTtlS * 1000),
     });
     const link = this.link(`/confirm/${secret}`);
+    return () => this.mailConfirmation(user, link);
+  }
+
+  private async mailConfirmation(user: { username: string; email: string }, link: string) {
     await this.mailer.send({
       kind: 'confirm',
       to: user.email,
@@ -168,7 +185,8 @@ export class UserService {
       email: user.email,
       organizations: orgs.map((o) => o.id),
       verified: user.verified,
-      superAdmin: user.superAdmin,
+      // The configured ones too: the console shows them the admin area (docs/admin.md "Access").
+      superAdmin: user.superAdmin || this.configuredSuperAdmins.has(user.username.toLowerCase()),
       questionnaireCompleted: user.questionnaireAt !== null,
       createdDate: user.createdAt.toISOString(),
       lastLoggedIn: user.lastLoggedIn?.toISOString() ?? null,
@@ -191,6 +209,8 @@ export class UserService {
     const user = await this.findByLogin(identifier);
     const ok = await verifyPassword(user?.passwordHash, password);
     if (!user || !ok) throw badRequest('invalid_grant', 'The username or password is not correct.');
+    // Only after the password: whether an account is disabled is no one else's business.
+    if (user.disabledAt) throw accountDisabled();
     await this.db.update(users).set({ lastLoggedIn: new Date() }).where(eq(users.id, user.id));
     return this.tokens.startSession(user.id, clientId);
   }
@@ -253,8 +273,11 @@ export class UserService {
   async thirdPartySignIn(identity: { subject: string; email: string; name?: string }, signup: boolean, clientId: string): Promise<TokenPair> {
     const email = normaliseEmail(identity.email);
     let [user] = await this.db.select().from(users).where(eq(users.googleSubject, identity.subject));
+    if (user?.disabledAt) throw accountDisabled();
     if (!user) {
       const byEmail = await this.findByEmail(email);
+      // Refused before the identity is linked: a disabled account changes no further.
+      if (byEmail?.disabledAt) throw accountDisabled();
       if (byEmail) {
         await this.db.transaction(async (tx) => {
           const [row] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, byEmail.id)).for('update');
