@@ -43,6 +43,7 @@ import {
   type BillingLine,
 } from './pricing.ts';
 import { ProviderUnavailable } from './providers/types.ts';
+import { billingEnforced } from './enforcement.ts';
 
 export type AccountRow = typeof billingAccounts.$inferSelect;
 
@@ -53,6 +54,12 @@ export type AccountRow = typeof billingAccounts.$inferSelect;
 export type AccountEffect = ChargeEffect & { addSeats?: number };
 
 type Writer = Pick<Db, 'update'>;
+
+/**
+ * Called in the transaction of a super-admin's change to an account, with the row before and
+ * after it: the admin area records its audit entry there (docs/admin.md "Audit log").
+ */
+export type AccountChangeHook = (tx: Pick<Db, 'insert'>, before: AccountRow, after: AccountRow) => Promise<void>;
 
 /**
  * Applies a charge's effect to the account, inside the caller's transaction (ChargeService calls
@@ -173,8 +180,14 @@ export class BillingAccountService {
     return this.wire(await this.ensure(organizationId));
   }
 
-  async wire(account: AccountRow): Promise<BillingDetails> {
+  /**
+   * The wire shape of an account. While soft launch leaves the organization out of billing
+   * (docs/admin.md "Soft launch") its status is OK and it has no failed date, unless `actual`
+   * (the admin area's view: the account's own standing).
+   */
+  async wire(account: AccountRow, actual = false): Promise<BillingDetails> {
     const plan = planOf(account);
+    const failedAt = actual || (await billingEnforced(this.db, account.organizationId)) ? account.initialBillingFailedDate : null;
     const pending = account.pendingPlanId ? (planById(account.pendingPlanId) ?? null) : null;
     const currency = currencyOf(account);
     const report = await this.deps.usage.read(account.organizationId);
@@ -204,8 +217,8 @@ export class BillingAccountService {
       }),
       creditCardDetails: account.cardLast4 ? { cardNumber: `•••• ${account.cardLast4}`, brand: account.cardBrand ?? '', provider: account.cardProvider ?? '' } : null,
       seats: { total: account.seats, included: includedSeats(plan), paid: paidSeats(account.seats, plan) },
-      initialBillingFailedDate: iso(account.initialBillingFailedDate),
-      status: billingStatusOf(account.initialBillingFailedDate, this.deps.now(), statusWindows),
+      initialBillingFailedDate: iso(failedAt),
+      status: billingStatusOf(failedAt, this.deps.now(), statusWindows),
     };
   }
 
@@ -465,36 +478,62 @@ export class BillingAccountService {
     return listedPlans.map(planWire);
   }
 
-  /** Super-admin: adds credit (minor units per currency); the next charges in that currency use it first. */
-  async addCredit(organizationId: string, credit: { amount: number; nisAmount: number }): Promise<BillingDetails> {
+  /**
+   * A super-admin's change to the account: the row locked, `set` applied, and `hook` called with
+   * the row before and after in the same transaction (the audit entry). Answers the account.
+   */
+  private async adminChange(organizationId: string, set: (before: AccountRow) => Record<string, unknown>, hook?: AccountChangeHook): Promise<BillingDetails> {
     await this.ensure(organizationId);
-    await this.db
-      .update(billingAccounts)
-      .set({
-        creditUsd: sql`${billingAccounts.creditUsd} + ${credit.amount}`,
-        creditNis: sql`${billingAccounts.creditNis} + ${credit.nisAmount}`,
-        updatedAt: this.deps.now(),
-      })
-      .where(eq(billingAccounts.organizationId, organizationId));
-    return this.details(organizationId);
+    const after = await this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(billingAccounts).where(eq(billingAccounts.organizationId, organizationId)).for('update');
+      const [row] = await tx
+        .update(billingAccounts)
+        .set({ ...set(before!), updatedAt: this.deps.now() })
+        .where(eq(billingAccounts.organizationId, organizationId))
+        .returning();
+      await hook?.(tx, before!, row!);
+      return row!;
+    });
+    return this.wire(after, true);
+  }
+
+  /** Super-admin: adds credit (minor units per currency); the next charges in that currency use it first. */
+  async addCredit(organizationId: string, credit: { amount: number; nisAmount: number }, hook?: AccountChangeHook): Promise<BillingDetails> {
+    return this.adminChange(
+      organizationId,
+      () => ({ creditUsd: sql`${billingAccounts.creditUsd} + ${credit.amount}`, creditNis: sql`${billingAccounts.creditNis} + ${credit.nisAmount}` }),
+      hook,
+    );
   }
 
   /** Super-admin: adds an add-on (`add`) or replaces the list; billed each period only while add-ons are turned on. */
-  async setAddOns(organizationId: string, addOns: readonly { title: string; amount: number; nisAmount: number }[], mode: 'add' | 'replace'): Promise<BillingDetails> {
-    const account = await this.ensure(organizationId);
+  async setAddOns(organizationId: string, addOns: readonly { title: string; amount: number; nisAmount: number }[], mode: 'add' | 'replace', hook?: AccountChangeHook): Promise<BillingDetails> {
     const clean = addOns.map(({ title, amount, nisAmount }) => ({ title: title.trim(), amount, nisAmount }));
-    const list = mode === 'add' ? [...account.addOns, ...clean] : clean;
-    if (list.length > maxAddOns) throw new AppError(400, 'invalid_request', `An account holds at most ${maxAddOns} add-ons.`);
-    await this.db.update(billingAccounts).set({ addOns: list, updatedAt: this.deps.now() }).where(eq(billingAccounts.organizationId, organizationId));
-    return this.details(organizationId);
+    return this.adminChange(
+      organizationId,
+      (before) => {
+        const list = mode === 'add' ? [...before.addOns, ...clean] : clean;
+        if (list.length > maxAddOns) throw new AppError(400, 'invalid_request', `An account holds at most ${maxAddOns} add-ons.`);
+        return { addOns: list };
+      },
+      hook,
+    );
   }
 
   /** Super-admin: moves the next billing date (a run then charges on that day). */
-  async setNextBillingDate(organizationId: string, date: string): Promise<BillingDetails> {
-    const account = await this.ensure(organizationId);
-    const set: Record<string, unknown> = { nextBillingDate: date, updatedAt: this.deps.now() };
-    if (!account.billingDay) set.billingDay = billingDayOf(date);
-    await this.db.update(billingAccounts).set(set).where(eq(billingAccounts.organizationId, organizationId));
-    return this.details(organizationId);
+  async setNextBillingDate(organizationId: string, date: string, hook?: AccountChangeHook): Promise<BillingDetails> {
+    return this.adminChange(organizationId, (before) => ({ nextBillingDate: date, ...(before.billingDay ? {} : { billingDay: billingDayOf(date) }) }), hook);
+  }
+
+  /**
+   * Super-admin: the plan override (docs/admin.md "Organizations"). Sets the plan at once without a
+   * charge — any plan of the file, hidden ones too; null or the free plan's id is the free plan —
+   * and drops a change waiting for the next billing date. The billing dates are kept: the next
+   * period charge (if the account has a next billing date) is priced with the new plan.
+   */
+  async overridePlan(organizationId: string, planId: string | null, hook?: AccountChangeHook): Promise<BillingDetails> {
+    const plan = planId === null ? freePlan : planById(planId);
+    if (!plan) throw badRequest('plan_not_found', `There is no plan ${planId}.`, { planID: planId ?? '' });
+    return this.adminChange(organizationId, () => ({ planId: plan.free ? null : plan.id, pendingPlanId: null }), hook);
   }
 }

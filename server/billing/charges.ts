@@ -438,8 +438,9 @@ export class ChargeService {
   /**
    * Failed period charges due for another attempt (a day after the last, or at once for one
    * organization after a new card): a new attempt with a new key, leased in the same statement.
+   * `onlyWhitelisted` (soft launch on): only organizations on the soft-launch whitelist.
    */
-  async claimFailed(now: Date, options: { organizationId?: string; limit?: number } = {}): Promise<ChargeRow[]> {
+  async claimFailed(now: Date, options: { organizationId?: string; limit?: number; onlyWhitelisted?: boolean } = {}): Promise<ChargeRow[]> {
     const retryBefore = new Date(now.getTime() - retryAfterMs);
     const rows = rowsOf<Record<string, unknown>>(
       await this.db.execute(sql`
@@ -449,6 +450,7 @@ export class ChargeService {
                      where c.status = 'failed' and c.kind = 'period'
                        ${options.organizationId ? sql`and c.organization_id = ${options.organizationId}` : sql`and c.updated_at <= ${retryBefore}`}
                        and exists (select 1 from billing_accounts a where a.organization_id = c.organization_id)
+                       ${options.onlyWhitelisted ? sql`and exists (select 1 from soft_launch_whitelist w where w.organization_id = c.organization_id)` : sql``}
                      order by c.updated_at limit ${options.limit ?? 100} for update skip locked)
           and status = 'failed'
         returning id`),

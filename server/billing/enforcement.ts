@@ -16,16 +16,20 @@
  *   Figures: a per-organization snapshot of the written usage, re-read at most every
  *   `refreshMs` in the background, plus what this process counted since, so the check itself is
  *   in memory.
+ * - Soft launch (docs/admin.md "Soft launch"): while it is on, all of the above applies only to
+ *   the organizations on its whitelist; any other is OK and unlimited. Whether it applies is part
+ *   of the cached account entry (migration 0028 drops the entries when the switch or the list
+ *   changes), so the hot path stays a map read.
  * - With BILLING=0 nothing is registered and nothing is enforced.
  */
-import { eq, sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { billingConstants } from '../../definitions/billing/constants.ts';
 import { freePlan, planById, type PlanDefinition, type UsageLimit } from '../../definitions/billing/plans.ts';
 import { billingStatusOf, type BillingStatus } from '../../definitions/billing/status.ts';
 import { formatSize } from '../../definitions/format-size.ts';
 import { counterMetrics, usageUnits, type CounterMetric, type UsageMetric } from '../../definitions/usage.ts';
-import { billingAccounts } from '../db/schema.ts';
+import type { Db } from '../db/index.ts';
 import { AppError, forbidden } from '../lib/errors.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import type { RouteAccess } from '../lib/request-scope.ts';
@@ -85,6 +89,24 @@ interface AccountEntry {
   /** The first failed charge (ms), or null. */
   failedAt: number | null;
   planId: string | null;
+  /** Whether billing applies to the organization: soft launch off, or the organization on its whitelist. */
+  enforced: boolean;
+}
+
+/** The settings key of the soft-launch switch, value `{enabled}` (docs/admin.md "Soft launch"). */
+export const softLaunchKey = 'softLaunch';
+
+/** SQL: whether soft launch is on (the settings row; none is off). */
+export const softLaunchOnSql = sql`coalesce((select (s.value->>'enabled')::boolean from settings s where s.key = ${softLaunchKey}), false)`;
+
+/** SQL: whether billing applies to the organization `organizationId` (a value or a column): soft launch off, or on its whitelist. */
+export const billingEnforcedSql = (organizationId: SQL | string) =>
+  sql`(not ${softLaunchOnSql} or exists (select 1 from soft_launch_whitelist w where w.organization_id = ${organizationId}))`;
+
+/** Whether billing applies to the organization now, read from the database (the cached answer is `BillingEnforcement`'s). */
+export async function billingEnforced(db: Pick<Db, 'execute'>, organizationId: string): Promise<boolean> {
+  const [row] = rowsOf<{ enforced: boolean }>(await db.execute(sql`select ${billingEnforcedSql(organizationId)} as enforced`));
+  return row?.enforced !== false;
 }
 
 interface UsageSnapshot {
@@ -183,6 +205,7 @@ export class BillingEnforcement {
   async checkApp(organizationId: string, gate: Gate, reply: FastifyReply | undefined): Promise<void> {
     if (!this.enabled) return;
     const account = await this.account(organizationId);
+    if (!account.enforced) return;
     this.refuseBlocked(account);
     this.checkLimits(organizationId, gate, account, await this.snapshot(organizationId, account.planId), reply);
   }
@@ -195,6 +218,7 @@ export class BillingEnforcement {
   private checkAppHeld(organizationId: string, gate: Gate, reply: FastifyReply): boolean {
     const account = this.accounts?.peek(organizationId);
     if (!account) return false;
+    if (!account.enforced) return true;
     const snapshot = this.heldSnapshot(organizationId, account.planId);
     if (!snapshot) return false;
     this.refuseBlocked(account);
@@ -238,6 +262,7 @@ export class BillingEnforcement {
     if (!this.enabled) return;
     const account = await this.account(organizationId);
     const status = this.statusOf(account);
+    if (!account.enforced) return;
     if (write && restrictingStatuses.has(status)) {
       throw forbidden('billing_restricted', 'The organization’s billing account has an unpaid charge: until the payment information is updated, only billing and organization settings can be changed.');
     }
@@ -253,6 +278,7 @@ export class BillingEnforcement {
     if (!this.enabled) return null;
     try {
       const account = await this.account(organizationId);
+      if (!account.enforced) return null;
       if (this.statusOf(account) === 'BLOCK') {
         return 'Not sent: the organization’s API services are suspended (billing account unpaid).';
       }
@@ -283,19 +309,24 @@ export class BillingEnforcement {
     return (await this.snapshot(organizationId, account.planId)).warning;
   }
 
-  /** An account's billing status now, on billing's clock and the configured windows. */
+  /** An account's billing status now, on billing's clock and the configured windows (OK while billing does not apply to it). */
   private statusOf(account: AccountEntry): BillingStatus {
+    if (!account.enforced) return 'OK';
     return billingStatusOf(account.failedAt === null ? null : new Date(account.failedAt), this.deps.now(), this.deps.config.billing.statusWindows);
   }
 
-  /** The cached account: failed date and plan. A missing row is an organization on the free plan in good standing. */
+  /**
+   * The cached account: failed date, plan, and whether billing applies (soft launch), in one
+   * statement. A missing row is an organization on the free plan in good standing.
+   */
   private account(organizationId: string): Promise<AccountEntry> {
     const load = async (): Promise<AccountEntry> => {
-      const [row] = await this.deps.database.db
-        .select({ failedAt: billingAccounts.initialBillingFailedDate, planId: billingAccounts.planId })
-        .from(billingAccounts)
-        .where(eq(billingAccounts.organizationId, organizationId));
-      return { failedAt: row?.failedAt ? row.failedAt.getTime() : null, planId: row?.planId ?? null };
+      const [row] = rowsOf<{ failed_ms: number | string | null; plan_id: string | null; enforced: boolean }>(
+        await this.deps.database.db.execute(sql`
+          select (extract(epoch from a.initial_billing_failed_date) * 1000)::float8 as failed_ms, a.plan_id, ${billingEnforcedSql(organizationId)} as enforced
+          from (select 1) one left join billing_accounts a on a.organization_id = ${organizationId}`),
+      );
+      return { failedAt: row?.failed_ms == null ? null : Number(row.failed_ms), planId: row?.plan_id ?? null, enforced: row?.enforced !== false };
     };
     return this.accounts ? this.accounts.get(organizationId, load) : load();
   }

@@ -1,11 +1,12 @@
 /**
  * The billing service (`/billing`, docs/billing.md): plans, the account's details, plan changes,
  * seats, the billing summary, and credit, add-ons and the billing date for platform super-admins.
- * Organization admins only, except `plans` (any signed-in user) and the super-admins' calls. With
+ * Organization admins only, except `plans` (any signed-in user) and the super-admins' calls, each
+ * of which records its audit entry in the transaction of its change (docs/admin.md "Audit log"). With
  * BILLING=0 every route here answers 404 `billing_disabled` except `billingDetails/seats`, which
  * adds seats at no cost.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { platform } from '../../definitions/platform.ts';
@@ -15,7 +16,9 @@ import { AppError, forbidden, notFound } from '../lib/errors.ts';
 import { namedIn } from '../lib/request-scope.ts';
 import { responses } from '../lib/schemas.ts';
 import { isDate } from './pricing.ts';
-import { maxAddOns } from './accounts.ts';
+import { maxAddOns, type AccountChangeHook, type AccountRow } from './accounts.ts';
+import type { AuditAction } from '../../definitions/admin.ts';
+import { auditActorOf } from '../admin/guard.ts';
 
 const security = [{ bearer: [] as string[] }];
 const tags = ['billing'];
@@ -162,6 +165,15 @@ export async function billingRoutes(fastify: FastifyInstance) {
     if (!(await access.isSuperAdmin(userId))) throw forbidden('insufficient_permissions', `Only platform super-admins may ${what}.`);
   };
 
+  /** The audit entry of a super-admin's change to an account: what `pick` reads of it, before and after. */
+  const audited = async (request: FastifyRequest, action: AuditAction, organizationId: string, pick: (row: AccountRow) => unknown): Promise<AccountChangeHook> => {
+    const actor = await auditActorOf(app, request);
+    return (tx, before, after) => app.ctx.admin.audit.record(tx, actor, { action, targetKind: 'organization', targetId: organizationId, before: pick(before), after: pick(after) });
+  };
+  const creditOf = (row: AccountRow) => ({ credit: { amount: row.creditUsd, nisAmount: row.creditNis } });
+  const addOnsOf = (row: AccountRow) => ({ addOns: row.addOns });
+  const datesOf = (row: AccountRow) => ({ nextBillingDate: row.nextBillingDate, billingDay: row.billingDay });
+
   app.put(
     '/billingDetails/credit',
     {
@@ -182,7 +194,8 @@ export async function billingRoutes(fastify: FastifyInstance) {
       await requireSuperAdmin(currentUser(request).userId, 'add credit');
       const credit = { amount: request.body.amount, nisAmount: request.body.nisAmount ?? 0 };
       if (credit.amount + credit.nisAmount === 0) throw new AppError(400, 'invalid_request', 'Credit must be above 0 in at least one currency.');
-      return accounts.addCredit(request.query.organizationID, credit);
+      const org = request.query.organizationID;
+      return accounts.addCredit(org, credit, await audited(request, 'organization.addCredit', org, creditOf));
     },
   );
 
@@ -210,7 +223,9 @@ export async function billingRoutes(fastify: FastifyInstance) {
       async function setAddOns(request) {
         await requireSuperAdmin(currentUser(request).userId, 'change add-ons');
         const body = request.body as typeof AddOnInput.static | (typeof AddOnInput.static)[];
-        return accounts.setAddOns(request.query.organizationID, Array.isArray(body) ? body : [body], method === 'post' ? 'add' : 'replace');
+        const org = request.query.organizationID;
+        const hook = await audited(request, method === 'post' ? 'organization.addAddOn' : 'organization.replaceAddOns', org, addOnsOf);
+        return accounts.setAddOns(org, Array.isArray(body) ? body : [body], method === 'post' ? 'add' : 'replace', hook);
       },
     );
   }
@@ -231,7 +246,8 @@ export async function billingRoutes(fastify: FastifyInstance) {
     async function setBillingDate(request) {
       await requireSuperAdmin(currentUser(request).userId, 'move a billing date');
       if (!isDate(request.body.nextBillingDate)) throw new AppError(400, 'invalid_request', `${request.body.nextBillingDate} is not a calendar day.`);
-      return accounts.setNextBillingDate(request.query.organizationID, request.body.nextBillingDate);
+      const org = request.query.organizationID;
+      return accounts.setNextBillingDate(org, request.body.nextBillingDate, await audited(request, 'organization.setBillingDate', org, datesOf));
     },
   );
 }

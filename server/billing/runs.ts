@@ -14,6 +14,8 @@
  * 4. enqueues the mail of any invoice whose mail job was lost.
  * A period's lines: the plan in force for it (a pending change first), paid seats, add-ons, and the
  * overage of each complete usage month after `overage_billed_through` under the plan of that time.
+ * While soft launch is on, steps 2 and 3 take only the organizations on its whitelist (docs/admin.md
+ * "Soft launch"); a pending charge (step 1) is settled whoever it belongs to.
  */
 import PgBoss from 'pg-boss';
 import { and, lte, notInArray, sql } from 'drizzle-orm';
@@ -23,6 +25,7 @@ import type { UsageMetric } from '../../definitions/usage.ts';
 import { billingAccounts } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import { bossDb, type BossDb } from '../webhooks/delivery.ts';
+import { softLaunchOnSql } from './enforcement.ts';
 import type { BillingDeps } from './deps.ts';
 import type { BillingAccountService } from './accounts.ts';
 import { ProviderUnavailable, type ChargeInput, type ChargeResult, type ChargeRow, type ChargeService } from './charges.ts';
@@ -199,13 +202,14 @@ export class BillingRunner {
       report.recovered += rows.length;
       await this.settleAll(rows, report);
     }
-    for (let rows = await this.charges.claimFailed(now); rows.length; rows = await this.charges.claimFailed(now)) {
+    const onlyWhitelisted = await this.softLaunchOn();
+    for (let rows = await this.charges.claimFailed(now, { onlyWhitelisted }); rows.length; rows = await this.charges.claimFailed(now, { onlyWhitelisted })) {
       report.retried += rows.length;
       await this.settleAll(rows, report);
     }
     const skipped: string[] = [];
     for (;;) {
-      const batch = await this.openDue(now, skipped);
+      const batch = await this.openDue(now, skipped, onlyWhitelisted);
       if (!batch.claimed) break;
       report.opened += batch.opened.length;
       report.nothingDue += batch.opened.filter((row) => row.status === 'succeeded').length;
@@ -230,8 +234,9 @@ export class BillingRunner {
    * which it misjudges while a run is writing them (a merge on the period start alone, every
    * account against every charge of that date: a run slowing with the square of its size).
    */
-  async openDue(now: Date, skipped: string[] = []): Promise<{ claimed: number; opened: ChargeRow[] }> {
+  async openDue(now: Date, skipped: string[] = [], onlyWhitelisted?: boolean): Promise<{ claimed: number; opened: ChargeRow[] }> {
     const today = dateOf(now);
+    const whitelisted = onlyWhitelisted ?? (await this.softLaunchOn());
     return this.deps.database.db.transaction(async (tx) => {
       const accounts = await tx
         .select()
@@ -241,6 +246,7 @@ export class BillingRunner {
             lte(billingAccounts.nextBillingDate, today),
             sql`not exists (select 1 from billing_charges c where c.organization_id = ${billingAccounts.organizationId} and c.kind = 'period' and c.period_start = ${billingAccounts.nextBillingDate} offset 0)`,
             skipped.length ? notInArray(billingAccounts.organizationId, skipped) : undefined,
+            whitelisted ? sql`exists (select 1 from soft_launch_whitelist w where w.organization_id = ${billingAccounts.organizationId})` : undefined,
           ),
         )
         .orderBy(billingAccounts.nextBillingDate, billingAccounts.organizationId)
@@ -319,7 +325,13 @@ export class BillingRunner {
   async retryFailed(organizationId: string): Promise<ChargeResult[]> {
     const now = this.deps.now();
     const report = emptyReport();
-    const rows = await this.charges.claimFailed(now, { organizationId });
+    const rows = await this.charges.claimFailed(now, { organizationId, onlyWhitelisted: await this.softLaunchOn() });
     return this.settleAll(rows, report);
+  }
+
+  /** Whether soft launch is on: then the runs charge only whitelisted organizations (docs/admin.md "Soft launch"). */
+  private async softLaunchOn(): Promise<boolean> {
+    const [row] = ((await this.deps.database.db.execute(sql`select ${softLaunchOnSql} as on`)) as unknown as { rows: { on: boolean }[] }).rows;
+    return row?.on === true;
   }
 }

@@ -15,6 +15,7 @@ import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Member, Organization } from '../../definitions/schemas/organization.ts';
 import { contentDropped } from '../content/drops.ts';
+import { billingEnforcedSql } from '../billing/enforcement.ts';
 
 const lower = (email: string) => email.trim().toLowerCase();
 
@@ -43,6 +44,7 @@ export class OrganizationService {
         createdAt: organizations.createdAt,
         seats: billingAccounts.seats,
         failedAt: billingAccounts.initialBillingFailedDate,
+        enforced: sql<boolean>`${billingEnforcedSql(sql`${organizations.id}`)}`,
       })
       .from(organizations)
       .leftJoin(billingAccounts, eq(billingAccounts.organizationId, organizations.id))
@@ -60,8 +62,9 @@ export class OrganizationService {
       name: org.name,
       createdDate: org.createdAt.toISOString(),
       seats: org.seats ?? platform.defaultSeats,
-      // With BILLING=0 no organization is ever behind on billing (docs/billing.md "Self-hosting without billing").
-      initialBillingFailedDate: this.config.billing.enabled && org.failedAt ? org.failedAt.toISOString() : null,
+      // With BILLING=0 no organization is ever behind on billing (docs/billing.md "Self-hosting without billing"),
+      // nor while soft launch leaves it out of billing (docs/admin.md "Soft launch").
+      initialBillingFailedDate: this.config.billing.enabled && org.enforced !== false && org.failedAt ? org.failedAt.toISOString() : null,
       projects: projectRows,
       users: await this.members(organizationId),
     };
