@@ -172,37 +172,35 @@ export class PlatformMetrics {
     const fromTs = iso(dayStart(from));
     const endTs = iso(dayStart(to) + dayMs);
 
-    const stored = rowsOf<{ day: string; metric: string; value: number }>(
-      await db.execute(sql`select day::text as day, metric, value::float8 as value from platform_daily
-                           where day between ${dateOf(dayStart(from) - dayMs)}::date and ${to}::date`),
-    );
-    const storedOf = new Map(stored.map((r) => [`${r.metric}\u0000${r.day}`, Number(r.value)]));
-
     const utcDay = (column: SQL) => sql`(${column} at time zone 'UTC')::date::text`;
     const inWindow = (column: SQL) => sql`${column} >= ${fromTs}::timestamptz and ${column} < ${endTs}::timestamptz`;
-    const perDay = (metric: string, column: SQL, table: SQL, where: SQL = sql`true`, count: SQL = sql`count(*)`) =>
-      sql`select ${metric}::text as metric, ${utcDay(column)} as day, ${count}::float8 as value from ${table} where ${inWindow(column)} and ${where} group by 2`;
+    const perDay = (metric: string, column: SQL, table: SQL, where: SQL = sql`true`) =>
+      sql`select ${metric}::text as metric, ${utcDay(column)} as day, count(*)::float8 as value from ${table} where ${inWindow(column)} and ${where} group by 2`;
     const before = (metric: string, table: SQL) =>
       sql`select ${metric}::text as metric, null::text as day, count(*)::float8 as value from ${table} where created_at < ${fromTs}::timestamptz`;
+    // One grouped statement per source, the window's days at once; independent, so run side by side (PostgreSQL's pool).
     const derivedQueries: SQL[] = [
       sql`select 'installedOn' as metric, ${utcDay(sql`min(created_at)`)} as day, 0::float8 as value from users`,
       perDay('newUsers', sql`created_at`, sql`users`),
-      // A user's first confirmed address is when they were verified; a later change of address is not.
-      perDay(
-        'verifiedUsers',
-        sql`e.used_at`,
-        sql`email_confirmations e`,
-        sql`not exists (select 1 from email_confirmations p where p.user_id = e.user_id and p.used_at < e.used_at)`,
-        sql`count(distinct e.user_id)`,
-      ),
-      perDay('organizations', sql`created_at`, sql`organizations`),
-      before('organizations', sql`organizations`),
-      perDay('projects', sql`created_at`, sql`projects`),
-      before('projects', sql`projects`),
+      // A confirmation is used only by an unverified user (server/main/users.ts): one per user.
+      perDay('verifiedUsers', sql`used_at`, sql`email_confirmations`),
+      sql`${perDay('organizations', sql`created_at`, sql`organizations`)} union all ${before('organizations', sql`organizations`)}`,
+      sql`${perDay('projects', sql`created_at`, sql`projects`)} union all ${before('projects', sql`projects`)}`,
       perDay('webhookDeliveries', sql`created_at`, sql`webhook_deliveries`),
     ];
     if (billing) derivedQueries.push(perDay('failedPayments', sql`updated_at`, sql`billing_charges`, sql`status = 'failed'`));
-    const derived = rowsOf<{ metric: string; day: string | null; value: number }>(await db.execute(sql.join(derivedQueries, sql` union all `)));
+    type Row = { metric: string; day: string | null; value: number };
+    const [stored, counts, plansInUse, mrr, ...derivedParts] = await Promise.all([
+      db.execute(sql`select day::text as day, metric, value::float8 as value from platform_daily
+                     where day between ${dateOf(dayStart(from) - dayMs)}::date and ${to}::date`),
+      db.execute(sql`select count(*)::float8 as users, count(*) filter (where verified)::float8 as verified,
+                            count(*) filter (where disabled_at is not null)::float8 as disabled from users`),
+      billing ? this.plansInUse() : [],
+      billing ? this.mrr() : { USD: 0, NIS: 0 },
+      ...derivedQueries.map((query) => db.execute(query)),
+    ]);
+    const storedOf = new Map(rowsOf<{ day: string; metric: string; value: number }>(stored).map((r) => [`${r.metric}\u0000${r.day}`, Number(r.value)]));
+    const derived = derivedParts.flatMap((part) => rowsOf<Row>(part));
     const derivedOf = new Map(derived.map((r) => [`${r.metric}\u0000${r.day ?? ''}`, Number(r.value)]));
     const installedOn = derived.find((r) => r.metric === 'installedOn')?.day ?? null;
     const known = (date: string) => installedOn !== null && date >= installedOn;
@@ -242,13 +240,10 @@ export class PlatformMetrics {
       const total = storedOf.get(`${monthTotalRows[key]}\u0000${to}`);
       if (total !== undefined) now[`${key}ThisMonth`] = total;
     }
-    const [counts] = rowsOf<{ users: number; verified: number; disabled: number }>(
-      await db.execute(sql`select count(*)::float8 as users, count(*) filter (where verified)::float8 as verified,
-                                  count(*) filter (where disabled_at is not null)::float8 as disabled from users`),
-    );
-    now.users = Number(counts?.users ?? 0);
-    now.usersVerified = Number(counts?.verified ?? 0);
-    now.usersDisabled = Number(counts?.disabled ?? 0);
+    const [userCounts] = rowsOf<{ users: number; verified: number; disabled: number }>(counts);
+    now.users = Number(userCounts?.users ?? 0);
+    now.usersVerified = Number(userCounts?.verified ?? 0);
+    now.usersDisabled = Number(userCounts?.disabled ?? 0);
 
     const failedPayments = billing ? (series.find((s) => s.metric === 'failedPayments')?.values ?? []).reduce<number>((sum, v) => sum + (v ?? 0), 0) : 0;
     return {
@@ -257,20 +252,25 @@ export class PlatformMetrics {
       to,
       series,
       now,
-      plans: billing ? await this.plansInUse() : [],
-      mrr: billing ? await this.mrr() : { USD: 0, NIS: 0 },
+      plans: plansInUse,
+      mrr,
       failedPayments,
     };
   }
 
   /** Organizations per plan, every plan in the plans file's order; no account, or a plan no longer defined, is the free plan. */
   private async plansInUse(): Promise<AdminMetrics['plans']> {
-    const rows = rowsOf<{ plan_id: string | null; organizations: number }>(
-      await this.deps.ctx.database.db.execute(sql`select a.plan_id, count(*)::int as organizations
-        from organizations o left join billing_accounts a on a.organization_id = o.id group by a.plan_id`),
-    );
+    // Every account has its organization (a foreign key): those without one are the total less the accounts.
+    const db = this.deps.ctx.database.db;
+    const [rows, total] = await Promise.all([
+      db.execute(sql`select plan_id, count(*)::int as organizations from billing_accounts group by plan_id`),
+      db.execute(sql`select count(*)::int as organizations from organizations`),
+    ]);
+    const accounts = rowsOf<{ plan_id: string | null; organizations: number }>(rows);
+    const withoutAccount = Number(rowsOf<{ organizations: number }>(total)[0]?.organizations ?? 0) - accounts.reduce((sum, row) => sum + Number(row.organizations), 0);
     const counts = new Map<string, number>();
-    for (const row of rows) {
+    counts.set(freePlan.id, Math.max(0, withoutAccount));
+    for (const row of accounts) {
       const plan = (row.plan_id && planById(row.plan_id)) || freePlan;
       counts.set(plan.id, (counts.get(plan.id) ?? 0) + Number(row.organizations));
     }

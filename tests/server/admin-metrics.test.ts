@@ -79,9 +79,9 @@ describe.each(databaseKinds)('platform metrics on %s', (kind) => {
     const c = user('seedc', '2025-03-01T23:59:00Z', { verified: true });
     const d = user('seedd', '2025-03-19T05:00:00Z', { verified: true, disabledAt: ts('2025-03-19T07:00:00Z') });
     await db.insert(users).values([a, b, c, d]);
-    const confirmation = (userId: string, usedAt: string) => ({ idHash: newId(), userId, email: 'x@seed.test', expiresAt: ts('2026-01-01T00:00:00Z'), usedAt: ts(usedAt) });
-    // c's second confirmation is a change of address: c was verified once, on 2 March.
-    await db.insert(emailConfirmations).values([confirmation(c.id, '2025-03-02T00:30:00Z'), confirmation(c.id, '2025-03-10T10:00:00Z'), confirmation(d.id, '2025-03-19T06:00:00Z')]);
+    const confirmation = (userId: string, usedAt: string | null) => ({ idHash: newId(), userId, email: 'x@seed.test', expiresAt: ts('2026-01-01T00:00:00Z'), usedAt: usedAt ? ts(usedAt) : null });
+    // c was sent a link again on the 10th, but had already used the first one on the 2nd.
+    await db.insert(emailConfirmations).values([confirmation(c.id, '2025-03-02T00:30:00Z'), confirmation(c.id, null), confirmation(d.id, '2025-03-19T06:00:00Z')]);
     await db.insert(organizations).values([
       { id: o.o1, name: 'One', createdAt: ts('2025-01-15T00:00:00Z') },
       { id: o.o2, name: 'Two', createdAt: ts('2025-03-05T01:00:00Z') },
