@@ -12,6 +12,8 @@ import { useTheme } from '../../../theme/use-theme.ts';
 import { formatAxis } from './metric-format.ts';
 
 const HEIGHT = 180;
+/** Whole steps only on the value axis: every metric counts things or bytes, and `0.5` would repeat a rounded label. */
+const WHOLE_STEPS = Array.from({ length: 16 }, (_, power) => [1, 2, 5].map((step) => step * 10 ** power)).flat();
 
 export interface MetricChartProps {
   metric: AdminMetricName;
@@ -45,7 +47,7 @@ export function MetricChart({ metric, days, values }: MetricChartProps) {
         // The series are UTC days: label them in UTC, not in the browser's zone.
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'UTC'),
         scales: { x: { time: true }, y: { range: (_chart, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
-        axes: [axis, { ...axis, size: 64, values: (_chart, splits) => splits.map((value) => formatAxis(metric, value)) }],
+        axes: [axis, { ...axis, size: 64, incrs: WHOLE_STEPS, values: (_chart, splits) => splits.map((value) => formatAxis(metric, value)) }],
         series: [{}, { stroke: themeColour('--primary'), fill: themeColour('--primary', '26'), width: 2, points: { show: days.length <= 31 } }],
       },
       [days.map((day) => day.getTime() / 1000), [...values]],
