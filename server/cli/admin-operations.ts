@@ -13,7 +13,6 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
-import { platform } from '../../definitions/platform.ts';
 import { accountLimits, emailSchema, passwordSchema, usernameSchema } from '../../definitions/schemas/account.ts';
 import { loadServerKeys } from '../auth/keys.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -22,6 +21,7 @@ import type { Config } from '../config.ts';
 import { databaseCode, migrationsFolder, type Database, type Db } from '../db/index.ts';
 import { passwordResets, sessions, users } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
+import { configuredSuperAdmins } from '../main/access.ts';
 import { CliError, defineOperation, type Operation, type OperationContext } from './operation.ts';
 
 /** A user as the commands print it. */
@@ -39,9 +39,8 @@ export interface CliUser {
 
 type UserRow = typeof users.$inferSelect;
 
-function configuredSuperAdmin(config: Config, username: string): boolean {
-  return [...platform.superAdminUsernames, ...config.superAdminUsernames].some((name) => name.toLowerCase() === username.toLowerCase());
-}
+/** Named by the configuration: the same rule as the server's access checks (server/main/access.ts). */
+const configuredSuperAdmin = (config: Config, username: string) => configuredSuperAdmins(config).has(username.toLowerCase());
 
 const cliUser = (config: Config, row: UserRow): CliUser => ({
   id: row.id,

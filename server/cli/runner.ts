@@ -95,7 +95,7 @@ let databaseLabel = 'the database';
 /** A failure to reach PostgreSQL, said plainly (no stack: it is the setting or the server, not Larder). */
 function connectionProblem(error: unknown): CliError | null {
   const sqlState = databaseCode(error);
-  const system = (error as NodeJS.ErrnoException | undefined)?.code;
+  const system = systemCode(error);
   const reason =
     system === 'ECONNREFUSED'
       ? 'the connection was refused (is PostgreSQL running there?)'
@@ -113,6 +113,14 @@ function connectionProblem(error: unknown): CliError | null {
                   ? 'the database server is starting up or shutting down'
                   : null;
   return reason ? new CliError(`Cannot reach ${databaseLabel}: ${reason}.`, exitCodes.unavailable, 'database_unreachable') : null;
+}
+
+/** The system error code (ECONNREFUSED…) of an error or one it wraps (drizzle wraps the driver's). */
+function systemCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined; e; e = (e.cause ?? e.errors?.[0]) as typeof e) {
+    if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
+  }
+  return undefined;
 }
 
 /** The connection string without its password, for messages. */

@@ -137,6 +137,16 @@ describe.each(databaseKinds)('larder admin, user and migrate on %s', (kind: Data
   );
 });
 
+it(
+  'says plainly that the database cannot be reached (exit 3), without a stack trace or the password',
+  async () => {
+    const refused = await larder({ DATABASE_URL: 'postgres://larder:secret@127.0.0.1:1/larder' }, ['admin', 'grant', 'root']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toBe('Error: Cannot reach the database postgres://larder:***@127.0.0.1:1/larder: the connection was refused (is PostgreSQL running there?).\n');
+  },
+  slow,
+);
+
 /** A server on the command's database for the time of `use`, closed after. */
 async function withServer<T>(kind: DatabaseKind, target: CliTarget, use: (app: Awaited<ReturnType<typeof buildApp>>, db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {
   const config = loadConfig({ ...testEnv, ...target });
