@@ -17,6 +17,7 @@ import { bearer, lastMailTo, mailsTo, newAccount, passwordGrant, refreshGrant, s
 import { expectProblem } from './support/assertions.ts';
 import { contentFixture, createCollection } from './support/content.ts';
 import { Sse } from './support/sse.ts';
+import { AUDIENCE, ISSUER, startIssuer, type Issuer } from './support/issuer.ts';
 
 /** A username the configuration makes a super-admin (each test database is fresh). */
 const configured = 'configboss';
@@ -36,6 +37,7 @@ async function grantedAdmin(t: TestApp, prefix: string) {
 
 describe.each(databaseKinds)('admin users on %s', (kind) => {
   let t: TestApp;
+  let issuer: Issuer;
   let boss: { access: string; id: string };
   let root: { access: string; id: string };
   /** A tag in every user this file makes, so searches find only them. */
@@ -51,7 +53,8 @@ describe.each(databaseKinds)('admin users on %s', (kind) => {
   const audit = async (targetID: string) => json<AuditPage>(await call('GET', `/api/admin/audit?targetKind=user&targetID=${targetID}`)).entries;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, env);
+    issuer = await startIssuer();
+    t = await createTestApp(kind, { ...env, GOOGLE_CLIENT_ID: AUDIENCE, GOOGLE_JWKS_URL: issuer.jwksUrl, GOOGLE_ISSUER: ISSUER });
     boss = await grantedAdmin(t, `${tag}boss`);
     const account = { username: configured, email: `${configured}@example.com`, password: 'correct horse battery' };
     expect((await signUp(t.app, account)).statusCode).toBe(201);
@@ -60,6 +63,7 @@ describe.each(databaseKinds)('admin users on %s', (kind) => {
   });
   afterAll(async () => {
     await t?.close();
+    await issuer?.close();
   });
 
   it('lists users server-paged: search by username or e-mail, filters, sorts with the id as tie-breaker, organizations', async () => {
@@ -140,6 +144,10 @@ describe.each(databaseKinds)('admin users on %s', (kind) => {
       // A wrong password says only that it is wrong.
       expectProblem(await passwordGrant(t.app, username, 'not the password'), 400, 'invalid_grant');
       expectProblem(await refreshGrant(t.app, second.refresh_token), 403, 'account_disabled');
+      // Google sign-in by the account's e-mail: refused before the identity is linked.
+      const google = await t.app.inject({ method: 'POST', url: '/auth/googleToken', payload: { token: await issuer.sign(issuer.claims(email)) } });
+      expectProblem(google, 403, 'account_disabled');
+      expect((await t.database.db.select({ subject: users.googleSubject }).from(users).where(eq(users.id, userId)))[0]!.subject).toBeNull();
       expect((await list({ search: email, disabled: true })).users.map((u) => u.id)).toEqual([userId]);
 
       // Disabling again changes nothing and records nothing.
@@ -150,6 +158,7 @@ describe.each(databaseKinds)('admin users on %s', (kind) => {
       expect((await me()).statusCode).toBe(401);
       const again = await signIn(t.app, username, 'correct horse battery');
       expect((await t.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(again.access_token) })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'POST', url: '/auth/googleToken', payload: { token: await issuer.sign(issuer.claims(email)) } })).statusCode).toBe(200);
 
       const entries = await audit(userId);
       expect(entries.map((e) => e.action)).toEqual(['user.enable', 'user.disable']);
