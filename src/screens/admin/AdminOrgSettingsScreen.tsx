@@ -71,15 +71,19 @@ function Loaded({ detail, billing }: { detail: AdminOrganizationDetail; billing:
         <p className="muted input-mono">{format('admin.org.id', { id: organization.id })}</p>
       </div>
       <div className="admin-org-grid">
-        <section className="panel admin-panel admin-facts" aria-labelledby="admin-org-facts">
-          <h3 id="admin-org-facts">{format('admin.org.facts')}</h3>
-          <Facts detail={detail} billing={billing} />
-          <WhitelistSwitch organizationID={organization.id} name={organization.name} on={organization.whitelisted} />
-        </section>
-        <CreditPanel organizationID={organization.id} />
-        <AddOnsPanel organizationID={organization.id} addOns={billing?.addOns ?? []} />
-        <BillingDatePanel key={billing?.nextBillingDate ?? ''} organizationID={organization.id} nextBillingDate={billing?.nextBillingDate ?? organization.nextBillingDate} />
-        <PlanPanel key={billing?.plan.id ?? ''} organizationID={organization.id} planID={billing?.plan.id ?? organization.planID ?? freePlan.id} />
+        <div className="admin-org-column">
+          <section className="panel admin-panel admin-facts" aria-labelledby="admin-org-facts">
+            <h3 id="admin-org-facts">{format('admin.org.facts')}</h3>
+            <Facts detail={detail} billing={billing} />
+            <WhitelistSwitch organizationID={organization.id} name={organization.name} on={organization.whitelisted} />
+          </section>
+          <BillingDatePanel key={billing?.nextBillingDate ?? ''} organizationID={organization.id} nextBillingDate={billing?.nextBillingDate ?? organization.nextBillingDate} />
+          <PlanPanel key={billing?.plan.id ?? ''} organizationID={organization.id} planID={billing?.plan.id ?? organization.planID ?? freePlan.id} />
+        </div>
+        <div className="admin-org-column">
+          <CreditPanel organizationID={organization.id} />
+          <AddOnsPanel organizationID={organization.id} addOns={billing?.addOns ?? []} />
+        </div>
       </div>
       <Members detail={detail} />
       <Projects detail={detail} />
