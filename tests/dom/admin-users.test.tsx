@@ -64,7 +64,7 @@ describe('All users', () => {
 
   it('sorts from a header, searches after a pause and starts again at page 1', async () => {
     const admin = fakeAdminApi();
-    show(admin, '/admin/users?page=3');
+    const { router } = show(admin, '/admin/users?page=3');
     await screen.findByText('bob@example.com');
     expect(screen.getByRole('columnheader', { name: 'Created' })).toHaveAttribute('aria-sort', 'descending');
     await userEvent.click(screen.getByRole('button', { name: 'Username' }));
@@ -74,6 +74,10 @@ describe('All users', () => {
     await userEvent.type(screen.getByLabelText('Search'), 'carol');
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('search=carol'));
     expect(admin.users).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'carol', sort: 'username', order: 'desc', page: 1 }));
+    // A link (or the back button) changes the URL's search: the box follows it.
+    await router.navigate('/admin/users?search=bob');
+    await waitFor(() => expect(screen.getByLabelText('Search')).toHaveValue('bob'));
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/admin\/users\?search=bob$/);
   });
 
   it('disables a user after confirming, with a toast, and keeps a refusal in the dialog', async () => {

@@ -5,7 +5,7 @@
  * super-admin. Search, sort, order, page and the filters live in the URL, so a view can be linked
  * and the back button walks the pages.
  */
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, Search } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import type { AdminUserSort } from '../../../definitions/admin.ts';
@@ -63,10 +63,21 @@ export default function AdminUsersScreen() {
 
   const [term, setTerm] = useState(query.search ?? '');
   const settled = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
+  const urlSearch = (params.get('search') ?? '').trim();
+  /** The search this screen last put in the URL (the router takes a moment to show it). */
+  const written = useRef(urlSearch);
   useEffect(() => {
-    if (settled !== (params.get('search') ?? '').trim()) update({ search: settled }, { replace: true });
+    if (settled === written.current) return;
+    written.current = settled;
+    update({ search: settled }, { replace: true });
     // Only a settled search changes the URL; the URL's own changes (back, paging) do not re-run this.
   }, [settled]);
+  useEffect(() => {
+    // The URL's search changed by itself (back, forward, a link): the box shows it.
+    if (urlSearch === written.current) return;
+    written.current = urlSearch;
+    setTerm(urlSearch);
+  }, [urlSearch]);
 
   const onAction = (user: AdminUser, action: UserAction) => {
     if (action !== 'resend') return setPending({ action, user });
