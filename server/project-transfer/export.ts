@@ -152,7 +152,9 @@ async function stage(context: OperationContext, tx: Tx, input: ExportInput, stag
     for (const level of allLevels(levelOf(row))) {
       tables.set(level.table, { slug: row.slug, level });
       const entry = itemsEntry(row.slug, level.path);
-      const count = await writeItems(context, tx, level, path.join(staging, entry), `${row.slug}${level.path.length ? `.${level.path.join('.')}` : ''}`);
+      // The top level's total is kept (the counter row, read in this snapshot); a nested level's is not known before.
+      const total = level.path.length ? undefined : row.itemCount;
+      const count = await writeItems(context, tx, level, path.join(staging, entry), `${row.slug}${level.path.length ? `.${level.path.join('.')}` : ''}`, total);
       entries[entry] = count.digest;
       counts[level.path.join('.')] = count.items;
       totalItems += count.items;
@@ -215,13 +217,13 @@ async function put(out: Writable, text: string) {
  * by parent), each line the item as the API gives it plus `_parentID` for nested items. Read in
  * keyset batches on the `(_order, _id)` indexes, written as read.
  */
-async function writeItems(context: OperationContext, tx: Tx, level: SchemaLevel, file: string, label: string) {
+async function writeItems(context: OperationContext, tx: Tx, level: SchemaLevel, file: string, label: string, total: number | undefined) {
   await mkdir(path.dirname(file), { recursive: true });
   const out = createWriteStream(file);
   const hash = createHash('sha256');
   let size = 0;
   let items = 0;
-  const progress = context.progress(label);
+  const progress = context.progress(label, total);
   try {
     const nested = Boolean(level.parentTable);
     let after: { parent: string; order: number } | undefined;

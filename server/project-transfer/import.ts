@@ -149,7 +149,11 @@ async function readArchive(file: string, dir: string): Promise<Archive> {
   }
   const project = await readJson<ArchivedProject>(dir, projectEntry);
   const collections: ArchivedCollection[] = [];
-  for (const c of Array.isArray(manifest.collections) ? manifest.collections : []) collections.push(await readJson<ArchivedCollection>(dir, collectionEntry(String(c.id))));
+  for (const c of Array.isArray(manifest.collections) ? manifest.collections : []) {
+    const problem = collectionIdProblem(String(c?.id));
+    if (problem) throw badArchive(`collection "${String(c?.id)}": id ${problem}`);
+    collections.push(await readJson<ArchivedCollection>(dir, collectionEntry(String(c.id))));
+  }
   const files: ArchivedFile[] = [];
   for await (const line of lines(path.join(dir, filesEntry))) files.push(JSON.parse(line) as ArchivedFile);
   return {
@@ -239,6 +243,8 @@ function planImport(archive: Archive, input: ImportInput): Plan {
   for (const file of archive.files) {
     const segment = String(file?.key ?? '').split('/').pop() ?? '';
     if (!isSafeKey(segment) || !/^[0-9a-f]{64}$/.test(String(file.sha256))) throw badArchive(`a stored file has an unusable key or hash (${JSON.stringify(file?.key)})`);
+    const bytes = archive.manifest.entries[fileBytesEntry(file.sha256)];
+    if (!bytes || bytes.size !== file.size) throw badArchive(`the bytes of the stored file ${file.key} are not in the archive`);
     let base: string;
     if (file.kind === 'asset') base = `p/${projectId}/a`;
     else {
@@ -366,14 +372,13 @@ function rewriter(keys: Map<string, string>, publicUrl: string) {
 
 /** Every row of the import, in the one transaction. */
 async function writeRows(context: OperationContext, tx: Tx, archive: Archive, plan: Plan): Promise<ImportResult> {
-  const archivedCreated = new Date(archive.project?.createdDate ?? '');
+  // The project is new here (created now); its collections keep their dates, which order them.
   await tx.insert(projects).values({
     id: plan.projectId,
     organizationId: plan.organizationId,
     name: plan.name,
     description: typeof archive.project?.description === 'string' ? archive.project.description : '',
     settings: plan.settings,
-    ...(Number.isNaN(archivedCreated.getTime()) ? {} : { createdAt: archivedCreated }),
   });
   const rewrite = rewriter(plan.keys, context.config.publicUrl);
   let items = 0;
@@ -401,7 +406,8 @@ async function writeRows(context: OperationContext, tx: Tx, archive: Archive, pl
     for (const level of planned.levels.values()) {
       const entry = itemsEntry(archived.id, level.path);
       if (!(entry in archive.manifest.entries)) continue;
-      items += await insertLevel(context, tx, level, path.join(archive.dir, entry), `${archived.id}${level.path.length ? `.${level.path.join('.')}` : ''}`, rewrite);
+      const expected = archive.manifest.collections.find((c) => c.id === archived.id)?.items?.[level.path.join('.')];
+      items += await insertLevel(context, tx, level, path.join(archive.dir, entry), `${archived.id}${level.path.length ? `.${level.path.join('.')}` : ''}`, rewrite, expected);
       await query(tx, sql`select setval(pg_get_serial_sequence(${`"${level.table}"`}, '_order'), greatest((select max(${id('_order')}) from ${id(level.table)}), 1))`);
     }
     await query(tx, sql`update content_collections set item_count = (select count(*) from ${id(top.table)}) where id = ${planned.rowId}`);
@@ -468,14 +474,22 @@ async function writeRows(context: OperationContext, tx: Tx, archive: Archive, pl
  * level's schema only, each value against its type's stored shape; rich text is sanitised as
  * every write is. A nested item's parent must be in the archive (the foreign key says so).
  */
-async function insertLevel(context: OperationContext, tx: Tx, level: SchemaLevel, file: string, label: string, rewrite: (value: unknown) => unknown): Promise<number> {
+async function insertLevel(
+  context: OperationContext,
+  tx: Tx,
+  level: SchemaLevel,
+  file: string,
+  label: string,
+  rewrite: (value: unknown) => unknown,
+  expected: number | undefined,
+): Promise<number> {
   const fields = new Map(columnFields(level).map((f) => [f.slug, f]));
   const nested = Boolean(level.parentTable);
   const columns: SQL[] = [id('_id'), id('_rank'), id('_order'), id('_created_date'), id('_last_updated_date')].map((c) => sql`${c}`);
   if (nested) columns.push(sql`${id('_parent_id')}`);
   for (const field of fields.values()) columns.push(sql`${id(fieldColumn(field.id))}`);
   const perStatement = Math.max(1, Math.min(1000, Math.floor(parameterBudget / columns.length)));
-  const progress = context.progress(label);
+  const progress = context.progress(label, typeof expected === 'number' ? expected : undefined);
   let rows: SQL[] = [];
   let count = 0;
   let lineNumber = 0;

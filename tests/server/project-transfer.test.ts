@@ -154,7 +154,8 @@ describe.each(databaseKinds)('project export and import on %s', (kind) => {
     targetAccess = owner.tokens.access_token;
     targetOrg = json(await target.app.inject({ method: 'POST', url: '/api/organization', headers: bearer(targetAccess), payload: { name: 'Elsewhere' } })).id as string;
     archive = path.join(dir('larder-transfer-files-'), 'project.tar.gz');
-  }, 120_000);
+    // Two installations and a few dozen calls: seconds alone, much longer on a busy machine.
+  }, 300_000);
 
   afterAll(async () => {
     await source?.close();
@@ -291,7 +292,7 @@ describe.each(databaseKinds)('project export and import on %s', (kind) => {
     expect((await target.database.db.select().from(projects)).length).toBe(projectsBefore);
     expect(await contentTables(target)).toEqual(tablesBefore);
     expect(await target.app.ctx.files.storage.list!('p')).toEqual(filesBefore);
-    const [{ n }] = (await target.database.db.execute(sql`select count(*)::int as n from stored_files`)).rows as { n: number }[];
-    expect(n).toBe(filesBefore.length);
+    const registered = (await target.database.db.execute(sql`select count(*)::int as n from stored_files`)) as unknown as { rows: { n: number }[] };
+    expect(registered.rows[0]!.n).toBe(filesBefore.length);
   }, 120_000);
 });
