@@ -12,11 +12,11 @@ const generated = (password: string | undefined) =>
   password === undefined ? '' : `\nPassword (shown this once; stored only as a hash): ${password}`;
 
 export function registerAdminCommands(program: Command, run: RunCommand): void {
-  const admin = program.command('admin').description('platform super-admins: make, grant, revoke');
+  const admin = program.command('admin').description('Platform super-admins: make, grant, revoke.');
 
   admin
     .command('create')
-    .description('make a verified platform super-admin')
+    .description('Make a verified platform super-admin.')
     .requiredOption('--email <email>', 'their e-mail address')
     .requiredOption('--username <username>', 'their username')
     .option('--password <password>', 'their password (else LARDER_ADMIN_PASSWORD, else one is generated and printed once)')
@@ -37,7 +37,7 @@ export function registerAdminCommands(program: Command, run: RunCommand): void {
 
   admin
     .command('grant')
-    .description('make an existing user a platform super-admin')
+    .description('Make an existing user a platform super-admin.')
     .argument('<user>', 'their e-mail address or username')
     .action(async (user: string, _options: unknown, command: Command) => {
       await run(command, grantSuperAdmin, { user }, superAdminText(true));
@@ -45,7 +45,7 @@ export function registerAdminCommands(program: Command, run: RunCommand): void {
 
   admin
     .command('revoke')
-    .description('take platform super-admin away from a user (not one the configuration names)')
+    .description('Take platform super-admin away from a user (not one the configuration names).')
     .argument('<user>', 'their e-mail address or username')
     .action(async (user: string, _options: unknown, command: Command) => {
       await run(command, revokeSuperAdmin, { user }, superAdminText(false));
@@ -53,9 +53,9 @@ export function registerAdminCommands(program: Command, run: RunCommand): void {
 
   program
     .command('user')
-    .description('console users')
+    .description('Console users.')
     .command('reset-password')
-    .description("set a user's password and end every session they have")
+    .description("Set a user's password and end every session they have.")
     .argument('<user>', 'their e-mail address or username')
     .option('--password <password>', 'the new password (else one is generated and printed once)')
     .action(async (user: string, options: { password?: string }, command: Command) => {
@@ -68,7 +68,7 @@ export function registerAdminCommands(program: Command, run: RunCommand): void {
 
   program
     .command('migrate')
-    .description('apply the database migrations and exit (the server must be stopped on the embedded database)')
+    .description('Apply the database migrations and exit (stop the server first on the embedded database).')
     .action(async (_options: unknown, command: Command) => {
       await run(command, migrate, {}, (output) =>
         output.applied.length
