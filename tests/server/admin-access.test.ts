@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { App } from '../../server/app.ts';
+import { query } from '../../server/content/storage.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { bearer, newAccount, signUp, verifiedUser } from './support/flows.ts';
 
@@ -66,13 +67,13 @@ describe.each(databaseKinds)('admin calls refused to everyone but super-admins o
   /** A digest of every watched table's rows. */
   async function snapshot(): Promise<Record<string, string>> {
     const tables = (
-      await t.database.db.execute<{ name: string }>(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)
-    ).rows
+      await query<{ name: string }>(t.database.db, sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)
+    )
       .map((r) => r.name)
       .filter((name) => !unwatched.has(name));
     const digests: Record<string, string> = {};
     for (const name of tables) {
-      const [row] = (await t.database.db.execute<{ digest: string }>(sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${sql.identifier(name)} t`)).rows;
+      const [row] = await query<{ digest: string }>(t.database.db, sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${sql.identifier(name)} t`);
       digests[name] = row!.digest;
     }
     return digests;
@@ -108,7 +109,7 @@ describe.each(databaseKinds)('admin calls refused to everyone but super-admins o
     // An unverified user the user calls would act on.
     const other = newAccount('target');
     expect((await signUp(t.app, other)).statusCode).toBe(201);
-    victim = (await t.database.db.execute<{ id: string }>(sql`select id from users where email = ${other.email}`)).rows[0]!.id;
+    victim = (await query<{ id: string }>(t.database.db, sql`select id from users where email = ${other.email}`))[0]!.id;
   });
   afterAll(async () => {
     await t?.close();
@@ -132,7 +133,7 @@ describe.each(databaseKinds)('admin calls refused to everyone but super-admins o
     }
     expect(wrong).toEqual([]);
     expect(await snapshot()).toEqual(before);
-    const [audit] = (await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n from admin_audit`)).rows;
+    const [audit] = await query<{ n: number }>(t.database.db, sql`select count(*)::int as n from admin_audit`);
     expect(Number(audit!.n)).toBe(0);
   });
 
