@@ -52,6 +52,12 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
+function codeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 export const tokenRefreshMachine = setup({
   types: {
     context: {} as TokenRefreshContext,
@@ -70,7 +76,10 @@ export const tokenRefreshMachine = setup({
       context.tokens !== null && context.tokens.accessToken !== params.failedToken,
     hasRefreshToken: ({ context }) => context.tokens !== null && context.tokens.refreshToken !== '',
     hasTokens: (_, params: { tokens: TokenPair | null }) => params.tokens !== null,
-    isSessionRefused: (_, params: { error: unknown }) => statusOf(params.error) === 401,
+    // 401: the refresh token is no longer good; 403 account_disabled: a super-admin disabled the
+    // account (docs/admin.md "Users"). Either way this session is over.
+    isSessionRefused: (_, params: { error: unknown }) =>
+      statusOf(params.error) === 401 || (statusOf(params.error) === 403 && codeOf(params.error) === 'account_disabled'),
   },
   actions: {
     rememberTokens: assign({ tokens: (_, params: { tokens: TokenPair | null }) => params.tokens }),

@@ -114,6 +114,23 @@ describe('token refresh coordinator', () => {
     expect(ended).toHaveBeenCalledTimes(1);
   });
 
+  it('ends the session when the refresh call answers 403 account_disabled (an admin disabled the account), not on another 403', async () => {
+    const disabled = setup();
+    const waiting = track(disabled.refresher.refreshAfter401('access-1'));
+    disabled.calls[0]!.answer.reject(problemError(403, 'account_disabled'));
+    await settle();
+    expect(waiting.error).toEqual(problemError(403, 'account_disabled'));
+    expect(disabled.refresher.status()).toBe('signedOut');
+    expect(disabled.ended).toHaveBeenCalledTimes(1);
+
+    const other = setup();
+    track(other.refresher.refreshAfter401('access-1'));
+    other.calls[0]!.answer.reject(problemError(403, 'insufficient_permissions'));
+    await settle();
+    expect(other.refresher.status()).not.toBe('signedOut');
+    expect(other.ended).not.toHaveBeenCalled();
+  });
+
   it('rejects 401s after the session ended at once, without refreshing or announcing again', async () => {
     const { calls, refresh, refresher, ended } = setup();
     track(refresher.refreshAfter401('access-1'));
