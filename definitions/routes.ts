@@ -216,7 +216,7 @@ export const routes: readonly RouteDefinition[] = [
           { name: 'adminOrgSettings', path: 'organization/{organizationID}/settings', title: 'route.adminOrgSettings.title', screen: 'adminOrgSettings' },
         ],
       },
-      { name: 'userAdmin', path: 'users', title: 'route.userAdmin.title', query: ['search', 'sort', 'order', 'page'], screen: 'adminUsers' },
+      { name: 'userAdmin', path: 'users', title: 'route.userAdmin.title', query: ['search', 'sort', 'order', 'page', 'verified', 'disabled', 'superAdmin'], screen: 'adminUsers' },
       // Ours: the audit log of every admin action (docs/admin.md "Audit log").
       { name: 'auditLog', path: 'audit', title: 'route.auditLog.title', query: ['page', 'action'], screen: 'adminAudit' },
     ],
