@@ -10,7 +10,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AdminOrganizationSort } from '../../definitions/admin.ts';
 import { currencyNumber } from '../../definitions/billing/money.ts';
-import { freePlan, planById, plans } from '../../definitions/billing/plans.ts';
+import { freePlan, planById } from '../../definitions/billing/plans.ts';
 import { billingStatusOf, type BillingStatus, type StatusWindows } from '../../definitions/billing/status.ts';
 import { platform } from '../../definitions/platform.ts';
 import type { AdminOrganization, AdminOrganizationDetail, AdminOrganizationPage, AdminOrganizationQuery } from '../../definitions/schemas/admin.ts';
@@ -45,11 +45,6 @@ export function failedRangesOf(status: Exclude<BillingStatus, 'OK'>, now: number
   if (start !== null) ranges.push({ newest: now - start * dayMs, oldest: status === 'BLOCK' ? null : now - (last + 1) * dayMs });
   return ranges;
 }
-
-/** The plans in the file's order (the free plan first), as a rank to sort by; an id no longer in the file is the free plan. */
-const planRank = sql.raw(
-  `case coalesce(a.plan_id, '${freePlan.id}') ${plans.map((plan, i) => `when '${plan.id.replace(/'/g, "''")}' then ${i}`).join(' ')} else ${plans.indexOf(freePlan)} end`,
-);
 
 interface PageRow {
   id: string;
@@ -86,19 +81,22 @@ export class AdminOrganizationService {
     if (search) {
       filters.push(/^[0-9a-f]{24}$/.test(search) ? sql`(o.id = ${search} or lower(o.name) like ${containing(search)})` : sql`lower(o.name) like ${containing(search)}`);
     }
-    const needsAccount = query.status !== undefined || !['name', 'createdDate'].includes(sort);
+    // Sorts and filters of the account are driven from billing_accounts (one row per organization,
+    // so its indexes can give the order); the others from organizations.
+    const byAccount = query.status !== undefined || !['name', 'createdDate'].includes(sort);
+    if (byAccount) await this.backfillAccounts();
     if (query.status) filters.push(this.statusFilter(query.status));
     const where = filters.length ? sql`where ${sql.join(filters, sql` and `)}` : sql``;
-    const account = needsAccount ? sql`left join billing_accounts a on a.organization_id = o.id` : sql``;
-    const order = this.orderOf(sort, desc);
+    const from = byAccount ? sql`billing_accounts a join organizations o on o.id = a.organization_id` : sql`organizations o`;
+    const order = this.orderOf(sort, desc, byAccount ? sql`a.organization_id` : sql`o.id`);
     const balanceJoin =
       sort === 'balance'
         ? sql`left join (select c.organization_id, c.currency, sum(c.total) as balance from billing_charges c where c.status = 'failed' and c.kind = 'period'
-                         group by c.organization_id, c.currency) f on f.organization_id = o.id and f.currency = coalesce(a.currency, ${currencyNumber.USD})`
+                         group by c.organization_id, c.currency) f on f.organization_id = a.organization_id and f.currency = a.currency`
         : sql``;
     const [rows, total] = await Promise.all([
-      this.rows(sql`select o.id from organizations o ${account} ${balanceJoin} ${where} order by ${order} limit ${perPage} offset ${(page - 1) * perPage}`),
-      this.count(sql`select count(*) as n from organizations o ${query.status ? sql`left join billing_accounts a on a.organization_id = o.id` : sql``} ${where}`),
+      this.rows(sql`select o.id from ${from} ${balanceJoin} ${where} order by ${order} limit ${perPage} offset ${(page - 1) * perPage}`),
+      this.count(sql`select count(*) as n from ${query.status ? sql`billing_accounts a join organizations o on o.id = a.organization_id` : sql`organizations o`} ${where}`),
     ]);
     return { organizations: rows, total, page, perPage };
   }
@@ -139,6 +137,28 @@ export class AdminOrganizationService {
         items: Number(p.items),
       })),
     };
+  }
+
+  private backfilled: Promise<void> | undefined;
+
+  /**
+   * Once per process: the accounts of organizations made before billing existed (any other gets
+   * its account with the organization), so every organization has the row the sorts read.
+   */
+  private backfillAccounts(): Promise<void> {
+    this.backfilled ??= this.deps.ctx.database.db
+      .execute(
+        sql`insert into billing_accounts (organization_id, seats) select o.id, ${platform.defaultSeats} from organizations o
+            where not exists (select 1 from billing_accounts a where a.organization_id = o.id) on conflict do nothing`,
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.backfilled = undefined;
+          throw error;
+        },
+      );
+    return this.backfilled;
   }
 
   /** Whether each id is an organization (the admin calls that take ids refuse unknown ones). */
@@ -204,28 +224,33 @@ export class AdminOrganizationService {
     return ranges.length ? sql`(${sql.join(ranges, sql` or `)})` : sql`false`;
   }
 
-  /** The order of a sort, the id as tie-breaker in the same direction. */
-  private orderOf(sort: AdminOrganizationSort, desc: boolean): SQL {
+  /**
+   * The order of a sort, the id as tie-breaker in the same direction. Each is the order of one
+   * index read forwards or backwards (docs/admin.md "Organizations"): the plan by id with the free
+   * plan (null) first; the status by failed date, none first, then the newest; a missing next
+   * billing date as the latest.
+   */
+  private orderOf(sort: AdminOrganizationSort, desc: boolean, id: SQL): SQL {
     const dir = sql.raw(desc ? 'desc' : 'asc');
-    const by = (expression: SQL) => sql`${expression} ${dir}, o.id ${dir}`;
+    const by = (expression: SQL) => sql`${expression} ${dir}, ${id} ${dir}`;
     switch (sort) {
       case 'name':
         return by(sql`lower(o.name)`);
       case 'createdDate':
         return by(sql`o.created_at`);
       case 'plan':
-        return by(planRank);
+        return sql`a.plan_id ${sql.raw(desc ? 'desc nulls last' : 'asc nulls first')}, ${id} ${dir}`;
       case 'status':
         // OK (no failed date) first, then by days since the failed date: the newest date is GRACE.
-        return sql`a.initial_billing_failed_date ${sql.raw(desc ? 'asc nulls last' : 'desc nulls first')}, o.id ${dir}`;
+        return sql`a.initial_billing_failed_date ${sql.raw(desc ? 'asc nulls last' : 'desc nulls first')}, ${id} ${dir}`;
       case 'seats':
-        return by(sql`coalesce(a.seats, ${platform.defaultSeats})`);
+        return by(sql`a.seats`);
       case 'nextBillingDate':
-        return sql`a.next_billing_date ${dir} nulls last, o.id ${dir}`;
+        return sql`a.next_billing_date ${sql.raw(desc ? 'desc nulls first' : 'asc nulls last')}, ${id} ${dir}`;
       case 'balance':
         return by(sql`coalesce(f.balance, 0)`);
       case 'credit':
-        return sql`coalesce(a.credit_usd, 0) ${dir}, coalesce(a.credit_nis, 0) ${dir}, o.id ${dir}`;
+        return sql`a.credit_usd ${dir}, a.credit_nis ${dir}, ${id} ${dir}`;
     }
   }
 }
