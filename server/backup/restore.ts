@@ -102,7 +102,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
     for (const key of stored) await options.storage.delete(key).catch(() => {});
     throw error;
   } finally {
-    await rm(unpacked, { recursive: true, force: true });
+    // A stream that failed midway may still be closing a file there: retry, and never hide the first error.
+    await rm(unpacked, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => {});
   }
 }
 
