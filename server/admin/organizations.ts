@@ -89,13 +89,10 @@ export class AdminOrganizationService {
     const where = filters.length ? sql`where ${sql.join(filters, sql` and `)}` : sql``;
     const from = byAccount ? sql`billing_accounts a join organizations o on o.id = a.organization_id` : sql`organizations o`;
     const order = this.orderOf(sort, desc, byAccount ? sql`a.organization_id` : sql`o.id`);
-    const balanceJoin =
-      sort === 'balance'
-        ? sql`left join (select c.organization_id, c.currency, sum(c.total) as balance from billing_charges c where c.status = 'failed' and c.kind = 'period'
-                         group by c.organization_id, c.currency) f on f.organization_id = a.organization_id and f.currency = a.currency`
-        : sql``;
+    const limit = sql`limit ${perPage} offset ${(page - 1) * perPage}`;
+    const pick = sort === 'balance' ? this.byBalance(filters, desc, limit) : sql`select o.id from ${from} ${where} order by ${order} ${limit}`;
     const [rows, total] = await Promise.all([
-      this.rows(sql`select o.id from ${from} ${balanceJoin} ${where} order by ${order} limit ${perPage} offset ${(page - 1) * perPage}`),
+      this.rows(pick),
       this.count(sql`select count(*) as n from ${query.status ? sql`billing_accounts a join organizations o on o.id = a.organization_id` : sql`organizations o`} ${where}`),
     ]);
     return { organizations: rows, total, page, perPage };
@@ -159,6 +156,26 @@ export class AdminOrganizationService {
         },
       );
     return this.backfilled;
+  }
+
+  /**
+   * The balance sort. Few organizations owe anything: those with a failed period charge in their
+   * account's currency are read through the index of open charges and sorted by what they owe;
+   * every other owes 0 and comes in id order straight from the accounts' primary key (a probe of
+   * the period-charge index each), before them (asc) or after them (desc).
+   */
+  private byBalance(filters: SQL[], desc: boolean, limit: SQL): SQL {
+    const dir = sql.raw(desc ? 'desc' : 'asc');
+    const and = filters.length ? sql`and ${sql.join(filters, sql` and `)}` : sql``;
+    const owing = sql`(select o.id from (select c.organization_id, c.currency, sum(c.total) as balance from billing_charges c
+                         where c.status = 'failed' and c.kind = 'period' group by c.organization_id, c.currency) f
+                       join billing_accounts a on a.organization_id = f.organization_id and a.currency = f.currency
+                       join organizations o on o.id = a.organization_id
+                       where true ${and} order by f.balance ${dir}, a.organization_id ${dir})`;
+    const none = sql`(select o.id from billing_accounts a join organizations o on o.id = a.organization_id
+                      where not exists (select 1 from billing_charges c where c.organization_id = a.organization_id and c.kind = 'period' and c.status = 'failed' and c.currency = a.currency) ${and}
+                      order by a.organization_id ${dir})`;
+    return sql`select id from (${desc ? owing : none} union all ${desc ? none : owing}) sorted ${limit}`;
   }
 
   /** Whether each id is an organization (the admin calls that take ids refuse unknown ones). */
@@ -248,7 +265,8 @@ export class AdminOrganizationService {
       case 'nextBillingDate':
         return sql`a.next_billing_date ${sql.raw(desc ? 'desc nulls first' : 'asc nulls last')}, ${id} ${dir}`;
       case 'balance':
-        return by(sql`coalesce(f.balance, 0)`);
+        // Its own statement: byBalance.
+        return by(sql`0`);
       case 'credit':
         return sql`a.credit_usd ${dir}, a.credit_nis ${dir}, ${id} ${dir}`;
     }

@@ -6,8 +6,20 @@ type Operation = { 'x-required-action'?: string };
 const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const actions: readonly Action[] = ['read', 'create', 'update', 'delete', 'admin'];
 
-/** Billing routes that reach no one organization: the plans and status windows (any signed-in user), the run (super-admins). */
-const billingOutsideOrganizations = new Set(['/billing/plans', '/billing/getBillingStatuses', '/billing/admin/run']);
+/**
+ * Billing routes that reach no one organization: the plans and status windows (any signed-in
+ * user), the run (super-admins); and the admin area's billing calls, for platform super-admins
+ * whatever their memberships (server/admin/billing-routes.ts, guarded by server/admin/guard.ts).
+ */
+const billingOutsideOrganizations = new Set([
+  '/billing/plans',
+  '/billing/getBillingStatuses',
+  '/billing/admin/run',
+  '/billing/adminBillingDetails',
+  '/billing/billingDetails/plan',
+  '/billing/softLaunch',
+  '/billing/softLaunch/whitelistOrgs',
+]);
 
 /** Member routes reach one organization's data: each must say which right it needs (docs/security.md). */
 const memberRoute = (path: string) =>
