@@ -5,7 +5,6 @@
  *   npm run bench -- admin organizations                      # PostgreSQL, 100,000 organizations
  *   npm run bench -- admin organizations --orgs 20000 --requests 50 --json
  *   npm run bench -- admin organizations --keep     (keeps the database, to EXPLAIN a case)
- *   npm run bench -- admin organizations --proposed-indexes   (with the account sorts' indexes, below)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   (the server to use; the default)
  *
  * Seeded with one `insert … select generate_series` per table: organizations with names of two
@@ -37,7 +36,7 @@ interface CaseFigure {
   target: boolean;
 }
 
-async function seed(run: (query: ReturnType<typeof sql>) => Promise<unknown>, orgs: number, proposedIndexes: boolean) {
+async function seed(run: (query: ReturnType<typeof sql>) => Promise<unknown>, orgs: number) {
   const list = sql.raw(`array[${words.map((w) => `'${w}'`).join(',')}]`);
   await run(sql`
     insert into organizations (id, name, created_at)
@@ -67,22 +66,9 @@ async function seed(run: (query: ReturnType<typeof sql>) => Promise<unknown>, or
            case when i % 10 = 5 then 1 else 2 end, '[]'::jsonb, 2500 + i % 1000, 0, 2500 + i % 1000, 'failed', 1
     from generate_series(50, ${orgs}, 50) i`);
   await run(sql`insert into soft_launch_whitelist (organization_id) select lpad(to_hex(i), 24, '0') from generate_series(1000, ${orgs}, 1000) i`);
-  if (proposedIndexes) for (const statement of proposedIndexStatements) await run(sql.raw(statement));
   // The steady state of a live table: visibility map and statistics written (autovacuum's work).
   for (const table of ['organizations', 'billing_accounts', 'billing_charges']) await run(sql.raw(`vacuum analyze ${table}`));
 }
-
-/**
- * The indexes of billing_accounts the account sorts read in order (forwards or backwards), one
- * per sort; not in a migration yet (docs/admin.md "Organizations"): `--proposed-indexes` makes them.
- */
-export const proposedIndexStatements = [
-  'create index billing_accounts_admin_plan on billing_accounts (plan_id nulls first, organization_id)',
-  'create index billing_accounts_admin_failed on billing_accounts (initial_billing_failed_date desc nulls first, organization_id)',
-  'create index billing_accounts_admin_seats on billing_accounts (seats, organization_id)',
-  'create index billing_accounts_admin_next on billing_accounts (next_billing_date, organization_id)',
-  'create index billing_accounts_admin_credit on billing_accounts (credit_usd, credit_nis, organization_id)',
-];
 
 async function time(base: string, token: string, name: string, url: string, requests: number, target: boolean): Promise<CaseFigure> {
   const samples: number[] = [];
@@ -132,8 +118,8 @@ export async function run(args: string[]): Promise<number> {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const seeded = performance.now();
-    await seed((query) => database.db.execute(query), orgs, args.includes('--proposed-indexes'));
-    log(`PostgreSQL${args.includes('--proposed-indexes') ? ' with the proposed indexes' : ''}: ${orgs.toLocaleString('en')} organizations seeded in ${round((performance.now() - seeded) / 1000)} s`);
+    await seed((query) => database.db.execute(query), orgs);
+    log(`PostgreSQL: ${orgs.toLocaleString('en')} organizations seeded in ${round((performance.now() - seeded) / 1000)} s`);
     await app.ctx.users.bootstrapAdmin();
     const token = await signInAdmin(base);
     const cases: [string, string, boolean][] = [

@@ -4,7 +4,7 @@
  * finds a user by search, disables them (their token stops working at once) and enables them
  * again; the audit log lists both actions. A normal user has no Admin entry, `/admin` sends them
  * home and the admin API answers 403. Every screen at 1280 px and 900 px, light and dark, axe
- * clean; screenshots go to /tmp/shots-h4 for a person to look at.
+ * clean.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createVerifiedAccount, latestMail, passwordGrant, signUpOverApi, type Account } from './support/accounts.ts';
@@ -16,7 +16,6 @@ test.describe.configure({ mode: 'serial' });
 
 /** Named in SUPER_ADMIN_USERNAMES of the e2e server (e2e/billing-status.spec.ts may have made it already). */
 const superAdmin: Account = { username: 'e2esuperadmin', email: 'e2esuperadmin@example.test', password: 'pw-e2esuperadmin-secret' };
-const shots = '/tmp/shots-h4';
 
 let target: Account;
 let normal: Account;
@@ -140,22 +139,18 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(fits).toBe(true);
       await page.getByRole('figure', { name: /API calls/ }).getByText('Show the figures as a table').click();
       await expectAccessible(page, at('metrics'));
-      await page.screenshot({ path: `${shots}/metrics-${colorScheme}-${width}.png`, fullPage: true });
 
       await page.goto('/admin/users');
       await expect(page.locator('tbody tr').first()).toBeVisible();
       await expectAccessible(page, at('all users'));
-      await page.screenshot({ path: `${shots}/users-${colorScheme}-${width}.png`, fullPage: true });
       await userRow(page, target.username).getByRole('button', { name: `Actions for ${target.username}` }).click();
       await expect(page.getByRole('menuitem', { name: 'Disable' })).toBeVisible();
       await expectAccessible(page, at('user actions menu'));
-      await page.screenshot({ path: `${shots}/users-menu-${colorScheme}-${width}.png` });
       await page.keyboard.press('Escape');
 
       await page.goto('/admin/audit');
       await expect(page.locator('tbody tr').first()).toBeVisible();
       await expectAccessible(page, at('audit log'));
-      await page.screenshot({ path: `${shots}/audit-${colorScheme}-${width}.png`, fullPage: true });
 
       // The sub-navigation by keyboard: Tab reaches the links, Enter follows one.
       await sectionsByKeyboard(page);

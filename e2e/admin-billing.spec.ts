@@ -4,8 +4,7 @@
  * shown as $5.00, 500 cents on the server) and an add-on, each with its toast; turns soft launch
  * on after the confirmation and whitelists the organization, then puts both back (the server is
  * shared with other specs). A normal user's token gets 403 from the soft-launch calls. Both
- * screens and the confirmation at 1280 px and 900 px, light and dark, axe clean; screenshots go
- * to /tmp/shots-h5 for a person to look at.
+ * screens and the confirmation at 1280 px and 900 px, light and dark, axe clean.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createVerifiedAccount, latestMail, passwordGrant, signUpOverApi, type Account } from './support/accounts.ts';
@@ -17,7 +16,6 @@ test.describe.configure({ mode: 'serial' });
 
 /** Named in SUPER_ADMIN_USERNAMES of the e2e server (another spec may have made it already). */
 const superAdmin: Account = { username: 'e2esuperadmin', email: 'e2esuperadmin@example.test', password: 'pw-e2esuperadmin-secret' };
-const shots = '/tmp/shots-h5';
 
 let owner: Account;
 let made: Made;
@@ -132,7 +130,6 @@ test('a super-admin finds an organization, adds credit and an add-on, toggles so
   await expect(page.locator('.admin-whitelist')).toContainText(organizationName);
   const listed = await request.get('/billing/softLaunch/whitelistOrgs', { headers: admin });
   expect(((await listed.json()) as { organizationIDs: string[] }).organizationIDs).toContain(made.organizationID);
-  await page.screenshot({ path: `${shots}/billing-after-light-1280.png`, fullPage: true });
 
   // Put both back: other specs share this server and its billing.
   await page.locator('.admin-whitelist').getByRole('button', { name: `Remove ${organizationName} from the soft-launch whitelist` }).click();
@@ -174,7 +171,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
       await findOrganization(page);
       await expectAccessible(page, at('billing table'));
-      await page.screenshot({ path: `${shots}/billing-${colorScheme}-${width}.png`, fullPage: true });
 
       // Keyboard: the sort buttons and the soft-launch switch are reached and worked with keys.
       const sortSeats = page.getByRole('button', { name: 'Seats' });
@@ -188,7 +184,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const confirm = page.getByRole('dialog', { name: 'Turn soft launch on?' });
       await expect(confirm).toBeVisible();
       await expectAccessible(page, at('soft launch confirmation'));
-      await confirm.screenshot({ path: `${shots}/confirm-${colorScheme}-${width}.png` });
       await page.keyboard.press('Escape');
       await expect(confirm).toBeHidden();
       await expect(toggle).toHaveAttribute('aria-checked', 'false');
@@ -201,7 +196,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Add credit' }).click();
       await expect(page.getByText('Enter a whole number, 0 or more')).toBeVisible();
       await expectAccessible(page, at('organization admin settings'));
-      await page.screenshot({ path: `${shots}/organization-${colorScheme}-${width}.png`, fullPage: true });
       await context.close();
     });
   }
