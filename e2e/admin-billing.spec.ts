@@ -3,7 +3,7 @@
  * finds an organization in the table by search, opens its admin settings, adds credit (typed 5:
  * shown as $5.00, 500 cents on the server) and an add-on, each with its toast; turns soft launch
  * on after the confirmation and whitelists the organization, then puts both back (the server is
- * shared with other specs). A normal user's token gets 403 from the soft-launch calls. Both
+ * shared with the other browser tests). A normal user's token gets 403 from the soft-launch calls. Both
  * screens and the confirmation at 1280 px and 900 px, light and dark, axe clean.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
