@@ -154,7 +154,7 @@ export const settingsSchema = Type.Object({
     description: 'the Dev mailbox API (`/api/dev/mailbox`) is served only to loopback clients and only while the outbox is the transport; `DEV_MAILBOX=0` removes it entirely',
   }),
   ADMIN_EMAIL: Type.Optional(text(undefined, { description: 'at start, when no user has this e-mail, create a verified platform super-admin with it and `ADMIN_PASSWORD`' })),
-  ADMIN_PASSWORD: Type.Optional(text(undefined, { description: 'the password of the super-admin `ADMIN_EMAIL` creates' })),
+  ADMIN_PASSWORD: Type.Optional(text(undefined, { description: 'the password of the super-admin `ADMIN_EMAIL` creates at start, and of `larder admin create` without `--password`' })),
   ADMIN_USERNAME: text('admin', { description: 'the username of the super-admin `ADMIN_EMAIL` creates' }),
   SUPER_ADMIN_USERNAMES: words({ description: 'usernames that count as admin in every organization, besides those in definitions/platform.ts' }),
   REFRESH_REUSE_GRACE_S: count(10, {

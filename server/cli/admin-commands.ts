@@ -3,6 +3,7 @@
  * (docs/cli.md "Administrators and migrations"): arguments in, the operation's output as text.
  */
 import type { Command } from 'commander';
+import { loadConfig } from '../config.ts';
 import { createAdmin, grantSuperAdmin, migrate, resetPassword, revokeSuperAdmin, type CliUser, type SuperAdminOutput } from './admin-operations.ts';
 import type { RunCommand } from './runner.ts';
 
@@ -19,10 +20,10 @@ export function registerAdminCommands(program: Command, run: RunCommand): void {
     .description('Make a verified platform super-admin.')
     .requiredOption('--email <email>', 'their e-mail address')
     .requiredOption('--username <username>', 'their username')
-    .option('--password <password>', 'their password (else LARDER_ADMIN_PASSWORD, else one is generated and printed once)')
+    .option('--password <password>', 'their password (else the ADMIN_PASSWORD setting, else one is generated and printed once)')
     .action(async (options: { email: string; username: string; password?: string }, command: Command) => {
-      // The variable keeps the password out of the process list and the shell's history (docs/cli.md "Administrators and migrations").
-      const password = options.password ?? (process.env.LARDER_ADMIN_PASSWORD || undefined);
+      // The setting keeps the password out of the process list and the shell's history (docs/cli.md "Administrators and migrations").
+      const password = options.password ?? loadConfig().adminPassword;
       await run(command, createAdmin, { email: options.email, username: options.username, ...(password === undefined ? {} : { password }) }, (output) =>
         `Created the platform super-admin ${describe(output.user)}.${generated(output.password)}`,
       );

@@ -54,7 +54,7 @@ describe.each(databaseKinds)('larder admin, user and migrate on %s', (kind: Data
   it(
     'admin create makes a verified super-admin; refuses a taken e-mail (1) and a bad one (2); usage errors are 2',
     async () => {
-      const created = await larder(target, ['--json', 'admin', 'create', '--email', 'Root@Example.com', '--username', 'root'], { LARDER_ADMIN_PASSWORD: 'root password 1' });
+      const created = await larder(target, ['--json', 'admin', 'create', '--email', 'Root@Example.com', '--username', 'root'], { ADMIN_PASSWORD: 'root password 1' });
       expect(created.code, created.stderr).toBe(0);
       expect(created.json).toEqual({
         user: { id: expect.any(String), email: 'root@example.com', username: 'root', superAdmin: true, configuredSuperAdmin: false, verified: true, disabled: false },

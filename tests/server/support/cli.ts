@@ -23,7 +23,8 @@ export function larder(target: CliTarget, args: string[], env: Record<string, st
   delete base.DATABASE_URL;
   delete base.DATA_DIR;
   delete base.SUPER_ADMIN_USERNAMES;
-  delete base.LARDER_ADMIN_PASSWORD;
+  delete base.ADMIN_PASSWORD;
+  delete base.ADMIN_EMAIL;
   return new Promise((resolve) => {
     execFile(
       process.execPath,
