@@ -280,16 +280,19 @@ export class PlatformMetrics {
   /**
    * Monthly recurring revenue now, per currency: for every account on a plan that is not the
    * free one, what one period of its current plan costs at its frequency, currency and seats
-   * (add-ons when they are on), before credit and tax; yearly periods count a twelfth.
+   * (add-ons when they are on), before credit and tax; yearly periods count a twelfth. While soft
+   * launch is on, only whitelisted organizations count: the others are not charged.
    */
   private async mrr(): Promise<AdminMetrics['mrr']> {
+    const softLaunch = (await this.deps.ctx.admin.softLaunch.get()).enabled;
+    const charged = softLaunch ? sql`and organization_id in (select organization_id from soft_launch_whitelist)` : sql``;
     const addOnSum = (field: 'amount' | 'nisAmount') =>
       sql`coalesce(sum((select coalesce(sum((x->>${field})::bigint), 0) from jsonb_array_elements(add_ons) x where (x->>${field})::bigint > 0)), 0)::float8`;
     // Grouped: as many rows as distinct plan, currency, frequency and seats, however many accounts.
     const groups = rowsOf<{ plan_id: string; currency: number; frequency: number; seats: number; accounts: number; add_usd: number; add_nis: number }>(
       await this.deps.ctx.database.db.execute(sql`select plan_id, currency, frequency, seats, count(*)::int as accounts,
           ${addOnSum('amount')} as add_usd, ${addOnSum('nisAmount')} as add_nis
-        from billing_accounts where plan_id is not null group by plan_id, currency, frequency, seats`),
+        from billing_accounts where plan_id is not null ${charged} group by plan_id, currency, frequency, seats`),
     );
     const monthly: Record<CurrencyCode, number> = { USD: 0, NIS: 0 };
     const yearly: Record<CurrencyCode, number> = { USD: 0, NIS: 0 };

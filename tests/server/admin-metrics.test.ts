@@ -207,6 +207,16 @@ describe.each(databaseKinds)('platform metrics on %s', (kind) => {
     ]);
     // USD: Basic monthly 2,500 + 2 seats × 900, and Basic yearly 25,000 / 12; NIS: Pro yearly 360,000 / 12.
     expect(m.mrr).toEqual({ USD: 2_500 + 1_800 + 2_083, NIS: 30_000 });
+
+    // Soft launch on with nobody whitelisted: nobody is charged, so nothing recurs.
+    const softLaunch = (enabled: boolean) => t.app.inject({ method: 'PUT', url: '/billing/softLaunch', headers: bearer(t.access), payload: { enabled } });
+    expect((await softLaunch(true)).statusCode).toBe(200);
+    try {
+      expect((await metrics()).mrr).toEqual({ USD: 0, NIS: 0 });
+    } finally {
+      expect((await softLaunch(false)).statusCode).toBe(200);
+    }
+    expect((await metrics()).mrr).toEqual({ USD: 2_500 + 1_800 + 2_083, NIS: 30_000 });
   });
 
   it('charts 90 days: null before the first user, and the failed payments of the longer window', async () => {
