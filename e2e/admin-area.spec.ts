@@ -6,33 +6,19 @@
  * home and the admin API answers 403. Every screen at 1280 px and 900 px, light and dark, axe
  * clean.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createVerifiedAccount, latestMail, passwordGrant, signUpOverApi, type Account } from './support/accounts.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { createVerifiedAccount, passwordGrant, type Account } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn } from './support/console.ts';
+import { superAdmin, superAdminToken } from './support/super-admin.ts';
 import { bearer, organizationWithProject } from './support/platform.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-/** Named in SUPER_ADMIN_USERNAMES of the e2e server (e2e/billing-status.spec.ts may have made it already). */
-const superAdmin: Account = { username: 'e2esuperadmin', email: 'e2esuperadmin@example.test', password: 'pw-e2esuperadmin-secret' };
 
 let target: Account;
 let normal: Account;
 
-async function superAdminToken(request: APIRequestContext): Promise<string> {
-  try {
-    return await passwordGrant(request, superAdmin);
-  } catch {
-    await signUpOverApi(request, superAdmin);
-    const mail = await latestMail(request, superAdmin.email, 'confirm');
-    const confirmID = new URL(mail.link!).pathname.split('/').pop()!;
-    const token = await passwordGrant(request, superAdmin);
-    const confirmed = await request.post(`/api/user/${confirmID}/confirm`, { headers: bearer(token) });
-    expect(confirmed.ok()).toBe(true);
-    return token;
-  }
-}
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);

@@ -6,34 +6,20 @@
  * shared with the other browser tests). A normal user's token gets 403 from the soft-launch calls. Both
  * screens and the confirmation at 1280 px and 900 px, light and dark, axe clean.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createVerifiedAccount, latestMail, passwordGrant, signUpOverApi, type Account } from './support/accounts.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { createVerifiedAccount, type Account } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn } from './support/console.ts';
+import { superAdmin, superAdminToken } from './support/super-admin.ts';
 import { bearer, organizationWithProject, type Made } from './support/platform.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-/** Named in SUPER_ADMIN_USERNAMES of the e2e server (another spec may have made it already). */
-const superAdmin: Account = { username: 'e2esuperadmin', email: 'e2esuperadmin@example.test', password: 'pw-e2esuperadmin-secret' };
 
 let owner: Account;
 let made: Made;
 let organizationName: string;
 
-async function superAdminToken(request: APIRequestContext): Promise<string> {
-  try {
-    return await passwordGrant(request, superAdmin);
-  } catch {
-    await signUpOverApi(request, superAdmin);
-    const mail = await latestMail(request, superAdmin.email, 'confirm');
-    const confirmID = new URL(mail.link!).pathname.split('/').pop()!;
-    const token = await passwordGrant(request, superAdmin);
-    const confirmed = await request.post(`/api/user/${confirmID}/confirm`, { headers: bearer(token) });
-    expect(confirmed.ok()).toBe(true);
-    return token;
-  }
-}
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);

@@ -8,34 +8,19 @@
  * platform super-admin (SUPER_ADMIN_USERNAMES in e2e/run.ts) moves the billing date to today and
  * runs billing. At 1280 px and 900 px, light and dark, axe clean with the dialog open.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createVerifiedAccount, latestMail, passwordGrant, signUpOverApi, type Account } from './support/accounts.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { createVerifiedAccount, type Account } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn } from './support/console.ts';
+import { superAdmin, superAdminToken } from './support/super-admin.ts';
 import { bearer, organizationWithProject, type Made } from './support/platform.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-/** Named in SUPER_ADMIN_USERNAMES of the e2e server. */
-const superAdmin: Account = { username: 'e2esuperadmin', email: 'e2esuperadmin@example.test', password: 'pw-e2esuperadmin-secret' };
 
 let account: Account;
 let made: Made;
 
-/** The super-admin's token: signed up (and confirmed) on first use in this run's empty database. */
-async function superAdminToken(request: APIRequestContext): Promise<string> {
-  try {
-    return await passwordGrant(request, superAdmin);
-  } catch {
-    await signUpOverApi(request, superAdmin);
-    const mail = await latestMail(request, superAdmin.email, 'confirm');
-    const confirmID = new URL(mail.link!).pathname.split('/').pop()!;
-    const token = await passwordGrant(request, superAdmin);
-    const confirmed = await request.post(`/api/user/${confirmID}/confirm`, { headers: bearer(token) });
-    expect(confirmed.ok()).toBe(true);
-    return token;
-  }
-}
 
 async function ok(response: Promise<import('@playwright/test').APIResponse>, status = 200) {
   const answer = await response;
