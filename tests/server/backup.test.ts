@@ -11,7 +11,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import sharp from 'sharp';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,11 +21,10 @@ import type { BackupManifest } from '../../server/backup/manifest.ts';
 import { backupOperation, restoreOperation } from '../../server/cli/backup-operations.ts';
 import { CliError, type OperationContext } from '../../server/cli/operation.ts';
 import { loadConfig } from '../../server/config.ts';
-import { openDatabase, type Database } from '../../server/db/index.ts';
+import type { Database } from '../../server/db/index.ts';
 import { LocalDiskStorage, type FileStorage } from '../../server/files/storage.ts';
-import { newId } from '../../server/lib/ids.ts';
 import { bearer, signIn, verifiedUser } from './support/flows.ts';
-import { createTestApp, databaseKinds, json, testEnv, type DatabaseKind, type TestApp } from './support/test-app.ts';
+import { createTestApp, databaseKinds, json, openTestDatabase, testEnv, type DatabaseKind, type TestApp } from './support/test-app.ts';
 
 const bulkItems = 100_000;
 const writers = 20;
@@ -48,29 +46,7 @@ function contextFor(database: Database, storage: FileStorage, dataDir: string): 
 }
 
 /** A fresh installation's database, never migrated (what `larder restore` opens). */
-async function freshDatabase(kind: DatabaseKind): Promise<Database> {
-  if (kind === 'pglite') return openDatabase({ skipMigrations: true });
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `larder_t_${newId()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.query(`alter database ${name} set synchronous_commit = off`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4, skipMigrations: true });
-  return {
-    ...database,
-    close: async () => {
-      await database.close();
-      const drop = new pg.Client({ connectionString: adminUrl });
-      await drop.connect();
-      await drop.query(`drop database if exists ${name} with (force)`);
-      await drop.end();
-    },
-  };
-}
+const freshDatabase = (kind: DatabaseKind): Promise<Database> => openTestDatabase(kind, { migrated: false });
 
 async function readManifest(file: string): Promise<BackupManifest> {
   const dir = mkdtempSync(path.join(tmpdir(), 'larder-backup-manifest-'));

@@ -29,9 +29,15 @@ export const testEnv: Record<string, string> = {
   RATE_LIMIT_SIGNUP_ADDRESS: '1000/1m',
 };
 
-/** A test database; on PostgreSQL with its connection string, so a test can open a second pool as another process would. */
-export async function openTestDatabase(kind: DatabaseKind): Promise<Database & { url?: string }> {
+/**
+ * A test database; on PostgreSQL with its connection string, so a test can open a second pool as
+ * another process would. `migrated: false` gives a fresh installation's database, never migrated
+ * (what `larder restore` opens).
+ */
+export async function openTestDatabase(kind: DatabaseKind, options: { migrated?: boolean } = {}): Promise<Database & { url?: string }> {
+  const migrated = options.migrated ?? true;
   if (kind === 'pglite') {
+    if (!migrated) return openDatabase({ skipMigrations: true });
     const dump = readFileSync(path.resolve('.tmp/pglite-template.tar.gz'));
     return openDatabase({ loadDataDir: new Blob([dump]), skipMigrations: false });
   }
@@ -45,7 +51,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<Database & {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5, skipMigrations: !migrated });
   return {
     ...database,
     url: url.toString(),
