@@ -3,7 +3,6 @@
  * Plan & Usage (admins; none with BILLING=0), Danger Zone (admins). Non-admins see only
  * General and the user list. `?view=plans` scrolls to the plans for admins.
  */
-import { useIsFetching } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import organizationNameForm from '../../../definitions/forms/organization-name.ts';
@@ -26,6 +25,9 @@ import { BillingSection } from './BillingSection.tsx';
 import { PlansSection } from './PlansSection.tsx';
 import { useConfig } from '../../api/queries.ts';
 
+/** How long the page must stay the same size before `?view=plans` stops following the plans. */
+const SETTLE_MS = 1500;
+
 export interface SettingsTabProps {
   organization: Organization;
   me: Me;
@@ -39,18 +41,35 @@ export function SettingsTab({ organization, me, isAdmin }: SettingsTabProps) {
   // BILLING=0 installations show no billing at all (docs/billing.md "Self-hosting without billing").
   const billing = useConfig().data?.billing !== false;
 
-  // Scroll once everything above the plans has loaded: scrolling earlier lands on a page
-  // still too short to scroll, and the users and billing lists then push the plans away.
-  const fetching = useIsFetching();
-  const scrolled = useRef(false);
+  // Keep the plans at the top while the sections above them load (their lists push the plans
+  // down after the first scroll), until the page has been still for a moment or the person
+  // scrolls, types or clicks; as a browser does with a #fragment on a page that is still loading.
+  const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!isAdmin || !wantsPlans || scrolled.current || fetching > 0) return;
-    scrolled.current = true;
-    document.getElementById('plans')?.scrollIntoView({ block: 'start' });
-  }, [isAdmin, wantsPlans, fetching]);
+    const element = container.current;
+    if (!isAdmin || !wantsPlans || !element) return;
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    const place = () => {
+      document.getElementById('plans')?.scrollIntoView({ block: 'start' });
+      clearTimeout(settle);
+      settle = setTimeout(stop, SETTLE_MS);
+    };
+    // Every browser has ResizeObserver; a DOM without it (jsdom) scrolls once.
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(place);
+    const events = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
+    function stop() {
+      clearTimeout(settle);
+      observer?.disconnect();
+      for (const name of events) window.removeEventListener(name, stop);
+    }
+    for (const name of events) window.addEventListener(name, stop, { passive: true });
+    observer?.observe(element);
+    place();
+    return stop;
+  }, [isAdmin, wantsPlans]);
 
   return (
-    <div className="settings">
+    <div className="settings" ref={container}>
       <section className="panel" aria-labelledby="settings-general">
         <h2 id="settings-general">{format('settings.general')}</h2>
         <GeneralSection organization={organization} isAdmin={isAdmin} />
