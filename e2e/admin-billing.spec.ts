@@ -33,6 +33,15 @@ test.beforeAll(async ({ request }) => {
   made = await organizationWithProject(request, owner, { organization: organizationName, project: 'Recipes' });
 });
 
+// Soft launch is global: whatever a test here left behind, the specs after this one meet billing as usual.
+test.afterAll(async ({ request }) => {
+  const admin = bearer(await superAdminToken(request));
+  const cleared = await request.put('/billing/softLaunch/whitelistOrgs', { headers: admin, data: { organizationIDs: [] } });
+  expect(cleared.status(), await cleared.text()).toBe(200);
+  const off = await request.put('/billing/softLaunch', { headers: admin, data: { enabled: false } });
+  expect(off.status(), await off.text()).toBe(200);
+});
+
 async function openBilling(page: Page) {
   await page.goto('/admin/billing');
   await expect(page.getByRole('heading', { level: 2, name: 'Billing of all organizations' })).toBeVisible();
@@ -108,7 +117,7 @@ test('a super-admin finds an organization, adds credit and an add-on, toggles so
   const confirm = page.getByRole('dialog', { name: 'Turn soft launch on?' });
   await expect(confirm).toContainText('Billing will apply only to');
   await confirm.getByRole('button', { name: 'Turn on' }).click();
-  await expect(page.getByText('Soft launch is on')).toBeVisible();
+  await expect(page.getByText('Soft launch is on', { exact: true })).toBeVisible();
   await expect(toggle).toHaveAttribute('aria-checked', 'true');
   await again.getByRole('button', { name: `Add ${organizationName} to the soft-launch whitelist` }).click();
   await expect(page.getByText(`${organizationName} is on the soft-launch whitelist`)).toBeVisible();
