@@ -132,6 +132,13 @@ export const outbox = pgTable(
     createdAt: created(),
     /** Files the mail carries (migration 0026: the invoice PDF), content in base64. */
     attachments: jsonb('attachments').$type<MailAttachmentRow[]>(),
+    /** The project whose app user the mail is for (migration 0030: its delivery log); null: a platform mail. */
+    projectId: text('project_id'),
+    /** The project mail template that made it (definitions/mail.ts). */
+    template: text('template'),
+    replyTo: text('reply_to'),
+    /** 'project': through the project's own SMTP server; null: the installation's transport. */
+    via: text('via', { enum: ['project'] }),
   },
   (t) => [index('outbox_created').on(t.createdAt), index('outbox_due').on(t.status, t.nextAttemptAt)],
 );
@@ -564,6 +571,48 @@ export const projectUserResets = pgTable(
   (t) => [index('project_user_resets_user').on(t.userId)],
 );
 
+/** A project's own text for one of its app users' mails (docs/mail.md); absent: the default of definitions/mail.ts. */
+export const projectMailTemplates = pgTable(
+  'project_mail_templates',
+  {
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.kind] })],
+);
+
+/** A project's sender and, optionally, its own SMTP server (the password only encrypted with the server key). */
+export const projectMailSettings = pgTable('project_mail_settings', {
+  projectId: text('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  senderName: text('sender_name'),
+  senderAddress: text('sender_address'),
+  replyTo: text('reply_to'),
+  /** The SMTP URL without its password. */
+  smtpUrl: text('smtp_url'),
+  smtpPasswordEncrypted: text('smtp_password_encrypted'),
+  verifyOnSignup: boolean('verify_on_signup').notNull().default(true),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Links that verify an app user's e-mail address (kept as hashes, once, until they expire). */
+export const projectUserVerifications = pgTable(
+  'project_user_verifications',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => projectUsers.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('project_user_verifications_user').on(t.userId)],
+);
+
 /** A project's user group: `roles` grants create/read/update/delete per top-level collection slug, optionally on associated items only. */
 export const userGroups = pgTable(
   'user_groups',
@@ -621,6 +670,11 @@ export const webhooks = pgTable(
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
     disabledAt: ts('disabled_at'),
     disabledReason: text('disabled_reason'),
+    /**
+     * pg_current_snapshot() of the statement that created or re-enabled the webhook (migration 0031):
+     * the events that had committed by then are never sent to it (docs/webhooks.md "On and off").
+     */
+    enabledSnapshot: text('enabled_snapshot'),
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: created(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
