@@ -1,3 +1,9 @@
+-- Studio's temporary tokens (docs/studio.md): minted by the console for one member, never listed
+-- with the project's tokens, refused once expired.
+ALTER TABLE api_tokens ADD COLUMN expires_at timestamptz;
+--> statement-breakpoint
+ALTER TABLE api_tokens ADD COLUMN temporary_for text REFERENCES users(id) ON DELETE CASCADE;
+--> statement-breakpoint
 -- Mail of a project's app users (docs/mail.md): the project a mail in the outbox belongs to and
 -- the template that made it (its delivery log), the project's templates and sender settings (an
 -- SMTP password only encrypted), and the links that verify an app user's e-mail address.

@@ -411,6 +411,10 @@ export const apiTokens = pgTable(
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: created(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /** A Studio token's end (migration 0030; docs/studio.md): refused after it. Null: never expires. */
+    expiresAt: ts('expires_at'),
+    /** The member a Studio token was minted for; such tokens are never listed with the project's. */
+    temporaryFor: text('temporary_for').references(() => users.id, { onDelete: 'cascade' }),
   },
   (t) => [index('api_tokens_project').on(t.projectId), uniqueIndex('api_tokens_hash').on(t.tokenHash)],
 );
