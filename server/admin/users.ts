@@ -25,6 +25,9 @@ const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (
 
 const userNotFound = () => notFound('user_not_found', 'There is no such user.');
 const notSelf = () => conflict('not_self_admin', 'You cannot disable yourself or take away your own super-admin rights.');
+/** The configuration names them: neither revoked nor disabled from the console (docs/admin.md "Users"). */
+const configuredRefusal = (what: string) =>
+  conflict('configured_super_admin', `This user is a super-admin by the configuration (SUPER_ADMIN_USERNAMES) and cannot be ${what} here; change it there.`);
 
 /** What an audit entry keeps of a user before and after an action. */
 const auditState = (row: Pick<UserRow, 'username' | 'email' | 'verified' | 'superAdmin' | 'disabledAt'>) => ({
@@ -104,13 +107,16 @@ export class AdminUserService {
    * Disables or enables a user. Disabling revokes every session in the same transaction, so the
    * user's access tokens are refused at once in every process (the sessions cache's trigger) and
    * their live streams end (each re-checks its token when the session changes); sign-in is
-   * refused from then on (server/auth/tokens.ts `accountDisabled`). A call that changes nothing
-   * records nothing.
+   * refused from then on (server/auth/tokens.ts `accountDisabled`). A super-admin the
+   * configuration names cannot be disabled (409 `configured_super_admin`). A call that changes
+   * nothing records nothing.
    */
   async setDisabled(actor: AuditActor, userId: string, disabled: boolean): Promise<AdminUser> {
     if (actor.id === userId) throw notSelf();
     await this.db.transaction(async (tx) => {
       const row = await this.lockUser(tx, userId);
+      // Another super-admin could otherwise lock the installation's configured operators out of the console.
+      if (disabled && this.deps.ctx.access.isConfiguredSuperAdmin(row.username)) throw configuredRefusal('disabled');
       if ((row.disabledAt !== null) === disabled) return;
       const disabledAt = disabled ? new Date() : null;
       await tx.update(users).set({ disabledAt }).where(eq(users.id, userId));
@@ -132,7 +138,7 @@ export class AdminUserService {
     await this.db.transaction(async (tx) => {
       const row = await this.lockUser(tx, userId);
       if (!superAdmin && this.deps.ctx.access.isConfiguredSuperAdmin(row.username)) {
-        throw conflict('configured_super_admin', 'This user is a super-admin by the configuration (SUPER_ADMIN_USERNAMES); change it there.');
+        throw configuredRefusal('revoked');
       }
       if (row.superAdmin === superAdmin) return;
       await tx.update(users).set({ superAdmin }).where(eq(users.id, userId));

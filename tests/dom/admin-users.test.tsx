@@ -111,6 +111,16 @@ describe('All users', () => {
     expect(await screen.findByRole('menuitem', { name: 'Disable' })).toHaveAttribute('aria-disabled', 'true');
     expect(screen.getByRole('menuitem', { name: 'Revoke super-admin' })).toHaveAttribute('aria-disabled', 'true');
   });
+
+  it('will not let you disable or revoke a super-admin the configuration names, and says why', async () => {
+    const root = user('root', { configuredSuperAdmin: true });
+    const admin = fakeAdminApi({ users: vi.fn(async () => ({ users: [root], total: 1, page: 1, perPage: 50 })) as never });
+    show(admin, '/admin/users');
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for root' }));
+    expect(await screen.findByRole('menuitem', { name: 'Disable' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('menuitem', { name: 'Revoke super-admin' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByText(/SUPER_ADMIN_USERNAMES/)).toBeInTheDocument();
+  });
 });
 
 describe('Audit log', () => {

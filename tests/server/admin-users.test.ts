@@ -3,7 +3,7 @@
  * e-mail, filters, sorts, the first organizations and their count), disabling (the user's access
  * token refused at once, sign-in and refresh refused with 403 `account_disabled`, the live stream
  * ended; enabling restores sign-in), super-admin grants with their refusals (yourself, a
- * configured one), the resent confirmation, and an audit entry for every action. On PostgreSQL a
+ * configured one, who cannot be disabled either), the resent confirmation, and an audit entry for every action. On PostgreSQL a
  * disable through one server process cuts the user off on another at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,7 +184,7 @@ describe.each(databaseKinds)('admin users on %s', (kind) => {
     expect((await audit(root.id)).length).toBe(0);
   });
 
-  it('grants and revokes super-admin; a configured super-admin cannot be revoked', async () => {
+  it('grants and revokes super-admin; a configured super-admin cannot be revoked nor disabled', async () => {
     const { tokens } = await verifiedUser(t.app, `${tag}promoted`);
     const id = await idOf(t.app, tokens.access_token);
     const adminCall = () => t.app.inject({ method: 'GET', url: '/api/admin/users', headers: bearer(tokens.access_token) });
@@ -201,7 +201,10 @@ describe.each(databaseKinds)('admin users on %s', (kind) => {
     // The configured one: a super-admin without the database flag, seen as one by the console too.
     expect(json(await t.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(root.access) })).superAdmin).toBe(true);
     expectProblem(await call('PUT', `/api/admin/users/${root.id}/superAdmin`, { superAdmin: false }), 409, 'configured_super_admin');
+    // Nor disabled: another super-admin cannot lock the configured operator out of the console.
+    expectProblem(await call('PUT', `/api/admin/users/${root.id}/disabled`, { disabled: true }), 409, 'configured_super_admin');
     expect((await call('GET', '/api/admin/users', undefined, root.access)).statusCode).toBe(200);
+    expect((await list({ search: configured })).users[0]).toMatchObject({ id: root.id, disabled: false });
 
     expect((await audit(id)).map((e) => [e.action, (e.before as { superAdmin: boolean }).superAdmin, (e.after as { superAdmin: boolean }).superAdmin])).toEqual([
       ['user.revokeSuperAdmin', true, false],

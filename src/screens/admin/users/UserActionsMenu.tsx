@@ -2,7 +2,7 @@
  * One user's actions in the All users table, as a menu (radix DropdownMenu): resend the
  * verification mail (unverified users), disable or enable, grant or revoke super-admin. The
  * signed-in super-admin cannot disable or demote themself, and a super-admin named by the
- * configuration cannot be revoked here; those entries stay visible but disabled, with the reason
+ * configuration cannot be revoked or disabled here; those entries stay visible but disabled, with the reason
  * (docs/admin.md "Users"). The server refuses them either way.
  */
 import { MoreHorizontal } from 'lucide-react';
@@ -32,7 +32,7 @@ export function UserActionsMenu({ user, self, onAction }: { user: AdminUser; sel
               {format('admin.users.enable')}
             </DropdownMenu.Item>
           ) : (
-            <DropdownMenu.Item className="menu-item menu-item-danger" disabled={self} onSelect={() => onAction('disable')}>
+            <DropdownMenu.Item className="menu-item menu-item-danger" disabled={self || user.configuredSuperAdmin} onSelect={() => onAction('disable')}>
               {format('admin.users.disable')}
             </DropdownMenu.Item>
           )}
