@@ -17,7 +17,8 @@ import { copyPoolOf, inexactCellCode, inlineStatement } from '../../server/conte
 import { to as copyTo } from 'pg-copy-streams';
 import { columnTypeOf, decodeValue, encodeValue, query } from '../../server/content/storage.ts';
 import { createTestApp, databaseKinds, openTestDatabase, type TestApp } from './support/test-app.ts';
-import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
+import { contentFixture, createItem, type ContentFixture } from './support/content.ts';
+import { everyFieldTypeProject } from './support/every-field-type.ts';
 
 const typeNamed = (name: string) => fieldTypes.find((t) => t.name === name)!;
 const fieldOf = (type: FieldType): SchemaField => ({ id: 'f', name: 'F', slug: 'f', type: type.code });
@@ -260,55 +261,33 @@ describe.each(databaseKinds)('CSV cells written by the database on %s', (kind) =
 describe.each(databaseKinds)('whole exports written by the database on %s', (kind) => {
   let t: TestApp;
   let f: ContentFixture;
-  const code = (name: string) => typeNamed(name).code;
   beforeAll(async () => {
     t = await createTestApp(kind);
     f = await contentFixture(t);
-    await createCollection(f, { id: 'people', name: 'People', schema: [{ name: 'Name', slug: 'name', type: code('PlainText'), primaryField: true }] });
-    const people = [];
-    for (const name of ['Ada', '=Grace', 'Linus, "the" one']) people.push((await createItem(f, 'people', { name }))._id as string);
-    await createCollection(f, {
-      id: 'things',
-      name: 'Things',
-      schema: [
-        { name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true },
-        { name: 'Body', slug: 'body', type: code('RichText') },
-        { name: 'Price', slug: 'price', type: code('Number') },
-        { name: 'Phone', slug: 'phone', type: code('Phone') },
-        { name: 'Image', slug: 'image', type: code('ImageRef') },
-        { name: 'People', slug: 'people', type: code('ItemRef'), referenceCollectionID: 'people' },
-        { name: 'Size', slug: 'size', type: code('Option'), options: [{ _id: 's', value: 'Small, "tiny"' }, { _id: 'm', value: '-Minus' }] },
-        { name: 'Live', slug: 'live', type: code('Bool') },
-        { name: 'Site', slug: 'site', type: code('Link') },
-        { name: 'When', slug: 'when', type: code('Date') },
-        { name: 'Gallery', slug: 'gallery', type: code('ImageRefSet') },
-        { name: 'Place', slug: 'place', type: code('GeoPoint') },
-        { name: 'Data', slug: 'data', type: code('JSON') },
-      ],
-    });
     // Random items through the API (so stored exactly as the server stores them).
-    const items = fc.sample(
-      fc.record(
-        {
-          title: text.filter((s) => s !== ''),
-          body: text,
-          price: double,
-          phone: fc.stringMatching(/^[0-9]{1,12}$/),
-          image: fc.record({ imageURL: address, altText: text }),
-          people: fc.subarray(people).map((ids) => ids.map((itemRefID) => ({ itemRefID }))),
-          size: fc.constantFrom({ _id: 's' }, { _id: 'm' }),
-          live: fc.boolean(),
-          site: fc.webUrl({ withQueryParameters: true }).filter((url) => url.length <= 256),
-          when: stored.Date!,
-          gallery: fc.array(fc.record({ imageURL: address }), { maxLength: 3 }),
-          place: stored.GeoPoint!,
-          data: jsonValue,
-        },
-        { requiredKeys: ['title'] },
-      ),
-      { numRuns: 40, seed: 7 },
-    );
-    for (const item of items) await createItem(f, 'things', item);
+    const randomItems = (people: string[]) =>
+      fc.sample(
+        fc.record(
+          {
+            title: text.filter((s) => s !== ''),
+            body: text,
+            price: double,
+            phone: fc.stringMatching(/^[0-9]{1,12}$/),
+            image: fc.record({ imageURL: address, altText: text }),
+            people: fc.subarray(people).map((ids) => ids.map((itemRefID) => ({ itemRefID }))),
+            size: fc.constantFrom({ _id: 's' }, { _id: 'm' }),
+            live: fc.boolean(),
+            site: fc.webUrl({ withQueryParameters: true }).filter((url) => url.length <= 256),
+            when: stored.Date!,
+            gallery: fc.array(fc.record({ imageURL: address }), { maxLength: 3 }),
+            place: stored.GeoPoint!,
+            data: jsonValue,
+          },
+          { requiredKeys: ['title'] },
+        ),
+        { numRuns: 40, seed: 7 },
+      );
+    await everyFieldTypeProject(f, { people: ['Ada', '=Grace', 'Linus, "the" one'], rows: randomItems });
   });
   afterAll(() => t.close());
   afterEach(() => {

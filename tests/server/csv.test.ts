@@ -13,9 +13,8 @@ import { query } from '../../server/content/storage.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { expectProblem } from './support/assertions.ts';
 import { contentFixture, createCollection, createItem, expectInvalid, type ContentFixture } from './support/content.ts';
+import { code, everyFieldTypeProject } from './support/every-field-type.ts';
 import { bearer } from './support/flows.ts';
-
-const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
 
 /** RFC 4180: quoted cells may hold commas, quotes (doubled) and line breaks; records end with LF or CRLF. */
 function parseCsv(text: string): string[][] {
@@ -56,8 +55,6 @@ describe.each(databaseKinds)('CSV export on %s', (kind) => {
   let schema: SchemaField[];
   const written: Record<string, unknown>[] = [];
   const ids: string[] = [];
-  let ada: string;
-  let grace: string;
 
   const download = async (path: string) => {
     const response = await f.call('GET', path);
@@ -73,58 +70,15 @@ describe.each(databaseKinds)('CSV export on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     f = await contentFixture(t);
-    await createCollection(f, { id: 'people', name: 'People', schema: [{ name: 'Name', slug: 'name', type: code('PlainText'), primaryField: true }] });
-    ada = (await createItem(f, 'people', { name: 'Ada' }))._id;
-    grace = (await createItem(f, 'people', { name: 'Grace' }))._id;
-    const created = await createCollection(f, {
-      id: 'things',
-      name: 'Things',
-      schema: [
-        { name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true },
-        { name: 'Body', slug: 'body', type: code('RichText') },
-        { name: 'Price', slug: 'price', type: code('Number') },
-        { name: 'Phone', slug: 'phone', type: code('Phone') },
-        { name: 'Image', slug: 'image', type: code('ImageRef') },
-        { name: 'People', slug: 'people', type: code('ItemRef'), referenceCollectionID: 'people' },
-        { name: 'Size', slug: 'size', type: code('Option'), options: [{ _id: 's', value: 'Small, "tiny"' }, { _id: 'm', value: '-Minus' }] },
-        { name: 'Live', slug: 'live', type: code('Bool') },
-        { name: 'Site', slug: 'site', type: code('Link') },
-        { name: 'When', slug: 'when', type: code('Date') },
-        { name: 'Gallery', slug: 'gallery', type: code('ImageRefSet') },
-        { name: 'Place', slug: 'place', type: code('GeoPoint') },
-        { name: 'Data', slug: 'data', type: code('JSON') },
-        { name: 'Parts', slug: 'parts', type: code('NestedCollection'), nestedCollectionSchema: [{ name: 'Name', slug: 'name', type: code('PlainText') }, { name: 'Qty', slug: 'qty', type: code('Number') }] },
-      ],
-    });
-    schema = created.schema;
-    const rows: Record<string, unknown>[] = [
-      {
-        title: 'Alpha, "quoted"\nsecond line',
-        body: '<p>Ünïcødé — 日本語 ✓</p>',
-        price: 10.5,
-        phone: '+1 (555) 0101',
-        image: { imageURL: 'https://img.example/a.png', imageName: 'a.png', altText: 'An "a"', extension: 'png' },
-        people: [{ itemRefID: ada }, { itemRefID: grace }],
-        size: { _id: 's' },
-        live: true,
-        site: 'https://alpha.example/?q=a,b',
-        when: '2024-01-02T03:04:05.678Z',
-        gallery: [{ _id: 'g1', imageURL: 'https://img.example/1.png' }, { _id: 'g2', imageURL: 'https://img.example/2.png', altText: 'two' }],
-        place: { lat: 48.8584, lng: 2.2945 },
-        data: { nested: [1, 'two', { three: null }], ok: true },
-      },
-      { title: 'Beta', price: 20, live: false, when: '2023-05-06T00:00:00.000Z', data: [1, 2, 3] },
-      { title: 'Gamma', price: 5, phone: '5550303', people: [{ itemRefID: grace }], size: { _id: 'm' }, place: { lat: -33.8568, lng: 151.2153 } },
-      { title: 'Delta' },
-      { title: 'Epsilon', price: 20, body: 'plain' },
-    ];
-    for (const row of rows) {
-      written.push(row);
-      ids.push((await createItem(f, 'things', row))._id);
+    const project = await everyFieldTypeProject(f);
+    schema = project.things.schema as SchemaField[];
+    for (const { id, values } of project.items) {
+      ids.push(id);
+      written.push(values);
     }
-    await createItem(f, 'things', { name: 'wheel', qty: 4 }, { item: ids[0]!, nestedID: 'parts' });
-    await createItem(f, 'things', { name: '=evil()', qty: -1 }, { item: ids[0]!, nestedID: 'parts' });
-    await createItem(f, 'things', { name: 'other', qty: 1 }, { item: ids[1]!, nestedID: 'parts' });
+    await project.part(ids[0]!, { name: 'wheel', qty: 4 });
+    await project.part(ids[0]!, { name: '=evil()', qty: -1 });
+    await project.part(ids[1]!, { name: 'other', qty: 1 });
   });
   afterAll(() => t.close());
   afterEach(() => {

@@ -8,23 +8,29 @@
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldTypes, type ColumnType, type SchemaField } from '../../definitions/field-types/index.ts';
+import { fieldType, fieldTypes, type ColumnType, type SchemaField } from '../../definitions/field-types/index.ts';
 import { addFieldStorage, columnTypeOf, createLevelTable, insertItem, itemJson, query, rowToItem, selectList } from '../../server/content/storage.ts';
 import type { SchemaLevel } from '../../server/content/schema-tree.ts';
 import { newId } from '../../server/lib/ids.ts';
 import { databaseKinds, openTestDatabase } from './support/test-app.ts';
+import { everyFieldTypeSchema } from './support/every-field-type.ts';
 import type { Database } from '../../server/db/index.ts';
 
 const runs = Number(process.env.ITEM_JSON_RUNS ?? 40);
 
-/** One field of every type that keeps its value in a column; slugs with characters JSON must escape. */
+/**
+ * The shared collection's fields (support/every-field-type.ts) that keep their value in a column:
+ * one of every such type. Slugs with characters JSON must escape.
+ */
 const columnTypes = fieldTypes.filter((t) => t.storage.kind === 'column');
-const fields: SchemaField[] = columnTypes.map((t, i) => ({
-  id: newId(),
-  name: t.name,
-  slug: i === 0 ? 'quote"back\\slash' : i === 1 ? 'ünï ✓' : `f${i}_${t.name}`,
-  type: t.code,
-}));
+const fields: SchemaField[] = everyFieldTypeSchema()
+  .filter((field) => fieldType(field.type)!.storage.kind === 'column')
+  .map((field, i) => ({
+    id: newId(),
+    name: field.name,
+    slug: i === 0 ? 'quote"back\\slash' : i === 1 ? 'ünï ✓' : field.slug,
+    type: field.type,
+  }));
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\t', '\u0001', '\u001f', '\u2028', '/', '<', 'é', '😀') }));
 const number = fc.oneof(
@@ -77,6 +83,10 @@ describe.each(databaseKinds)('items as JSON built in SQL on %s', (kind) => {
     );
     return rows.map((row) => ({ js: JSON.stringify(rowToItem(level, row)), sqlText: row.__json }));
   }
+
+  it('has a field of every type kept in a column', () => {
+    expect(fields.map((field) => fieldType(field.type)!.name).sort()).toEqual(columnTypes.map((type) => type.name).sort());
+  });
 
   it('gives what rowToItem gives, key by key, for random items', async () => {
     await fc.assert(
