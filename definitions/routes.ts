@@ -62,6 +62,12 @@ export const screenNames = [
   'userGroups',
   /** The public page of an app user's reset link: sets the new password. */
   'appUserResetPassword',
+  /** The public page of an app user's verification link: confirms the address on load. */
+  'appUserVerifyEmail',
+  /** Studio: the project's API workbench and the reference of its generated OpenAPI document. */
+  'studio',
+  /** Mail: the project's app-user mail templates, sender settings and delivery log. */
+  'mail',
   /** Webhooks: the list or its empty state, and the Create Webhook dialog. */
   'webhooks',
   /** One webhook: settings, disabled notice, delivery log with Redeliver. */
@@ -131,8 +137,8 @@ const projectChildren: readonly RouteDefinition[] = [
   { name: 'newAPIKey', path: 'newAPIKey', title: 'route.newAPIKey.title', screen: 'newApiToken' },
   { name: 'viewWebhooks', path: 'webhooks', title: 'route.viewWebhooks.title', screen: 'webhooks' },
   { name: 'viewWebhook', path: 'webhooks/{webhookID}', title: 'route.viewWebhook.title', screen: 'webhook' },
-  { name: 'viewBagelStudio', path: 'bagelstudio', title: 'route.viewBagelStudio.title', placeholder: true },
-  { name: 'viewMail', path: 'mail', title: 'route.viewMail.title', placeholder: true },
+  { name: 'viewBagelStudio', path: 'bagelstudio', title: 'route.viewBagelStudio.title', screen: 'studio' },
+  { name: 'viewMail', path: 'mail', title: 'route.viewMail.title', screen: 'mail' },
   {
     // A parent named without a path of its own; `auth` matches its section name.
     name: 'auth',
@@ -264,6 +270,8 @@ export const routes: readonly RouteDefinition[] = [
     children: projectChildren,
   },
   { name: 'bagel-auth-reset-password', path: '/bagel-auth-reset-password/{resetID}', layout: 'auth', title: 'route.bagelAuthResetPassword.title', screen: 'appUserResetPassword' },
+  // The link of an app user's verification mail (docs/mail.md): confirms the address on load.
+  { name: 'bagel-auth-verify-email', path: '/bagel-auth-verify-email/{verifyID}', layout: 'auth', title: 'route.bagelAuthVerifyEmail.title', screen: 'appUserVerifyEmail' },
   { name: 'login', path: '/login', layout: 'auth', title: 'route.login.title', guards: ['signedOut'], query: ['inviteID', 'confirmID', 'returnUrl'], screen: 'login' },
   { name: 'forgotPassword', path: '/forgotPassword', layout: 'auth', title: 'route.forgotPassword.title', screen: 'forgotPassword' },
   { name: 'resetPassword', path: '/resetPassword/{token}', layout: 'auth', title: 'route.resetPassword.title', screen: 'resetPassword' },

@@ -81,7 +81,7 @@ describe('route table', () => {
   it('leaves public exactly the public routes (plus the Dev mailbox and not-found pages)', () => {
     const open = routes.filter((route) => !route.guards?.includes('signedIn')).map((route) => route.name).sort();
     expect(open).toEqual(
-      ['bagel-auth-reset-password', 'confirmUserEmail', 'devMailbox', 'forgotPassword', 'joinOrganization', 'login', 'notFound', 'resetPassword', 'signup'].sort(),
+      ['bagel-auth-reset-password', 'bagel-auth-verify-email', 'confirmUserEmail', 'devMailbox', 'forgotPassword', 'joinOrganization', 'login', 'notFound', 'resetPassword', 'signup'].sort(),
     );
   });
 

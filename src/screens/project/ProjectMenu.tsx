@@ -1,9 +1,9 @@
 /**
  * The project's side menu: Data (collections, each with its settings), Auth (Users,
- * Groups; Beta), Webhooks (list with an add button), Help, Project Settings and the theme toggle.
+ * Groups; Beta), Webhooks (list with an add button), Studio, Mail, Help, Project Settings and the theme toggle.
  * The active section follows the route; choosing a section goes where the section rule says.
  */
-import { BookOpen, Database, Plus, Settings, Settings2, UsersRound, Webhook } from 'lucide-react';
+import { BookOpen, Database, FlaskConical, Mail, Plus, Settings, Settings2, UsersRound, Webhook } from 'lucide-react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { betaSections, type ProjectSection } from '../../../definitions/project-sections.ts';
 import { routePath } from '../../../definitions/route-path.ts';
@@ -122,6 +122,24 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
             </button>
           </div>
         )}
+      </div>
+
+      <div className="menu-group" data-section="studio">
+        <div className="menu-group-header">
+          <button type="button" className="menu-section" aria-current={current('studio')} onClick={() => choose('studio')}>
+            <FlaskConical aria-hidden="true" size={18} />
+            {format('project.section.studio')}
+          </button>
+        </div>
+      </div>
+
+      <div className="menu-group" data-section="mail">
+        <div className="menu-group-header">
+          <button type="button" className="menu-section" aria-current={current('mail')} onClick={() => choose('mail')}>
+            <Mail aria-hidden="true" size={18} />
+            {format('project.section.mail')}
+          </button>
+        </div>
       </div>
 
       <div className="menu-footer">
