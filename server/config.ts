@@ -23,6 +23,10 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   devMailbox: boolean;
+  /** SECRETS_KEY: the key of the secrets projects store (server/mail/secrets.ts); unset: one kept in the database. */
+  secretsKey: Buffer | undefined;
+  /** Days a project's sent and failed mails stay in its delivery log (docs/mail.md). */
+  mailLogRetentionDays: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   adminUsername: string;
@@ -99,6 +103,8 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: s.SMTP_URL,
     mailFrom: s.MAIL_FROM,
     devMailbox: s.DEV_MAILBOX,
+    secretsKey: s.SECRETS_KEY,
+    mailLogRetentionDays: s.MAIL_LOG_RETENTION_DAYS,
     adminEmail: s.ADMIN_EMAIL,
     adminPassword: s.ADMIN_PASSWORD,
     adminUsername: s.ADMIN_USERNAME,

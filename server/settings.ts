@@ -150,6 +150,15 @@ export const settingsSchema = Type.Object({
     text(undefined, { description: 'e.g. `smtps://user:pass@mail.example.com:465`. Without it, mail is kept in the database (the outbox) and its link is printed to the log' }),
   ),
   MAIL_FROM: text('Larder <no-reply@larder.local>', { description: 'sender of every mail' }),
+  SECRETS_KEY: Type.Optional(
+    decoded((v) => (Buffer.from(v.trim(), 'base64').length === 32 ? Buffer.from(v.trim(), 'base64') : refuse()), (v: Buffer) => v.toString('base64'), {
+      valueType: 'base64',
+      expect: '32 bytes in base64 (`openssl rand -base64 32`)',
+      defaultText: 'a key made at first start, kept in the database',
+      description: "encrypts the secrets projects store (their SMTP passwords); set, a database dump alone does not reveal them. Changing it makes the stored ones unreadable (enter them again)",
+    }),
+  ),
+  MAIL_LOG_RETENTION_DAYS: positive(30, { description: "days a project's sent and failed mails stay in its delivery log (queued ones stay until delivered)" }),
   DEV_MAILBOX: switchOn({
     description: 'the Dev mailbox API (`/api/dev/mailbox`) is served only to loopback clients and only while the outbox is the transport; `DEV_MAILBOX=0` removes it entirely',
   }),
