@@ -99,6 +99,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
       durationMs: Math.round(performance.now() - started),
     };
   } catch (error) {
+    // The files this restore wrote, and only those: the database they belonged to was rolled back.
     for (const key of stored) await options.storage.delete(key).catch(() => {});
     throw error;
   } finally {
@@ -266,8 +267,16 @@ async function storeFiles(tx: Executor, storage: FileStorage, manifest: BackupMa
   try {
     for (const file of manifest.files) {
       const info = { size: file.size, contentType: types.get(file.key) ?? 'application/octet-stream' };
+      // A key names one upload's bytes for good: a file already there under its key with its size
+      // (a --force over the same installation) is left alone, neither rewritten nor removed on a
+      // failure. Any other is noted before its write, so a write that fails midway is removed too.
+      const there = await storage.stat(file.key);
+      if (there?.size === file.size) {
+        bar.tick();
+        continue;
+      }
+      if (!there) stored.push(file.key);
       await storage.put(file.key, createReadStream(path.join(unpacked, fileEntry(file.key))), info);
-      stored.push(file.key);
       bar.tick();
     }
   } finally {

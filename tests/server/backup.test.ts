@@ -24,6 +24,7 @@ import { loadConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/index.ts';
 import { LocalDiskStorage, type FileStorage } from '../../server/files/storage.ts';
 import { bearer, signIn, verifiedUser } from './support/flows.ts';
+import { failingMidway, startBucket, type TestBucket } from './support/s3rver.ts';
 import { createTestApp, databaseKinds, json, openTestDatabase, testEnv, type DatabaseKind, type TestApp } from './support/test-app.ts';
 
 const bulkItems = 100_000;
@@ -361,4 +362,190 @@ describe.each(databaseKinds)('backup and restore on %s', (kind) => {
       expect(result.stderr).toMatch(/^Error: .*truncated or corrupted/m);
     }, 70_000);
   });
+});
+
+/** A small installation: a project with a collection of several field types, a nested item and two stored images. */
+async function smallInstallation(t: TestApp) {
+  const user = await verifiedUser(t.app, 'moved');
+  const access = user.tokens.access_token;
+  const org = json(await t.app.inject({ method: 'POST', url: '/api/organization', headers: bearer(access), payload: { name: 'Moved Org' } })).id as string;
+  const project = json(await t.app.inject({ method: 'POST', url: `/api/organization/${org}/project`, headers: bearer(access), payload: { name: 'Moved' } })).id as string;
+  const base = `/api/organization/${org}/project/${project}/`;
+  const call = (method: 'POST' | 'PUT', url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({ method, url: base + url, headers: { ...bearer(access), ...headers }, payload: payload as object });
+  const created = await call('POST', 'collection', {
+    id: 'things',
+    name: 'Things',
+    schema: [
+      { name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true },
+      { name: 'Body', slug: 'body', type: code('RichText') },
+      { name: 'Price', slug: 'price', type: code('Number') },
+      { name: 'Size', slug: 'size', type: code('Option'), options: [{ _id: 's', value: 'Small' }] },
+      { name: 'When', slug: 'when', type: code('Date') },
+      { name: 'Image', slug: 'image', type: code('ImageRef') },
+      { name: 'Gallery', slug: 'gallery', type: code('ImageRefSet') },
+      { name: 'Data', slug: 'data', type: code('JSON') },
+      { name: 'Parts', slug: 'parts', type: code('NestedCollection'), nestedCollectionSchema: [{ name: 'Name', slug: 'name', type: code('PlainText') }] },
+    ],
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const ids: string[] = [];
+  for (const values of [
+    { title: 'Alpha', body: '<p>Ünïcødé — 日本語 ✓</p>', price: -0.1, size: { _id: 's' }, when: '0099-01-02T03:04:05.678Z', data: { a: [1, null] } },
+    { title: 'Beta', price: 1e21 },
+  ]) {
+    const response = await call('POST', 'collection/things/item', values);
+    expect(response.statusCode, response.body).toBe(201);
+    ids.push(json(response)._id as string);
+  }
+  expect((await call('POST', `collection/things/item/${ids[0]}?nestedID=parts`, { name: 'wheel' })).statusCode).toBe(201);
+  const images: Buffer[] = [];
+  for (const [slug, colour] of [
+    ['image', '#3a6'],
+    ['gallery', '#a36'],
+  ] as const) {
+    const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } }).jpeg().toBuffer();
+    images.push(image);
+    const form = new FormData();
+    form.append('imageFile', new Blob([new Uint8Array(image)]), `${slug}.jpg`);
+    const request = new Request('http://larder.test/', { method: 'PUT', body: form });
+    const uploaded = await call('PUT', `collection/things/item/${ids[0]}/image?imageSlug=${slug}`, Buffer.from(await request.arrayBuffer()), { 'content-type': request.headers.get('content-type')! });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+  }
+  return { account: user.account, base, ids, images };
+}
+
+/** What a server shows of the small installation: its items and nested items as listed, and the bytes of every file they name. */
+async function shownBy(app: App, small: Awaited<ReturnType<typeof smallInstallation>>) {
+  const tokens = await signIn(app, small.account.username, small.account.password);
+  const get = async (url: string) => {
+    const response = await app.inject({ method: 'GET', url: small.base + url, headers: bearer(tokens.access_token) });
+    expect(response.statusCode, response.body).toBe(200);
+    return json(response);
+  };
+  const items = await get('collection/things/item?perPage=100');
+  const parts = await get(`collection/things/item/${small.ids[0]}?nestedID=parts`);
+  const files: string[] = [];
+  for (const url of JSON.stringify(items).match(/https?:\/\/[^"]+\/files\/[^"]+/g) ?? []) {
+    const file = await app.inject({ method: 'GET', url: new URL(url).pathname });
+    expect(file.statusCode, url).toBe(200);
+    files.push(sha256(file.rawPayload));
+  }
+  return { items, parts, files: files.sort() };
+}
+
+describe.runIf(databaseKinds.length === 2)('a backup restores into the other database', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['pglite', 'postgres'],
+    ['postgres', 'pglite'],
+  ] as const)('made on %s, restored into %s: the same items and files', async (from, into) => {
+    const dir = mkdtempSync(path.join(tmpdir(), `larder-backup-${from}-`));
+    dirs.push(dir);
+    const source = await createTestApp(from, { DATA_DIR: path.join(dir, 'source'), FILES_SWEEP_INTERVAL_S: '0', BILLING: '0' });
+    let target: Database | undefined;
+    let app: App | undefined;
+    try {
+      const small = await smallInstallation(source);
+      const archive = path.join(dir, 'installation.tar.gz');
+      await backupOperation.run(contextFor(source.database, source.app.files.storage, path.join(dir, 'source')), { file: archive });
+      expect((await readManifest(archive)).database).toBe(from);
+      target = await freshDatabase(into);
+      const storage = new LocalDiskStorage(path.join(dir, 'restored', 'files'));
+      await restoreOperation.run(contextFor(target, storage, path.join(dir, 'restored')), { file: archive, force: false });
+      app = await buildApp({ config: loadConfig({ ...testEnv, DATA_DIR: path.join(dir, 'restored'), FILES_SWEEP_INTERVAL_S: '0', BILLING: '0' }), database: target, logger: false });
+      await app.ready();
+      const before = await shownBy(source.app, small);
+      const after = await shownBy(app, small);
+      expect(after).toEqual(before);
+      expect(after.files).toEqual(small.images.map(sha256).sort());
+      // Every index and trigger the catalog of the one gave was accepted by the other.
+      const shape = sql`select (select count(*) from pg_indexes where schemaname = 'public')::int as indexes,
+        (select count(*) from pg_trigger g join pg_class c on c.oid = g.tgrelid where c.relnamespace = 'public'::regnamespace and not g.tgisinternal)::int as triggers`;
+      expect(await rows(target, shape)).toEqual(await rows(source.database, shape));
+      // Sequences and triggers carry on in the other database: a new item counts and lists.
+      const tokens = await signIn(app, small.account.username, small.account.password);
+      const created = await app.inject({ method: 'POST', url: `${small.base}collection/things/item`, headers: bearer(tokens.access_token), payload: { title: 'after restore' } });
+      expect(created.statusCode, created.body).toBe(201);
+      const listed = await app.inject({ method: 'GET', url: `${small.base}collection/things/item?perPage=1`, headers: bearer(tokens.access_token) });
+      expect(listed.headers['item-count']).toBe('3');
+    } finally {
+      await app?.close();
+      await target?.close();
+      await source.close();
+    }
+  }, 240_000);
+});
+
+describe.each(databaseKinds)('backup and restore with the files in S3 on %s', (kind) => {
+  let bucket: TestBucket;
+  let dir: string;
+  let source: TestApp;
+  let small: Awaited<ReturnType<typeof smallInstallation>>;
+  let archive: string;
+  let manifest: BackupManifest;
+
+  beforeAll(async () => {
+    bucket = await startBucket();
+    dir = mkdtempSync(path.join(tmpdir(), 'larder-backup-s3-'));
+    source = await createTestApp(kind, { DATA_DIR: path.join(dir, 'source'), FILES_SWEEP_INTERVAL_S: '0', BILLING: '0', ...bucket.env('source/') });
+    small = await smallInstallation(source);
+    archive = path.join(dir, 'installation.tar.gz');
+  }, 120_000);
+
+  afterAll(async () => {
+    await source?.close();
+    await bucket?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('backs up the bucket’s files and restores them into another installation’s bucket, which serves them', async () => {
+    const summary = await backupOperation.run(contextFor(source.database, source.app.files.storage, path.join(dir, 'source')), { file: archive });
+    expect(summary.files).toBe(2);
+    manifest = await readManifest(archive);
+    expect(manifest.files.map((f) => `source/${f.key}`).sort()).toEqual(await bucket.objects('source/'));
+
+    const target = await freshDatabase(kind);
+    let app: App | undefined;
+    try {
+      await restoreOperation.run(contextFor(target, bucket.storage('restored/'), path.join(dir, 'restored')), { file: archive, force: false });
+      expect(await bucket.objects('restored/')).toEqual(manifest.files.map((f) => `restored/${f.key}`).sort());
+      const config = loadConfig({ ...testEnv, DATA_DIR: path.join(dir, 'restored'), FILES_SWEEP_INTERVAL_S: '0', BILLING: '0', ...bucket.env('restored/') });
+      app = await buildApp({ config, database: target, logger: false });
+      await app.ready();
+      const after = await shownBy(app, small);
+      expect(after).toEqual(await shownBy(source.app, small));
+      expect(after.files).toEqual(small.images.map(sha256).sort());
+    } finally {
+      await app?.close();
+      await target.close();
+    }
+  }, 120_000);
+
+  it('a restore whose second file fails midway leaves no object in the bucket and nothing in the database; one over itself rewrites no file', async () => {
+    expect(manifest).toBeDefined();
+    const target = await freshDatabase(kind);
+    try {
+      const storage = failingMidway(bucket.storage('failed/'), 2);
+      const error = await restoreOperation.run(contextFor(target, storage, path.join(dir, 'failed')), { file: archive, force: false }).catch((e: unknown) => e);
+      expect(String(error)).toMatch(/failed midway/);
+      expect(storage.writes).toBe(2);
+      expect(await bucket.objects('failed/')).toEqual([]);
+      const [count] = await rows<{ n: string }>(target, sql`select count(*)::text as n from pg_tables where schemaname in ('public', 'drizzle')`);
+      expect(count!.n).toBe('0');
+      // A restore over the same installation (--force) leaves the files already under their keys alone: none is written again.
+      const again = failingMidway(source.app.files.storage, 1);
+      const before = await bucket.objects('source/');
+      await restoreOperation.run(contextFor(source.database, again, path.join(dir, 'source')), { file: archive, force: true });
+      expect(again.writes).toBe(0);
+      expect(await bucket.objects('source/')).toEqual(before);
+      expect(await shownBy(source.app, small).then((shown) => shown.files)).toEqual(small.images.map(sha256).sort());
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
 });
