@@ -33,12 +33,17 @@ export interface FilterControlProps {
   scope: ProjectScope;
   schema: readonly SchemaField[];
   onChange: (filter: string | undefined) => void;
+  /** The state to start from (Studio reopening a request); empty by default. */
+  initial?: FilterState;
+  /** Hears every change of the control's state, before the pause text waits for. */
+  onStateChange?: (state: FilterState) => void;
 }
 
-export function FilterControl({ scope, schema, onChange }: FilterControlProps) {
+export function FilterControl({ scope, schema, onChange, initial, onStateChange }: FilterControlProps) {
   const format = useFormat();
   const id = useId();
-  const [state, setState] = useState<FilterState>(emptyFilter);
+  const [state, setState] = useState<FilterState>(initial ?? emptyFilter);
+  useEffect(() => onStateChange?.(state), [state]);
   const fields = useMemo(() => filterableFields(schema), [schema]);
   const field = fields.find((candidate) => candidate.slug === state.key);
   const outcome = useMemo(() => toFilterParam(schema, state), [schema, state]);

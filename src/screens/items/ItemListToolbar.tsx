@@ -10,7 +10,7 @@ import { searchMaxLength } from '../../../machines/item-list.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import type { ProjectScope } from '../../api/content.ts';
 import type { useLiveData } from '../../hooks/use-live-data.ts';
-import { FilterControl } from './FilterControl.tsx';
+import { FilterControl, type FilterControlProps } from './FilterControl.tsx';
 
 export interface ItemListToolbarProps {
   scope: ProjectScope;
@@ -20,9 +20,11 @@ export interface ItemListToolbarProps {
   onFilter: (filter: string | undefined) => void;
   /** Live data, when its switch is shown. */
   live: ReturnType<typeof useLiveData> | null;
+  /** The filter's starting state and a listener of its changes (FilterControl's `initial`, `onStateChange`). */
+  filterState?: Pick<FilterControlProps, 'initial' | 'onStateChange'>;
 }
 
-export function ItemListToolbar({ scope, schema, searchText, onSearchText, onFilter, live }: ItemListToolbarProps) {
+export function ItemListToolbar({ scope, schema, searchText, onSearchText, onFilter, live, filterState }: ItemListToolbarProps) {
   const format = useFormat();
   const id = useId();
   return (
@@ -39,7 +41,7 @@ export function ItemListToolbar({ scope, schema, searchText, onSearchText, onFil
           onChange={(event) => onSearchText(event.target.value)}
         />
       </label>
-      <FilterControl scope={scope} schema={schema} onChange={onFilter} />
+      <FilterControl scope={scope} schema={schema} onChange={onFilter} {...filterState} />
       {live ? (
         <div className="live-switch">
           <Switch.Root id={`${id}-live`} className="switch" checked={live.on} aria-describedby={`${id}-live-help`} onCheckedChange={live.toggle}>
