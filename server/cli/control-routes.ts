@@ -7,7 +7,7 @@
  * body is read. The route is not in the OpenAPI document: it is no part of the API.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { Type } from '@sinclair/typebox';
@@ -42,11 +42,17 @@ const ControlBody = Type.Object(
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-/** Loopback, not forwarded by a proxy on this machine, with the published token; in constant time. */
+/**
+ * Headers the command never sends: those a proxy on this machine adds when it forwards someone
+ * else's request, and the Origin a browser adds to a page's request.
+ */
+const notFromTheCommand = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'via', 'x-client-ip', 'true-client-ip', 'cf-connecting-ip', 'origin'];
+
+/** Loopback, not forwarded by a proxy on this machine nor sent by a browser, with the published token; in constant time. */
 function admitted(state: ControlState, request: FastifyRequest): boolean {
   if (!state.tokenHash) return false;
   if (!isLoopback(request.socket.remoteAddress)) return false;
-  if (request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined) return false;
+  if (notFromTheCommand.some((name) => request.headers[name] !== undefined)) return false;
   const header = request.headers.authorization ?? '';
   const prefix = `${CONTROL_SCHEME} `;
   const presented = sha256(header.startsWith(prefix) ? header.slice(prefix.length) : '');
@@ -194,9 +200,17 @@ export function publishControlFile(app: FastifyInstance): string | null {
   const file = controlFilePath(app.ctx.config.dataDir);
   const content: ControlFile = { pid: process.pid, url: `http://${host}:${address.port}`, token };
   // Written beside and renamed: a command never reads half a file, nor one anybody else could read.
+  // Made anew ('wx': whatever is at the path, a link included, is removed first and never followed).
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(content)}\n`, { mode: 0o600 });
+  rmSync(temporary, { force: true });
+  writeFileSync(temporary, `${JSON.stringify(content)}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(temporary, 0o600);
+  // A file system that ignores modes would show the token to every user: no channel then.
+  if (process.platform !== 'win32' && statSync(temporary).mode & 0o077) {
+    rmSync(temporary, { force: true });
+    app.log.warn(`${file} cannot be made readable by this user only on this file system: commands of the command line cannot reach this server while it runs.`);
+    return null;
+  }
   renameSync(temporary, file);
   state.tokenHash = sha256(token);
   state.file = file;

@@ -6,9 +6,11 @@
  * and removes it when it closes; the command reads it, posts the operation to `url` with the
  * token, and reads the answer as NDJSON events: progress, notes, then the result or the error.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { lockOwnerPid } from '../db/lock.ts';
+import { isLoopback } from '../mail/dev-mailbox-routes.ts';
 import { CliError, type OperationContext, type Progress } from './operation.ts';
 
 export const CONTROL_FILE = 'larder.control.json';
@@ -43,18 +45,55 @@ export type ControlEvent =
 
 export const controlFilePath = (dataDir: string) => path.join(dataDir, CONTROL_FILE);
 
-/** The control file of the server holding `dataDir`, or null when there is none (or it is unreadable). */
+const unreachable = (message: string) => new CliError(message, 3, 'server_unreachable');
+const unsafe = (message: string) => new CliError(message, 3, 'control_file_unsafe');
+
+/**
+ * The control file of the server holding `dataDir`, or null when there is none (or it is
+ * unreadable). A command sends the file's token, and the operation's input (a password too), to
+ * the file's address, so a file it cannot trust is refused (`control_file_unsafe`, exit 3) rather
+ * than used: one other users may read (its token may have leaked) or write (it may point
+ * elsewhere), owned by someone else than the command's user, the directory's owner or root, naming
+ * an address other than loopback, or naming another process than the one holding the directory.
+ */
 export function readControlFile(dataDir: string): ControlFile | null {
+  const file = controlFilePath(dataDir);
+  let parsed: Partial<ControlFile>;
   try {
-    const parsed = JSON.parse(readFileSync(controlFilePath(dataDir), 'utf8')) as Partial<ControlFile>;
-    if (typeof parsed.url !== 'string' || typeof parsed.token !== 'string' || typeof parsed.pid !== 'number') return null;
-    return { pid: parsed.pid, url: parsed.url, token: parsed.token };
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ControlFile>;
   } catch {
     return null;
   }
+  if (typeof parsed.url !== 'string' || typeof parsed.token !== 'string' || typeof parsed.pid !== 'number') return null;
+  const control: ControlFile = { pid: parsed.pid, url: parsed.url, token: parsed.token };
+  // Modes and owners mean nothing on Windows (ACLs there).
+  if (process.platform !== 'win32') {
+    const { mode, uid } = statSync(file);
+    if (mode & 0o077) {
+      throw unsafe(
+        `${file} can be read or written by other users (mode ${(mode & 0o777).toString(8)}), so its token may be known to them: the command does not use it. Restart the server (it writes a new one, for its owner only) and keep DATA_DIR closed to others.`,
+      );
+    }
+    const trusted = new Set([process.getuid?.(), statSync(dataDir).uid, 0]);
+    if (!trusted.has(uid)) throw unsafe(`${file} belongs to another user (uid ${uid}) than the data directory's: the command does not use it.`);
+  }
+  let host: string;
+  try {
+    host = new URL(control.url).hostname.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    throw unsafe(`${file} names no valid address (${control.url}).`);
+  }
+  if (!isLoopback(host)) throw unsafe(`${file} names ${control.url}, not a loopback address of this machine: the command does not send it the token.`);
+  const holder = lockOwnerPid(dataDir);
+  if (holder !== null && holder !== control.pid) {
+    throw new CliError(
+      `The data directory ${dataDir} is in use by process ${holder}, but its control file was written by process ${control.pid} (a server that stopped without removing it): stop process ${holder}, or wait until it ends, then run the command again.`,
+      3,
+      'data_dir_locked',
+    );
+  }
+  return control;
 }
-
-const unreachable = (message: string) => new CliError(message, 3, 'server_unreachable');
 
 /**
  * Runs an operation inside the server named by `control`, drawing its progress and notes here.

@@ -19,6 +19,16 @@ export class DataDirectoryLockedError extends Error {
 const LOCK = 'larder.lock';
 const OWNER = 'larder.lock.owner';
 
+/** The process holding the directory, as its owner file names it (null when there is none or it names another host). */
+export function lockOwnerPid(dir: string): number | null {
+  try {
+    const [host, pid] = readFileSync(path.join(dir, OWNER), 'utf8').trim().split(' ');
+    return host === os.hostname() && pid && /^\d+$/.test(pid) ? Number(pid) : null;
+  } catch {
+    return null;
+  }
+}
+
 function ownerIsGone(dir: string): boolean {
   try {
     const [host, pid] = readFileSync(path.join(dir, OWNER), 'utf8').trim().split(' ');

@@ -2,16 +2,18 @@
  * The control channel (docs/cli.md "While a server runs"): a server holding a PGlite data
  * directory publishes `larder.control.json` (owner-only) and runs the command line's operations
  * for it; the command forwards to it on its own, refuses the exclusive ones, and the route answers
- * 404 to anyone without the token, from another address, or through a proxy. On PostgreSQL there
- * is no channel: every command opens the database itself.
+ * 404 to anyone without the token, from another address, through a proxy or from a browser. The
+ * command refuses a control file it cannot trust (others may read or write it, it names another
+ * address or another process). On PostgreSQL there is no channel: every command opens the
+ * database itself.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../server/app.ts';
-import { CONTROL_PATH, controlFilePath, type ControlEvent, type ControlFile } from '../../server/cli/control.ts';
+import { CONTROL_PATH, controlFilePath, readControlFile, type ControlEvent, type ControlFile } from '../../server/cli/control.ts';
 import { publishControlFile } from '../../server/cli/control-routes.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase, type Database } from '../../server/db/index.ts';
@@ -96,6 +98,10 @@ describe('control channel on PGlite', () => {
       await run(body, right, '203.0.113.7'),
       await run(body, { ...right, 'x-forwarded-for': '203.0.113.7' }),
       await run(body, { ...right, forwarded: 'for=203.0.113.7' }),
+      await run(body, { ...right, 'x-real-ip': '203.0.113.7' }),
+      await run(body, { ...right, via: '1.1 proxy' }),
+      // A web page's request (a browser adds Origin); the command never sends one.
+      await run(body, { ...right, origin: 'https://example.com' }),
       // Refused before the body is read: a bad body learns nothing either.
       await run('not json', { authorization: 'Larder-Control nope', 'content-type': 'application/json' }),
     ];
@@ -108,6 +114,51 @@ describe('control channel on PGlite', () => {
     // Not part of the API's description.
     const spec = JSON.parse((await app.inject({ method: 'GET', url: '/api/docs/json' })).body) as { paths: Record<string, unknown> };
     expect(Object.keys(spec.paths).filter((p) => p.startsWith('/api/cli'))).toEqual([]);
+  });
+
+  it(
+    'a command refuses a control file other users may read or write, one naming an address off this machine or written by another process, and sends it nothing',
+    async () => {
+      const file = controlFilePath(dataDir);
+      const original = readFileSync(file, 'utf8');
+      const grant = () => larder({ DATA_DIR: dataDir }, ['--json', 'admin', 'grant', 'ops']);
+      const [before] = await database.db.select().from(users).where(eq(users.username, 'ops'));
+      try {
+        // Readable by others: its token may have leaked, so the command will not rely on it.
+        chmodSync(file, 0o644);
+        expect(() => readControlFile(dataDir)).toThrow(expect.objectContaining({ code: 'control_file_unsafe', exitCode: 3 }));
+        const exposed = await grant();
+        expect(exposed.code, exposed.stdout).toBe(3);
+        expect(exposed.json).toEqual({ error: { code: 'control_file_unsafe', message: expect.stringMatching(/mode 644/) } });
+        chmodSync(file, 0o600);
+        // An address off this machine would receive the token and the input (a password, say).
+        writeFileSync(file, JSON.stringify({ ...control, url: 'http://203.0.113.7:3000' }), { mode: 0o600 });
+        expect(() => readControlFile(dataDir)).toThrow(expect.objectContaining({ code: 'control_file_unsafe', message: expect.stringContaining('loopback') }));
+        // Left by a server that is gone while another process holds the directory: whatever listens on its port now gets nothing.
+        writeFileSync(file, JSON.stringify({ ...control, pid: process.pid + 1 }), { mode: 0o600 });
+        expect(() => readControlFile(dataDir)).toThrow(expect.objectContaining({ code: 'data_dir_locked', exitCode: 3 }));
+      } finally {
+        writeFileSync(file, original, { mode: 0o600 });
+        chmodSync(file, 0o600);
+      }
+      expect(readControlFile(dataDir)).toEqual(control);
+      const [after] = await database.db.select().from(users).where(eq(users.username, 'ops'));
+      expect(after!.superAdmin).toBe(before!.superAdmin);
+    },
+    slow,
+  );
+
+  it('publishes a new control file without following a link left at its temporary path', () => {
+    const victim = path.join(dataDir, 'victim.txt');
+    writeFileSync(victim, 'untouched');
+    const temporary = `${controlFilePath(dataDir)}.${process.pid}.tmp`;
+    symlinkSync(victim, temporary);
+    expect(publishControlFile(app)).toBe(controlFilePath(dataDir));
+    expect(readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(existsSync(temporary)).toBe(false);
+    expect(statSync(controlFilePath(dataDir)).mode & 0o777).toBe(0o600);
+    control = JSON.parse(readFileSync(controlFilePath(dataDir), 'utf8')) as ControlFile;
+    expect(readControlFile(dataDir)).toEqual(control);
   });
 
   it(
