@@ -273,9 +273,12 @@ export function Workbench({ origin }: { origin: string }) {
           ))}
         </fieldset>
 
-        <label className="studio-field">
-          <span className="field-label">{format('studio.rights')}</span>
+        <div className="studio-field">
+          <label className="field-label" htmlFor={`${id}-rights`}>
+            {format('studio.rights')}
+          </label>
           <select
+            id={`${id}-rights`}
             className="input"
             value={choiceKey(choice)}
             aria-describedby={`${id}-rights-help`}
@@ -296,7 +299,7 @@ export function Workbench({ origin }: { origin: string }) {
               {tokenError}
             </span>
           ) : null}
-        </label>
+        </div>
 
         {needsItemID(draft.method) ? (
           <label className="studio-field">
