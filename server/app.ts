@@ -66,6 +66,7 @@ import { createAdmin, type AdminContext } from './admin/index.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { adminBillingRoutes } from './admin/billing-routes.ts';
 import { registerControlChannel } from './cli/control-routes.ts';
+import { studioRoutes } from './studio/routes.ts';
 
 export interface AppContext {
   config: Config;
@@ -269,6 +270,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(projectUserAuthRoutes, { prefix: '/auth/organization/:org/project/:proj' });
   await app.register(projectUserRoutes, { prefix: '/api/organization/:org/project/:proj' });
   await app.register(mainRoutes, { prefix: '/api' });
+  await app.register(studioRoutes, { prefix: '/api/organization/:org/project/:proj/studio' });
   await app.register(billingRoutes, { prefix: '/billing' });
   await app.register(billingTransactionRoutes, { prefix: '/billing' });
   await app.register(cardRoutes, { prefix: '/billing' });

@@ -9,7 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { groupRightsBeyond, rightsBeyond } from '../../definitions/permissions.ts';
 import { platform } from '../../definitions/platform.ts';
 import { currentUser } from '../auth/authenticate.ts';
-import { forbidden } from '../lib/errors.ts';
+import { forbidden, notFound } from '../lib/errors.ts';
 import { namedIn } from '../lib/request-scope.ts';
 import { Empty, responses } from '../lib/schemas.ts';
 import { ApiToken, MintedToken } from '../../definitions/schemas/api-token.ts';
@@ -77,6 +77,8 @@ export async function apiTokenRoutes(fastify: FastifyInstance) {
   const { apiTokens, userGroups } = app.ctx;
   const tokenNamed = async (request: FastifyRequest) => {
     const token = await apiTokens.row((request.params as { id: string }).id);
+    // Studio's temporary tokens are not the project's tokens: not listed, not edited here (docs/studio.md).
+    if (token.temporaryFor) throw notFound('token_not_found', 'There is no such API token.');
     return { organization: token.organizationId, resource: token };
   };
   const tags = ['api tokens'];

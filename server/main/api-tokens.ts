@@ -3,7 +3,7 @@
  * creation and stored only as a hash: deleting the row ends it at once, whatever its signature.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { jwtVerify, SignJWT } from 'jose';
 import type { TokenRights } from '../../definitions/permissions.ts';
 import type { Db } from '../db/index.ts';
@@ -82,8 +82,9 @@ export class ApiTokenService {
     private readonly cache?: SharedCache<CachedApiToken | null>,
   ) {}
 
+  /** The project's tokens; Studio's temporary tokens are never among them (docs/studio.md). */
   async list(projectId: string): Promise<ApiToken[]> {
-    const rows = await this.db.select().from(apiTokens).where(eq(apiTokens.projectId, projectId)).orderBy(asc(apiTokens.createdAt), asc(apiTokens.id));
+    const rows = await this.db.select().from(apiTokens).where(and(eq(apiTokens.projectId, projectId), isNull(apiTokens.temporaryFor))).orderBy(asc(apiTokens.createdAt), asc(apiTokens.id));
     return rows.map(toView);
   }
 
@@ -93,25 +94,43 @@ export class ApiTokenService {
     return row;
   }
 
-  async create(organizationId: string, projectId: string, minterId: string, input: TokenInput): Promise<MintedToken> {
+  /**
+   * Mints a token. `temporary`: a Studio token (docs/studio.md "Tokens in the workbench"), ending
+   * at `expiresAt` (in its signature and its row) and kept out of the project's list.
+   */
+  async create(organizationId: string, projectId: string, minterId: string, input: TokenInput, temporary?: { expiresAt: Date; forUser: string }): Promise<MintedToken> {
     const id = newId();
-    const jwtToken = await new SignJWT({ typ: 'api', org: organizationId, proj: projectId })
+    const jwt = new SignJWT({ typ: 'api', org: organizationId, proj: projectId })
       .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: this.keys.kid, typ: 'JWT' })
       .setSubject(id)
       .setIssuer('larder')
       .setAudience(AUDIENCE)
       .setIssuedAt()
-      .setJti(newId())
-      .sign(this.keys.privateKey);
+      .setJti(newId());
+    if (temporary) jwt.setExpirationTime(Math.ceil(temporary.expiresAt.getTime() / 1000));
+    const jwtToken = await jwt.sign(this.keys.privateKey);
     const [row] = await this.db
       .insert(apiTokens)
-      .values({ id, projectId, organizationId, tokenHash: hashSecret(jwtToken), createdBy: minterId, ...columns(input) })
+      .values({
+        id,
+        projectId,
+        organizationId,
+        tokenHash: hashSecret(jwtToken),
+        createdBy: minterId,
+        ...columns(input),
+        ...(temporary ? { expiresAt: temporary.expiresAt, temporaryFor: temporary.forUser } : {}),
+      })
       .returning();
     return { ...toView(row!), jwtToken };
   }
 
   async update(id: string, input: TokenInput): Promise<ApiToken> {
-    const [row] = await this.db.update(apiTokens).set({ ...columns(input), updatedAt: new Date() }).where(eq(apiTokens.id, id)).returning();
+    // A Studio token is not edited here (docs/studio.md).
+    const [row] = await this.db
+      .update(apiTokens)
+      .set({ ...columns(input), updatedAt: new Date() })
+      .where(and(eq(apiTokens.id, id), isNull(apiTokens.temporaryFor)))
+      .returning();
     if (!row) throw notFound('token_not_found', 'There is no such API token.');
     return toView(row);
   }
@@ -127,11 +146,14 @@ export class ApiTokenService {
       const { payload } = await jwtVerify(token, this.keys.publicKey, { algorithms: [ACCESS_TOKEN_ALG], issuer: 'larder', audience: AUDIENCE });
       if (payload.typ !== 'api' || typeof payload.sub !== 'string') throw new Error('not an API token');
       tokenId = payload.sub;
-    } catch {
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_JWT_EXPIRED') throw unauthorized('token_expired', 'The API token has expired.');
       throw unauthorized('invalid_token', 'The API token is invalid.');
     }
     const row = this.cache ? await this.cache.get(tokenId, () => this.load(tokenId)) : await this.load(tokenId);
     if (!row || !sameHash(row.tokenHash, hashSecret(token))) throw unauthorized('invalid_token', 'The API token has been deleted.');
+    // The signature's own expiry already refuses an ended Studio token; the row's is checked too.
+    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw unauthorized('token_expired', 'The API token has expired.');
     return {
       tokenId: row.id,
       projectId: row.projectId,
@@ -156,6 +178,7 @@ export class ApiTokenService {
         powerDelete: apiTokens.powerDelete,
         powerWrite: apiTokens.powerWrite,
         roles: apiTokens.roles,
+        expiresAt: apiTokens.expiresAt,
       })
       .from(apiTokens)
       .where(eq(apiTokens.id, tokenId));

@@ -34,6 +34,8 @@ export interface CachedApiToken {
   powerDelete: boolean;
   powerWrite: boolean;
   roles: unknown;
+  /** A Studio token's end (docs/studio.md); null: never. */
+  expiresAt?: Date | null;
 }
 
 /** A user group as rights need it (null: no such group). */

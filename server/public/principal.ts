@@ -75,6 +75,8 @@ export async function resolvePrincipal(app: FastifyInstance, token: string | und
       const organizationId = await organizationOf(app, user.projectId);
       if (organizationId) return { kind: 'user', projectId: user.projectId, organizationId, userId: user.userId, groupIds: user.groupIds };
     }
+    // An API token that has ended (a Studio token: docs/studio.md) says so.
+    if ((tokenError as { code?: string } | undefined)?.code === 'token_expired') throw tokenError;
     throw invalidBearer();
   }
   throw tokenError ?? invalidBearer();
