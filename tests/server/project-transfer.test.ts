@@ -23,6 +23,7 @@ import { exportProject } from '../../server/project-transfer/export.ts';
 import { importProject } from '../../server/project-transfer/import.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { bearer, verifiedUser } from './support/flows.ts';
+import { failingMidway, startBucket } from './support/s3rver.ts';
 import { contentFixture, createCollection, createItem, contentTables, type ContentFixture } from './support/content.ts';
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
@@ -59,6 +60,8 @@ describe.each(databaseKinds)('project export and import on %s', (kind) => {
   let targetAccess: string;
   let dirs: string[] = [];
   let archive: string;
+  /** An archive whose rows fail inside the import's transaction, after its files are copied. */
+  let orphanArchive: string;
   const ids: string[] = [];
   const parts: string[] = [];
 
@@ -288,11 +291,53 @@ describe.each(databaseKinds)('project export and import on %s', (kind) => {
     const edited = { ...manifest, entries: { ...manifest.entries, [boltsEntry]: { size: Buffer.byteLength(lines), sha256: sha(lines) } } };
     writeFileSync(path.join(broken, 'manifest.json'), JSON.stringify(edited));
     await tar.create({ file: path.join(bad, 'orphan.tar'), cwd: broken }, ['manifest.json', ...Object.keys(manifest.entries)]);
-    await refused(path.join(bad, 'orphan.tar'), targetOrg, /could not be imported/);
+    orphanArchive = path.join(bad, 'orphan.tar');
+    await refused(orphanArchive, targetOrg, /could not be imported/);
     expect((await target.database.db.select().from(projects)).length).toBe(projectsBefore);
     expect(await contentTables(target)).toEqual(tablesBefore);
     expect(await target.app.ctx.files.storage.list!('p')).toEqual(filesBefore);
     const registered = (await target.database.db.execute(sql`select count(*)::int as n from stored_files`)) as unknown as { rows: { n: number }[] };
     expect(registered.rows[0]!.n).toBe(filesBefore.length);
   }, 120_000);
+
+  it('imports into an installation whose files are in S3; a failed import leaves no object in the bucket', async () => {
+    expect(orphanArchive).toBeDefined();
+    const bucket = await startBucket();
+    const copy = await createTestApp(kind, { DATA_DIR: dir('larder-transfer-s3-'), FILES_SWEEP_INTERVAL_S: '0', PUBLIC_URL: 'http://copy.test', ...bucket.env('copy/') });
+    try {
+      const owner = await verifiedUser(copy.app, 'bucket');
+      const org = json(await copy.app.inject({ method: 'POST', url: '/api/organization', headers: bearer(owner.tokens.access_token), payload: { name: 'Bucket' } })).id as string;
+      const nothingWritten = async () => {
+        expect(await bucket.objects()).toEqual([]);
+        expect(await copy.database.db.select().from(projects)).toEqual([]);
+        const registered = (await copy.database.db.execute(sql`select count(*)::int as n from stored_files`)) as unknown as { rows: { n: number }[] };
+        expect(registered.rows[0]!.n).toBe(0);
+      };
+      const truncated = path.join(dir('larder-transfer-s3-bad-'), 'truncated.tar.gz');
+      const bytes = readFileSync(archive);
+      writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length * 0.8)));
+      await expect(importProject(contextOf(copy), { file: truncated, organizationId: org })).rejects.toThrow(/not a complete project archive|does not match/);
+      await nothingWritten();
+      // The second file's copy fails midway: the first copy and the half-written one are removed.
+      const failing = failingMidway(copy.app.ctx.files.storage, 2);
+      await expect(importProject({ ...contextOf(copy), storage: failing }, { file: archive, organizationId: org })).rejects.toThrow(/failed midway/);
+      expect(failing.writes).toBe(2);
+      await nothingWritten();
+      // Every file copied, then the rows fail in the transaction: the copies are removed again.
+      await expect(importProject(contextOf(copy), { file: orphanArchive, organizationId: org })).rejects.toThrow(/could not be imported/);
+      await nothingWritten();
+
+      const imported = await importProject(contextOf(copy), { file: archive, organizationId: org });
+      const objects = await bucket.objects();
+      expect(objects).toHaveLength(imported.counts.files);
+      expect(objects.every((key) => key.startsWith(`copy/p/${imported.project.id}/`))).toBe(true);
+      const before = await snapshot(source, f.org, f.project, f.access);
+      const after = await snapshot(copy, org, imported.project.id, owner.tokens.access_token);
+      expect(after.out).toEqual(before.out);
+      expect(after.files.sort()).toEqual(before.files.sort());
+    } finally {
+      await copy.close();
+      await bucket.close();
+    }
+  }, 180_000);
 });
