@@ -29,12 +29,17 @@ export class SoftLaunchService {
     return { enabled: (row?.value as { enabled?: unknown } | undefined)?.enabled === true };
   }
 
-  /** Turns soft launch on or off (audited `softLaunch.set`). */
+  /**
+   * Turns soft launch on or off (audited `softLaunch.set`). Setting what is already set writes
+   * and records nothing (as for the users' actions, docs/admin.md "Users"), nor drops every
+   * process's cached billing accounts.
+   */
   async set(enabled: boolean, actor: AuditActor): Promise<SoftLaunch> {
     return this.db.transaction(async (tx) => {
       // The row locked (when there is one), so two switches at once record the true "before".
       await tx.execute(sql`select 1 from settings where key = ${softLaunchKey} for update`);
       const before = await this.get(tx);
+      if (before.enabled === enabled) return before;
       await tx
         .insert(settings)
         .values({ key: softLaunchKey, value: { enabled } })
@@ -55,7 +60,8 @@ export class SoftLaunchService {
 
   /**
    * Replaces the whitelist (audited `softLaunch.setWhitelist`, the lists before and after). An id
-   * of no organization is 404 `organization_not_found` and nothing is written.
+   * of no organization is 404 `organization_not_found` and nothing is written; the list it
+   * already is writes and records nothing.
    */
   async setWhitelist(organizationIds: readonly string[], actor: AuditActor): Promise<SoftLaunchWhitelist> {
     const wanted = [...new Set(organizationIds)];
@@ -69,6 +75,7 @@ export class SoftLaunchService {
       // One replacement at a time: the list read as "before" is the one replaced.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('larder soft launch whitelist'))`);
       const before = await this.whitelist(tx);
+      if (before.organizationIDs.length === wanted.length && wanted.every((id) => before.organizationIDs.includes(id))) return before;
       if (wanted.length) await tx.delete(softLaunchWhitelist).where(notInArray(softLaunchWhitelist.organizationId, wanted));
       else await tx.delete(softLaunchWhitelist);
       if (wanted.length) await tx.insert(softLaunchWhitelist).values(wanted.map((organizationId) => ({ organizationId }))).onConflictDoNothing();

@@ -84,7 +84,12 @@ describe.each(databaseKinds)('soft launch on %s', (kind) => {
     expectProblem(await put('/billing/softLaunch/whitelistOrgs', { organizationIDs: ['nope'] }), 400);
     expectProblem(await put('/billing/softLaunch/whitelistOrgs', { organizationIDs: [a!.f.org, 'f'.repeat(24)] }), 404, 'organization_not_found');
     expect(await database.db.select().from(softLaunchWhitelist)).toEqual([]);
+    // Setting what already is changes nothing and records nothing.
+    expect(json(await put('/billing/softLaunch', { enabled: false }))).toEqual({ enabled: false });
+    expect(json(await put('/billing/softLaunch/whitelistOrgs', { organizationIDs: [] }))).toEqual({ organizationIDs: [] });
+    expect(await database.db.select().from(settings).where(eq(settings.key, 'softLaunch'))).toEqual([]);
     expect(await audit('softLaunch.setWhitelist')).toEqual([]);
+    expect(await audit('softLaunch.set')).toEqual([]);
   });
 
   it('while on, enforces billing for whitelisted organizations only; off restores it at once', async () => {
@@ -97,6 +102,9 @@ describe.each(databaseKinds)('soft launch on %s', (kind) => {
     expect(json(whitelisted)).toEqual({ organizationIDs: [a.f.org] });
     expect(json(await put('/billing/softLaunch', { enabled: true }))).toEqual({ enabled: true });
     expect(json(await get('/billing/softLaunch'))).toEqual({ enabled: true });
+    // Again: nothing more in the audit log (below: one entry each way, one list).
+    expect(json(await put('/billing/softLaunch', { enabled: true }))).toEqual({ enabled: true });
+    expect(json(await put('/billing/softLaunch/whitelistOrgs', { organizationIDs: [a.f.org] }))).toEqual({ organizationIDs: [a.f.org] });
 
     expectProblem(await list(app, a.token), 429, 'usage_limit');
     const served = await list(app, b.token);
@@ -144,7 +152,9 @@ describe.each(databaseKinds)('soft launch on %s', (kind) => {
       [{ enabled: false }, { enabled: true }],
       [{ enabled: true }, { enabled: false }],
     ]);
-    const [listed] = await audit('softLaunch.setWhitelist');
+    const lists = await audit('softLaunch.setWhitelist');
+    expect(lists).toHaveLength(1);
+    const [listed] = lists;
     expect(listed).toMatchObject({ actor: expect.stringContaining('@'), targetKind: 'softLaunch', before: { organizationIDs: [] }, after: { organizationIDs: [a.f.org] } });
   });
 
