@@ -23,7 +23,12 @@ export function registerAdminCommands(program: Command, run: RunCommand): void {
     .option('--password <password>', 'their password (else the ADMIN_PASSWORD setting, else one is generated and printed once)')
     .action(async (options: { email: string; username: string; password?: string }, command: Command) => {
       // The setting keeps the password out of the process list and the shell's history (docs/cli.md "Administrators and migrations").
-      const password = options.password ?? loadConfig().adminPassword;
+      let password = options.password;
+      try {
+        password ??= loadConfig().adminPassword;
+      } catch {
+        // An invalid setting: the run below reports it as every command does (`invalid_setting`, exit 2).
+      }
       await run(command, createAdmin, { email: options.email, username: options.username, ...(password === undefined ? {} : { password }) }, (output) =>
         `Created the platform super-admin ${describe(output.user)}.${generated(output.password)}`,
       );

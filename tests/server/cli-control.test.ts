@@ -182,6 +182,29 @@ describe('control channel on PGlite', () => {
   );
 });
 
+describe('command line settings', () => {
+  it(
+    'an invalid setting is a usage refusal (exit 2, one JSON document), also for admin create, which reads ADMIN_PASSWORD',
+    async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'larder-settings-'));
+      try {
+        for (const args of [
+          ['--json', 'admin', 'create', '--email', 'ops@example.com', '--username', 'ops'],
+          ['--json', 'admin', 'grant', 'ops'],
+        ]) {
+          const refused = await larder({ DATA_DIR: dataDir }, args, { PORT: 'not a port' });
+          expect(refused.code, refused.stderr).toBe(2);
+          expect(refused.json).toEqual({ error: { code: 'invalid_setting', message: expect.stringContaining('PORT') } });
+          expect(refused.stderr).not.toMatch(/\bat \S+ \(/);
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    slow,
+  );
+});
+
 describe.runIf(databaseKinds.includes('postgres'))('no control channel on PostgreSQL', () => {
   it('neither publishes a control file nor answers the route', async () => {
     const t = await createTestApp('postgres');
