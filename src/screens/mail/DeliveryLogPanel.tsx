@@ -292,16 +292,13 @@ function MailDialog({
           ) : (
             <p className="muted">{format('mailLog.noHtml')}</p>
           )}
-          <div className="form-actions">
-            {canResend ? (
+          {canResend ? (
+            <div className="form-actions">
               <button type="button" className="button" disabled={resending} onClick={() => onResend(mail)}>
                 {format('mailLog.resend')}
               </button>
-            ) : null}
-            <button type="button" className="button button-primary" onClick={onClose}>
-              {format('mailLog.close')}
-            </button>
-          </div>
+            </div>
+          ) : null}
         </div>
       )}
     </ModalDialog>
