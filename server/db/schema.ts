@@ -676,7 +676,7 @@ export const webhooks = pgTable(
     disabledReason: text('disabled_reason'),
     /**
      * pg_current_snapshot() of the statement that created or re-enabled the webhook (migration 0031):
-     * the events that had committed by then are never sent to it (docs/webhooks.md "On and off").
+     * the events that had committed by then are never sent to it (docs/webhooks.md, on and off).
      */
     enabledSnapshot: text('enabled_snapshot'),
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),

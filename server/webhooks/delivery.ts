@@ -141,6 +141,19 @@ export function signDelivery(secret: string, timestamp: string, body: string): s
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
+/**
+ * Whether a transaction had committed by the time of a snapshot (pg_current_snapshot() as text,
+ * `xmin:xmax:xip,…`), as pg_visible_in_snapshot reads it: below xmin, or below xmax and not running
+ * then. Only committed transactions leave events, so for an event's xid that is "written before".
+ */
+export function committedBefore(snapshot: string): (xid: bigint) => boolean {
+  const [xmin = '', xmax = '', running = ''] = snapshot.split(':');
+  const low = BigInt(xmin);
+  const high = BigInt(xmax);
+  const inProgress = new Set(running ? running.split(',').map((x) => BigInt(x)) : []);
+  return (xid) => xid < low || (xid < high && !inProgress.has(xid));
+}
+
 const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
 
 export interface WebhookDispatcherOptions {
@@ -296,14 +309,17 @@ export class WebhookDispatcher {
       const projectIds = [...new Set(events.map((e) => String(e.project_id)))];
       const hooks = await query(
         tx,
-        sql`select id, organization_id, project_id, trigger, collections from webhooks
+        sql`select id, organization_id, project_id, trigger, collections, enabled_snapshot from webhooks
             where disabled_at is null and project_id in (${sql.join(projectIds.map((p) => sql`${p}`), sql`, `)})`,
       );
       const deliveries: { id: string; webhookId: string; eventId: number; trigger: string; body: string }[] = [];
+      // An event that had committed when its webhook was created or turned back on is not its own.
+      const before = new Map(hooks.map((hook) => [hook.id, hook.enabled_snapshot == null ? undefined : committedBefore(String(hook.enabled_snapshot))]));
       for (const event of events) {
         const keys = eventKeys({ id: String(event.collection_id), slug: String(event.slug ?? event.collection_id) }, String(event.nested_path));
         for (const hook of hooks) {
           if (hook.project_id !== event.project_id) continue;
+          if (before.get(hook.id)?.(BigInt(String(event.xid)))) continue;
           const collections = typeof hook.collections === 'string' ? JSON.parse(hook.collections) : hook.collections;
           if (!matches({ trigger: String(hook.trigger), collections }, String(event.trigger), keys)) continue;
           const item = typeof event.item === 'string' ? JSON.parse(event.item) : event.item;

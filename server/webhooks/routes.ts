@@ -5,6 +5,9 @@
  *
  * POST /webhook · GET /webhook?organizationID&projectID · GET /webhook/{id}/logs ·
  * PUT /webhook/{id} · DELETE /webhook/{id} · POST /webhook/{id}/logs/{deliveryID}/redeliver
+ *
+ * A webhook named by id is checked in its own project, so a member who sees a restricted view of
+ * it reaches only the webhooks of that view (server/webhooks/webhooks.ts); the others answer 404.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -57,7 +60,13 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
   const { webhooks, dispatcher } = options;
   const webhookNamed = async (request: FastifyRequest) => {
     const row = await webhooks.row((request.params as { id: string }).id);
-    return { organization: row.organizationId, resource: row };
+    return { organization: row.organizationId, project: row.projectId, resource: row };
+  };
+  /** The webhook the address names, once the caller's view of its project may see it. */
+  const seenWebhook = async (request: FastifyRequest) => {
+    const row = request.scope.resource as WebhookRow;
+    await webhooks.requireSeen(row, request.scope.visibility);
+    return row;
   };
   const tags = ['webhooks'];
   const security = [{ bearer: [] as string[] }];
@@ -78,7 +87,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
     async function createWebhook(request, reply) {
       const { userId } = currentUser(request);
       const { organizationID, projectID } = request.body;
-      return reply.code(201).send(await webhooks.create(organizationID, projectID, userId, toInput(request.body)));
+      return reply.code(201).send(await webhooks.create(organizationID, projectID, userId, toInput(request.body), request.scope.visibility));
     },
   );
 
@@ -89,25 +98,26 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
       schema: { summary: 'The webhooks of a project (read)', tags, security, querystring: Type.Object({ organizationID: Id, projectID: Id }), response: responses({ 200: Type.Array(Webhook) }) },
     },
     async function listWebhooks(request) {
-      return webhooks.list(request.scope.projectId);
+      return webhooks.list(request.scope.projectId, request.scope.visibility);
     },
   );
 
   app.get(
     '/:id/logs',
     {
-      config: { action: 'read', scope: 'organization', locate: webhookNamed },
+      config: { action: 'read', scope: 'project', locate: webhookNamed },
       schema: {
         summary: `A webhook's delivery log, newest attempt first, ${webhookLimits.logPage} per page (read)`,
         tags,
         security,
         params: Type.Object({ id: Id }),
-        querystring: Type.Object({ before: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        // Bounded so that a number past a bigint is a 400 here, not a failed query.
+        querystring: Type.Object({ before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })) }),
         response: responses({ 200: Type.Array(WebhookLogEntry) }),
       },
     },
     async function readLog(request) {
-      const row = request.scope.resource as WebhookRow;
+      const row = await seenWebhook(request);
       return webhooks.logs(row.id, request.query.before);
     },
   );
@@ -115,7 +125,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
   app.post(
     '/:id/logs/:deliveryID/redeliver',
     {
-      config: { action: 'update', scope: 'organization', locate: webhookNamed },
+      config: { action: 'update', scope: 'project', locate: webhookNamed },
       schema: {
         summary: 'Send a logged delivery once more, now (update)',
         tags,
@@ -125,7 +135,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
       },
     },
     async function redeliver(request, reply) {
-      const row = request.scope.resource as WebhookRow;
+      const row = await seenWebhook(request);
       const delivery = await webhooks.delivery(row.id, request.params.deliveryID);
       await dispatcher.redeliver(delivery.id);
       return reply.code(202).send({ deliveryID: delivery.id });
@@ -135,7 +145,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
   app.put(
     '/:id',
     {
-      config: { action: 'update', scope: 'organization', locate: webhookNamed },
+      config: { action: 'update', scope: 'project', locate: webhookNamed },
       schema: {
         summary: "Change a webhook's settings; enabled: true turns a disabled webhook back on (update)",
         tags,
@@ -146,16 +156,16 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
       },
     },
     async function changeWebhook(request) {
-      const row = request.scope.resource as WebhookRow;
-      return webhooks.update(row, toInput(request.body), request.body.enabled);
+      const row = await seenWebhook(request);
+      return webhooks.update(row, toInput(request.body), request.body.enabled, request.scope.visibility);
     },
   );
 
   app.delete(
     '/:id',
-    { config: { action: 'delete', scope: 'organization', locate: webhookNamed }, schema: { summary: 'Delete a webhook and its log (delete)', tags, security, params: Type.Object({ id: Id }), response: responses({ 204: Empty }) } },
+    { config: { action: 'delete', scope: 'project', locate: webhookNamed }, schema: { summary: 'Delete a webhook and its log (delete)', tags, security, params: Type.Object({ id: Id }), response: responses({ 204: Empty }) } },
     async function deleteWebhook(request, reply) {
-      const row = request.scope.resource as WebhookRow;
+      const row = await seenWebhook(request);
       await webhooks.delete(row.id);
       return reply.code(204).send(null);
     },

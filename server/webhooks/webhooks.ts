@@ -5,6 +5,10 @@
  * `collections` holds collection ids or slugs, or nested slugs (`posts.comments`: the comments of
  * a post); an empty list means every collection of the project, nested ones included. A webhook
  * listens to the lists it names only: `posts` does not fire for a post's comments.
+ *
+ * A member who sees a restricted view of the project (definitions/restricted-view.ts) sees only the
+ * webhooks that name collections of their view, and makes only such ones: a webhook is sent every
+ * item it listens to, so one listening to a hidden collection (or to all) would hand it over.
  */
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { webhookLimits, webhookMethods, webhookTriggers, type WebhookDeliveryState, type WebhookMethod, type WebhookTrigger } from '../../definitions/webhooks.ts';
@@ -15,6 +19,7 @@ import { AppError, notFound } from '../lib/errors.ts';
 import { newId, newSecret } from '../lib/ids.ts';
 import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
 import { levelAt, topLevel } from '../content/schema-tree.ts';
+import type { CollectionVisibility } from '../main/projects.ts';
 import type { CreatedWebhook, Webhook, WebhookLogEntry } from '../../definitions/schemas/webhook.ts';
 
 export interface WebhookInput {
@@ -51,6 +56,26 @@ const invalidWebhook = (errors: Problems) =>
 
 export const webhookNotFound = () => notFound('webhook_not_found', 'There is no such webhook.');
 
+/** Spaces and control characters: the URL parser drops or encodes them, so the address stored would not be the one called. */
+const unsentCharacters = /[\s\u0000-\u001f\u007f-\u009f]/u;
+
+type CollectionKey = { id: string; slug: string; schema: unknown };
+
+/** The collection a webhook entry (`id`, `slug` or `slug.nested`) starts with. */
+const headOf = (rows: readonly CollectionKey[], entry: string) => {
+  const head = entry.split('.')[0];
+  return rows.find((r) => r.id === head || r.slug === head);
+};
+
+/** Whether a webhook listening to `collections` is one the caller may see (module comment). */
+const seenBy = (visibility: CollectionVisibility | undefined, collections: readonly string[], rows: readonly CollectionKey[]) =>
+  !visibility?.restricted ||
+  (collections.length > 0 &&
+    collections.every((entry) => {
+      const row = headOf(rows, entry);
+      return row !== undefined && visibility.visible(row.slug);
+    }));
+
 /** The list keys an event matches: its collection by id and by slug, followed by the nested slugs of its list. */
 export function eventKeys(collection: { id: string; slug: string }, nestedPath: string): string[] {
   const slugs = nestedPath ? nestedPath.split('.').filter((_part, i) => i % 2 === 0) : [];
@@ -70,14 +95,22 @@ export class WebhookService {
     private readonly outbound: UrlGuard,
   ) {}
 
-  /** Checks an input against the project: a clear 400 naming every problem. */
-  private async validate(projectId: string, input: WebhookInput): Promise<WebhookInput> {
+  private collectionKeys(projectId: string): Promise<CollectionKey[]> {
+    return this.db
+      .select({ id: contentCollections.id, slug: contentCollections.slug, schema: contentCollections.schema })
+      .from(contentCollections)
+      .where(eq(contentCollections.projectId, projectId));
+  }
+
+  /** Checks an input against the project (and the caller's view of it): a clear 400 naming every problem. */
+  private async validate(projectId: string, input: WebhookInput, visibility?: CollectionVisibility): Promise<WebhookInput> {
     const errors: Problems = [];
     const name = input.name.trim();
     if (!name) errors.push({ path: 'name', message: 'must not be empty' });
     if (name.length > webhookLimits.nameMax) errors.push({ path: 'name', message: `must be at most ${webhookLimits.nameMax} characters` });
     const uri = input.webhookURI.trim();
     if (uri.length > webhookLimits.uriMax) errors.push({ path: 'webhookURI', message: `must be at most ${webhookLimits.uriMax} characters` });
+    else if (unsentCharacters.test(uri)) errors.push({ path: 'webhookURI', message: 'must not contain spaces or control characters (percent-encode them)' });
     else {
       try {
         await this.outbound.checkResolved(uri);
@@ -90,15 +123,15 @@ export class WebhookService {
     if (!(webhookTriggers as readonly string[]).includes(input.trigger)) errors.push({ path: 'trigger', message: `must be one of ${webhookTriggers.join(', ')}` });
     const collections = [...new Set(input.collections.map((c) => c.trim()))];
     if (collections.length > webhookLimits.collectionsMax) errors.push({ path: 'collections', message: `must list at most ${webhookLimits.collectionsMax} collections` });
-    else if (collections.length) {
-      const rows = await this.db
-        .select({ id: contentCollections.id, slug: contentCollections.slug, schema: contentCollections.schema })
-        .from(contentCollections)
-        .where(eq(contentCollections.projectId, projectId));
+    else if (!collections.length && visibility?.restricted) {
+      errors.push({ path: 'collections', message: 'must name the collections to listen to (you see a restricted view of this project)' });
+    } else if (collections.length) {
+      const rows = await this.collectionKeys(projectId);
       for (const entry of collections) {
-        const [head, ...rest] = entry.split('.');
-        const row = rows.find((r) => r.id === head || r.slug === head);
-        if (!row || !levelAt(topLevel(row.id, row.schema as SchemaField[]), rest)) {
+        const rest = entry.split('.').slice(1);
+        const row = headOf(rows, entry);
+        // A collection hidden from the caller's view is refused in the words of one that does not exist.
+        if (!row || !seenBy(visibility, [entry], rows) || !levelAt(topLevel(row.id, row.schema as SchemaField[]), rest)) {
           errors.push({ path: 'collections', message: `"${entry.slice(0, 100)}" is not a collection of this project` });
         }
       }
@@ -107,9 +140,18 @@ export class WebhookService {
     return { name, webhookURI: uri, method: input.method, trigger: input.trigger, collections };
   }
 
-  async list(projectId: string): Promise<Webhook[]> {
+  /** The project's webhooks the caller may see (all of them unless their view is restricted). */
+  async list(projectId: string, visibility?: CollectionVisibility): Promise<Webhook[]> {
     const rows = await this.db.select().from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(webhooks.createdAt, webhooks.id);
-    return rows.map(toView);
+    if (!visibility?.restricted) return rows.map(toView);
+    const keys = await this.collectionKeys(projectId);
+    return rows.filter((row) => seenBy(visibility, row.collections as string[], keys)).map(toView);
+  }
+
+  /** 404, as for a webhook that does not exist, when the caller's restricted view may not see this one. */
+  async requireSeen(row: WebhookRow, visibility: CollectionVisibility): Promise<void> {
+    if (!visibility.restricted) return;
+    if (!seenBy(visibility, row.collections as string[], await this.collectionKeys(row.projectId))) throw webhookNotFound();
   }
 
   async row(id: string): Promise<WebhookRow> {
@@ -119,8 +161,8 @@ export class WebhookService {
   }
 
   /** Creates a webhook; the answer carries its signing secret, shown only here. */
-  async create(organizationId: string, projectId: string, userId: string, input: WebhookInput): Promise<CreatedWebhook> {
-    const valid = await this.validate(projectId, input);
+  async create(organizationId: string, projectId: string, userId: string, input: WebhookInput, visibility?: CollectionVisibility): Promise<CreatedWebhook> {
+    const valid = await this.validate(projectId, input, visibility);
     const secret = `whsec_${newSecret()}`;
     const [row] = await this.db
       .insert(webhooks)
@@ -134,15 +176,22 @@ export class WebhookService {
         trigger: valid.trigger,
         collections: valid.collections,
         secret,
+        // Events that committed before this statement are not the new webhook's (enabledSnapshot).
+        enabledSnapshot: sql`pg_current_snapshot()::text`,
         createdBy: userId,
       })
       .returning();
     return { ...toView(row!), secret };
   }
 
-  /** Changes a webhook's settings; `enabled: true` turns a disabled one back on (its failure count starts again). */
-  async update(row: WebhookRow, input: WebhookInput, enabled: boolean | undefined): Promise<Webhook> {
-    const valid = await this.validate(row.projectId, input);
+  /**
+   * Changes a webhook's settings; `enabled: true` turns a disabled one back on (its failure count
+   * starts again) and from then on it is sent only the events committed after this statement: the
+   * ones written while it was off are never sent, however late the relay reaches them
+   * (docs/webhooks.md, on and off). Saving an enabled webhook with `enabled: true` changes neither.
+   */
+  async update(row: WebhookRow, input: WebhookInput, enabled: boolean | undefined, visibility?: CollectionVisibility): Promise<Webhook> {
+    const valid = await this.validate(row.projectId, input, visibility);
     const [updated] = await this.db
       .update(webhooks)
       .set({
@@ -152,7 +201,15 @@ export class WebhookService {
         trigger: valid.trigger,
         collections: valid.collections,
         updatedAt: new Date(),
-        ...(enabled === true ? { disabledAt: null, disabledReason: null, consecutiveFailures: 0 } : {}),
+        ...(enabled === true
+          ? {
+              disabledAt: null,
+              disabledReason: null,
+              consecutiveFailures: 0,
+              // Decided on the row as this statement finds it, so a disabling that raced the read counts.
+              enabledSnapshot: sql`case when ${webhooks.disabledAt} is null then ${webhooks.enabledSnapshot} else pg_current_snapshot()::text end`,
+            }
+          : {}),
         ...(enabled === false && row.disabledAt === null ? { disabledAt: new Date(), disabledReason: 'Disabled by a user.' } : {}),
       })
       .where(eq(webhooks.id, row.id))
