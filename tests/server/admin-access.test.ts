@@ -2,8 +2,9 @@
  * Every call of the platform admin area is for super-admins only (docs/admin.md "Access"): each
  * route registered under `/api/admin/` and each admin call of the billing service, found from
  * the router rather than listed here (routes added later are covered), is called with a plausible
- * body as a signed-in user who owns an organization (403) and without a token (401), and nothing
- * in the database changes: no audit entry, no mail, no row.
+ * body as a signed-in user who owns an organization (403) and without a token (401) — and with a
+ * super-admin's expired access token, a project API token or a project user's token (401) — and
+ * nothing in the database changes: no audit entry, no mail, no row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -142,5 +143,38 @@ describe.each(databaseKinds)('admin calls refused to everyone but super-admins o
     await t.app.ctx.caches.settle();
     const response = await t.app.inject({ method: 'GET', url: '/api/admin/users', headers: bearer(member.access) });
     expect(response.statusCode, response.body).toBe(200);
+  });
+
+  it("answers 401 to a super-admin's expired access token, a project API token they made and a project user's token, on every admin call, and changes nothing", async () => {
+    // The caller is a super-admin now (above): none of these tokens is their console session.
+    const project = json(await t.app.inject({ method: 'POST', url: `/api/organization/${member.org}/project`, headers: bearer(member.access), payload: { name: 'App' } })).id as string;
+    const minted = await t.app.inject({ method: 'POST', url: '/api/apiTokens', headers: bearer(member.access), payload: { name: 'app', projectID: project, organizationID: member.org } });
+    expect(minted.statusCode, minted.body).toBe(201);
+    const apiToken = json(minted).jwtToken as string;
+    const endUser = await t.app.inject({
+      method: 'POST',
+      url: '/auth/public/user',
+      headers: { ...bearer(apiToken), 'accept-version': 'v1' },
+      payload: { email: 'app-user@example.test', password: 'correct horse 1' },
+    });
+    expect(endUser.statusCode, endUser.body).toBe(201);
+    const { sub, sid } = JSON.parse(Buffer.from(member.access.split('.')[1]!, 'base64url').toString()) as { sub: string; sid: string };
+    // Signed with the server's own key for the live session, issued long enough ago to have expired.
+    const signAccess = (t.app.ctx.tokens as unknown as { signAccess(u: string, s: string, at: number, jti: string): Promise<string> }).signAccess.bind(t.app.ctx.tokens);
+    const expired = await signAccess(sub, sid, Math.floor(Date.now() / 1000) - t.config.accessTokenTtlS - 60, 'expired');
+    const tokens = { expired, apiToken, endUser: json(endUser).access_token as string };
+
+    const before = await snapshot();
+    const wrong: string[] = [];
+    for (const route of calls) {
+      for (const [kind, token] of Object.entries(tokens)) {
+        const response = await plausible(route, bearer(token));
+        if (response.statusCode !== 401 || !JSON.parse(response.body).code) wrong.push(`${route.method} ${route.path} ${kind}: ${response.statusCode} ${response.body}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+    const [audit] = await query<{ n: number }>(t.database.db, sql`select count(*)::int as n from admin_audit`);
+    expect(Number(audit!.n)).toBe(0);
   });
 });
