@@ -52,6 +52,7 @@ import { projectUserAuthRoutes, projectUserRoutes } from './main/project-user-ro
 import { UsageMeter } from './usage/usage.ts';
 import { BackgroundWork } from './lib/background.ts';
 import { registerWebhooks } from './webhooks/index.ts';
+import { registerProjectMail } from './mail/index.ts';
 import { WebhookService } from './webhooks/webhooks.ts';
 import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
 import { CollectionService } from './content/collections.ts';
@@ -279,6 +280,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (config.devMailbox && mailer.transport === 'outbox') await app.register(devMailboxRoutes, { prefix: '/api/dev/mailbox' });
   await registerFiles(app);
   await registerWebhooks(app);
+  await registerProjectMail(app);
   await app.register(usageRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(adminBillingRoutes, { prefix: '/billing' });

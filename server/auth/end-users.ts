@@ -12,12 +12,14 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, asc, count, eq, gt, ilike, isNull, lt, or } from 'drizzle-orm';
 import { formatMessage } from '../../definitions/messages/format.ts';
+import { defaultMailTemplates, mailKindOfTemplate, mailLimits, type MailTemplateKind } from '../../definitions/mail.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { projects, projectUserOtps, projectUserResets, projectUsers } from '../db/schema.ts';
+import { projects, projectUserOtps, projectUserResets, projectUsers, projectUserVerifications } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { renderTemplate } from '../mail/templates.ts';
 import type { SmsProvider } from '../mail/sms.ts';
 import type { EndUserClaims, EndUserTokenPair, EndUserTokenService } from './end-user-tokens.ts';
 import type { ServerKeys } from './keys.ts';
@@ -30,6 +32,12 @@ export const otpRules = { ttlS: 300, maxAttempts: 5, maxResends: 3, digits: 6 } 
 
 /** An e-mail or a phone number naming a user (exactly one). */
 export type Identity = { email: string } | { phone: string };
+
+/** What sends a project's app-user mails with its templates and sender (server/mail/project-mail.ts). */
+export interface ProjectMailSender {
+  send(projectId: string, kind: MailTemplateKind, to: string, values: Record<string, string | number>, link?: string): Promise<void>;
+  verifyOnSignup(projectId: string): Promise<boolean>;
+}
 
 export interface UsageCounter {
   add(organizationId: string, metric: 'BagelAuthUsers' | 'SMSOTPCount', amount?: number): unknown;
@@ -102,6 +110,20 @@ export class EndUserService {
     /** Usage metering, when the process has it (looked up at each count). */
     private readonly usage: () => UsageCounter | undefined = () => undefined,
   ) {}
+
+  private projectMail: ProjectMailSender | undefined;
+
+  /** The project templates and sender settings the app users' mails go out with (docs/mail.md). */
+  useProjectMail(sender: ProjectMailSender): void {
+    this.projectMail = sender;
+  }
+
+  /** Mails an app user with the project's template of `kind` (without a project mail service: the default text, the installation's sender). */
+  private async mailUser(projectId: string, kind: MailTemplateKind, to: string, values: Record<string, string | number>, link?: string): Promise<void> {
+    if (this.projectMail) return this.projectMail.send(projectId, kind, to, values, link);
+    const rendered = await renderTemplate(defaultMailTemplates[kind], values);
+    await this.mailer.send({ kind: mailKindOfTemplate[kind], to, ...rendered, projectId, template: kind, ...(link ? { link } : {}) });
+  }
 
   /** For `/auth/public` and the public API: the claims of a project-user access token (see EndUserTokenService.verify). */
   verifyAccessToken(jwt: string): Promise<EndUserClaims | null> {
@@ -269,17 +291,46 @@ export class EndUserService {
       expiresAt: new Date(Date.now() + this.config.resetTokenTtlS * 1000),
     });
     const link = `${this.config.publicUrl}/bagel-auth-reset-password/${secret}`;
-    await this.mailer.send({
-      kind: 'project-user-reset',
-      to: user.email,
-      subject: formatMessage('mail.projectUserReset.subject', { project: project.name }),
-      text: formatMessage('mail.projectUserReset.text', {
-        project: project.name,
-        link,
-        minutes: Math.max(1, Math.round(this.config.resetTokenTtlS / 60)),
-      }),
-      link,
+    const minutes = Math.max(1, Math.round(this.config.resetTokenTtlS / 60));
+    await this.mailUser(projectId, 'reset', user.email, { email: user.email, link, project: project.name, minutes }, link);
+  }
+
+  /**
+   * After a sign-up with an e-mail address (once answered): mails the user a link to the console's
+   * public page `/bagel-auth-verify-email/{verifyID}` while the project's `verifyOnSignup` is on.
+   */
+  async sendVerification(projectId: string, userId: string): Promise<void> {
+    if (this.projectMail && !(await this.projectMail.verifyOnSignup(projectId))) return;
+    const [user] = await this.db.select().from(projectUsers).where(and(eq(projectUsers.projectId, projectId), eq(projectUsers.id, userId)));
+    if (!user?.email || user.verified) return;
+    const project = await this.project(projectId);
+    const secret = newSecret();
+    const hours = mailLimits.verificationTtlHours;
+    await this.db.insert(projectUserVerifications).values({ tokenHash: hashSecret(secret), projectId, userId, expiresAt: new Date(Date.now() + hours * 3_600_000) });
+    const link = `${this.config.publicUrl}/bagel-auth-verify-email/${secret}`;
+    await this.mailUser(projectId, 'verification', user.email, { email: user.email, link, project: project.name, hours }, link);
+  }
+
+  /** Verifies an app user's address with a mailed link's id: once, before it expires. Answers the project's name. */
+  async verifyEmail(verifyId: string): Promise<{ projectId: string; project: string }> {
+    const done = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(projectUserVerifications)
+        .where(and(eq(projectUserVerifications.tokenHash, hashSecret(verifyId)), isNull(projectUserVerifications.usedAt), gt(projectUserVerifications.expiresAt, new Date())))
+        .for('update');
+      if (!row) return null;
+      const now = new Date();
+      await tx.update(projectUsers).set({ verified: true }).where(eq(projectUsers.id, row.userId));
+      // Every other link of the user is spent with this one.
+      await tx
+        .update(projectUserVerifications)
+        .set({ usedAt: now })
+        .where(and(eq(projectUserVerifications.userId, row.userId), isNull(projectUserVerifications.usedAt)));
+      return row.projectId;
     });
+    if (!done) throw badRequest('invalid_verification_token', 'This verification link is invalid, expired or already used.');
+    return { projectId: done, project: (await this.project(done)).name };
   }
 
   /** Sets a new password with a reset link's id: once; ends the user's sessions and other links; proves the e-mail. */
@@ -335,12 +386,7 @@ export class EndUserService {
     const project = await this.project(projectId);
     const minutes = Math.max(1, Math.round(otpRules.ttlS / 60));
     if (channel === 'email') {
-      await this.mailer.send({
-        kind: 'project-user-otp',
-        to: target,
-        subject: formatMessage('mail.projectUserOtp.subject', { project: project.name }),
-        text: formatMessage('mail.projectUserOtp.text', { project: project.name, code, minutes }),
-      });
+      await this.mailUser(projectId, 'otp', target, { email: target, code, project: project.name, minutes });
     } else {
       await this.sms.send({ to: target, text: formatMessage('sms.projectUserOtp.text', { project: project.name, code, minutes }) });
       this.usage()?.add(project.organizationId, 'SMSOTPCount', 1);

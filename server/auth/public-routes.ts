@@ -12,7 +12,8 @@
  * 403. `POST /user` answers exactly 201, `/user/token`, `/user/resetpassword` and
  * `/user/updatePassword` exactly 200. Every token answer has `user_id` and a positive `expires_in`.
  *
- * `POST /bagel-auth-reset-password/{resetID}` is the console's public reset page's call: no bearer.
+ * `POST /bagel-auth-reset-password/{resetID}` is the console's public reset page's call and
+ * `POST /bagel-auth-verify-email/{verifyID}` its address verification page's: no bearer.
  * The routes live one file per resource in server/auth/public/.
  */
 import type { FastifyInstance } from 'fastify';
@@ -25,6 +26,7 @@ import { publicAuthShared } from './public/shared.ts';
 import { signInRoutes } from './public/sign-in.ts';
 import { signUpRoutes } from './public/sign-up.ts';
 import { tokenRoutes } from './public/tokens.ts';
+import { verifyEmailPageRoutes } from './public/verify-email.ts';
 
 const corsHeaders = {
   'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
@@ -45,6 +47,7 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
 
   // The console's public reset page: no bearer.
   await fastify.register(resetPageRoutes, { shared });
+  await fastify.register(verifyEmailPageRoutes, { shared });
 
   // Everything else: the bearer names the project.
   await fastify.register(async (scope) => {

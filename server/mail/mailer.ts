@@ -8,16 +8,26 @@
  *   at once and no transaction stays open during an SMTP conversation.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { outbox } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 
 export interface MailMessage {
+  /** The outbox id, when the caller must find the row again (a project's delivery log). */
+  id?: string;
   to: string;
   subject: string;
   text: string;
+  /** An HTML part besides the text (a project's template mails). */
+  html?: string;
+  /** The sender when not the installation's (a project's sender settings). */
+  from?: string;
+  replyTo?: string | null;
+  /** The project whose app user the mail is for, and its template (the project's delivery log). */
+  projectId?: string;
+  template?: string;
   /** The one link the mail is about, kept for the Dev mailbox and the log. */
   link?: string;
   /** What the mail is for (confirm, reset, …), for the Dev mailbox. */
@@ -29,10 +39,103 @@ export interface MailMessage {
 const storedAttachments = (message: MailMessage) =>
   message.attachments?.length ? message.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') })) : null;
 
+/** The outbox row of a message (status and route set by the caller). */
+export const outboxValues = (message: MailMessage, from: string) => ({
+  id: message.id ?? newId(),
+  to: message.to,
+  from: message.from ?? from,
+  subject: message.subject,
+  text: message.text,
+  html: message.html ?? null,
+  link: message.link ?? null,
+  kind: message.kind,
+  attachments: storedAttachments(message),
+  projectId: message.projectId ?? null,
+  template: message.template ?? null,
+  replyTo: message.replyTo ?? null,
+});
+
+/** Removes every form of `secret` (as typed, URL-encoded) from a text that may echo it (an SMTP error naming its URL). */
+export function scrub(text: string, secret: string | undefined): string {
+  if (!secret) return text;
+  let out = text;
+  for (const form of new Set([secret, encodeURIComponent(secret), encodeURI(secret)])) out = out.split(form).join('***');
+  return out;
+}
+
+/** The password of an SMTP URL, if it has one. */
+export function smtpPassword(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const password = new URL(url).password;
+    return password ? decodeURIComponent(password) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const LEASE_S = 120;
+export type OutboxRow = typeof outbox.$inferSelect;
+
+/**
+ * Claims up to 20 due pending mails of one route (the installation's: `via` null; a project's own
+ * SMTP servers: 'project') by pushing their next attempt a lease ahead, and answers their ids.
+ */
+export async function claimDue(db: Db, via: 'installation' | 'project'): Promise<string[]> {
+  const route = via === 'project' ? sql`via = 'project'` : sql`via is null`;
+  const claimed = await db.execute<{ id: string }>(sql`
+    update ${outbox} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${LEASE_S})
+    where id in (
+      select id from ${outbox}
+      where status = 'pending' and ${route} and next_attempt_at <= now()
+      order by next_attempt_at limit 20 for update skip locked)
+    returning id`);
+  // Both drivers answer { rows }.
+  return (claimed as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+}
+
+/** Hands one claimed mail to a transporter and records the outcome (sent, or the error and the next attempt, or failed). */
+export async function deliverRow(
+  db: Db,
+  log: FastifyBaseLogger,
+  transporter: Transporter,
+  row: OutboxRow,
+  options: { maxAttempts: number; secret?: string | undefined },
+): Promise<boolean> {
+  try {
+    const attachments = row.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') }));
+    await transporter.sendMail({
+      from: row.from,
+      to: row.to,
+      subject: row.subject,
+      text: row.text,
+      ...(row.html ? { html: row.html } : {}),
+      ...(row.replyTo ? { replyTo: row.replyTo } : {}),
+      ...(attachments ? { attachments } : {}),
+    });
+    await db.update(outbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(outbox.id, row.id));
+    return true;
+  } catch (error) {
+    await recordFailure(db, log, row, scrub(String((error as Error)?.message ?? error), options.secret).slice(0, 500), options.maxAttempts);
+    return false;
+  }
+}
+
+/** Records a failed attempt: retried with back-off, or given up after `maxAttempts`. */
+export async function recordFailure(db: Db, log: FastifyBaseLogger, row: OutboxRow, message: string, maxAttempts: number) {
+  const gaveUp = row.attempts >= maxAttempts;
+  const delayS = Math.min(3600, 5 * 2 ** (row.attempts - 1));
+  await db
+    .update(outbox)
+    .set(gaveUp ? { status: 'failed', lastError: message } : { lastError: message, nextAttemptAt: new Date(Date.now() + delayS * 1000) })
+    .where(eq(outbox.id, row.id));
+  log.warn({ mail: row.id, attempt: row.attempts, gaveUp }, `SMTP delivery failed: ${message}`);
+}
+
 export interface Mailer {
   readonly transport: 'outbox' | 'smtp';
   send(message: MailMessage): Promise<void>;
-  /** Delivers what is due now (SMTP only); the worker calls it on a timer. Returns how many were tried. */
+  /** Delivers what is due now (SMTP only; not the mails of projects' own servers); the worker calls it on a timer. Returns how many were tried. */
   deliverDue(): Promise<number>;
   close(): Promise<void>;
 }
@@ -47,9 +150,6 @@ export interface MailerOptions {
   maxAttempts?: number;
 }
 
-const LEASE_S = 120;
-type OutboxRow = typeof outbox.$inferSelect;
-
 export function createMailer(options: MailerOptions): Mailer {
   const { db, log, from } = options;
   const maxAttempts = options.maxAttempts ?? 8;
@@ -58,7 +158,7 @@ export function createMailer(options: MailerOptions): Mailer {
     return {
       transport: 'outbox',
       async send(message) {
-        await db.insert(outbox).values({ id: newId(), from, status: 'kept', ...message, link: message.link ?? null, attachments: storedAttachments(message) });
+        await db.insert(outbox).values({ ...outboxValues(message, from), status: 'kept' });
         log.info({ mail: message.kind, to: message.to, link: message.link }, `outbox: ${message.subject}${message.link ? ` → ${message.link}` : ''}`);
       },
       deliverDue: async () => 0,
@@ -70,40 +170,13 @@ export function createMailer(options: MailerOptions): Mailer {
   let running: Promise<number> | undefined;
   let closed = false;
 
-  async function deliver(row: OutboxRow) {
-    try {
-      const attachments = row.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') }));
-      await transporter.sendMail({ from: row.from, to: row.to, subject: row.subject, text: row.text, ...(attachments ? { attachments } : {}) });
-      await db.update(outbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(outbox.id, row.id));
-    } catch (error) {
-      const message = (error as Error).message.slice(0, 500);
-      const gaveUp = row.attempts >= maxAttempts;
-      const delayS = Math.min(3600, 5 * 2 ** (row.attempts - 1));
-      await db
-        .update(outbox)
-        .set(
-          gaveUp
-            ? { status: 'failed', lastError: message }
-            : { lastError: message, nextAttemptAt: new Date(Date.now() + delayS * 1000) },
-        )
-        .where(eq(outbox.id, row.id));
-      log.warn({ mail: row.id, attempt: row.attempts, gaveUp }, `SMTP delivery failed: ${message}`);
-    }
-  }
+  const secret = smtpPassword(options.smtpUrl);
 
   async function claimAndDeliver(): Promise<number> {
-    const claimed = await db.execute<{ id: string }>(sql`
-      update ${outbox} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${LEASE_S})
-      where id in (
-        select id from ${outbox}
-        where status = 'pending' and next_attempt_at <= now()
-        order by next_attempt_at limit 20 for update skip locked)
-      returning id`);
-    // Both drivers answer { rows }.
-    const ids = (claimed as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    const ids = await claimDue(db, 'installation');
     for (const id of ids) {
       const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
-      if (row) await deliver(row);
+      if (row) await deliverRow(db, log, transporter, row, { maxAttempts, secret });
     }
     return ids.length;
   }
@@ -122,15 +195,7 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     transport: 'smtp',
     async send(message) {
-      await db.insert(outbox).values({
-        id: newId(),
-        from,
-        status: 'pending',
-        nextAttemptAt: new Date(),
-        ...message,
-        link: message.link ?? null,
-        attachments: storedAttachments(message),
-      });
+      await db.insert(outbox).values({ ...outboxValues(message, from), status: 'pending', nextAttemptAt: new Date() });
       // Try at once, after the answer has gone: the caller's timing must not depend on SMTP.
       if (!closed && timer) setImmediate(() => void deliverDue().catch((e) => log.error({ err: e }, 'mail worker')));
     },

@@ -1,0 +1,136 @@
+/**
+ * Delivery of the mails of projects that have their own SMTP server (outbox rows with
+ * via = 'project'; docs/mail.md "Sender settings"). One transporter per project, made from its
+ * settings row with the password decrypted, kept while the row's `updated_at` is unchanged (so a
+ * change made by any process is seen at the next mail). Works whatever the installation's own
+ * transport is, the outbox included. Claims are leases as in server/mail/mailer.ts. The password
+ * never reaches a log line or the log's error text: errors are scrubbed of it.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { outbox, projectMailSettings } from '../db/schema.ts';
+import type { UrlGuard } from '../lib/url-guard.ts';
+import { claimDue, deliverRow, recordFailure, scrub, type OutboxRow } from './mailer.ts';
+import type { SecretBox } from './secrets.ts';
+
+/** The options nodemailer gets for a stored URL (without password) and its password. */
+export function transportOptions(storedUrl: string, password: string | null) {
+  const url = new URL(storedUrl);
+  const secure = url.protocol === 'smtps:';
+  const flag = (name: string) => (url.searchParams.has(name) ? url.searchParams.get(name) === 'true' : undefined);
+  const ignoreTLS = flag('ignoreTLS');
+  const requireTLS = flag('requireTLS');
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    ...(url.port ? { port: Number(url.port) } : {}),
+    secure,
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: password ?? '' } } : {}),
+    ...(ignoreTLS !== undefined ? { ignoreTLS } : {}),
+    ...(requireTLS !== undefined ? { requireTLS } : {}),
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+    logger: false,
+    debug: false,
+  };
+}
+
+export interface ProjectDeliveryOptions {
+  db: Db;
+  box: SecretBox;
+  log: FastifyBaseLogger;
+  /** Checks the server's host may be reached (docs/security.md "Outbound requests"). */
+  outbound: UrlGuard;
+  /** Where a project's pending mail goes when it no longer has its own server. */
+  fallback: 'smtp' | 'outbox';
+  pollMs?: number;
+  maxAttempts?: number;
+}
+
+export class ProjectDelivery {
+  private readonly transports = new Map<string, { stamp: number; transporter: Transporter; secret: string | undefined }>();
+  private running: Promise<number> | undefined;
+  private closed = false;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly maxAttempts: number;
+
+  constructor(private readonly options: ProjectDeliveryOptions) {
+    this.maxAttempts = options.maxAttempts ?? 8;
+    const pollMs = options.pollMs ?? 2000;
+    this.timer = pollMs > 0 ? setInterval(() => this.kick(), pollMs) : undefined;
+    this.timer?.unref();
+  }
+
+  /** Looks for due mail now (after a mail was written or queued again). */
+  kick(): void {
+    if (this.closed) return;
+    setImmediate(() => void this.deliverDue().catch((e) => this.options.log.error({ err: e }, 'project mail worker')));
+  }
+
+  /** Forgets a project's transporter (its settings changed in this process). */
+  drop(projectId: string): void {
+    const entry = this.transports.get(projectId);
+    if (entry) entry.transporter.close();
+    this.transports.delete(projectId);
+  }
+
+  /** Delivers what is due now; answers how many were tried. */
+  deliverDue(): Promise<number> {
+    this.running ??= this.claimAndDeliver().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async claimAndDeliver(): Promise<number> {
+    const { db } = this.options;
+    const ids = await claimDue(db, 'project');
+    for (const id of ids) {
+      const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+      if (row) await this.deliver(row);
+    }
+    return ids.length;
+  }
+
+  private async deliver(row: OutboxRow): Promise<void> {
+    const { db, log } = this.options;
+    const [settings] = await db.select().from(projectMailSettings).where(eq(projectMailSettings.projectId, row.projectId ?? ''));
+    if (!settings?.smtpUrl) {
+      // The project went back to the installation's transport: the mail goes that way.
+      this.drop(row.projectId ?? '');
+      await db
+        .update(outbox)
+        .set(this.options.fallback === 'smtp' ? { via: null, attempts: 0, nextAttemptAt: new Date() } : { via: null, status: 'kept' })
+        .where(eq(outbox.id, row.id));
+      return;
+    }
+    let entry = this.transports.get(settings.projectId);
+    const stamp = settings.updatedAt.getTime();
+    if (!entry || entry.stamp !== stamp) {
+      this.drop(settings.projectId);
+      const secret = settings.smtpPasswordEncrypted ? this.options.box.open(settings.smtpPasswordEncrypted) : null;
+      if (settings.smtpPasswordEncrypted && secret === null) {
+        await recordFailure(db, log, row, 'The stored SMTP password cannot be read (SECRETS_KEY changed?): enter it again in the sender settings.', this.maxAttempts);
+        return;
+      }
+      entry = { stamp, transporter: nodemailer.createTransport(transportOptions(settings.smtpUrl, secret)), secret: secret ?? undefined };
+      this.transports.set(settings.projectId, entry);
+    }
+    try {
+      await this.options.outbound.checkResolved(`http://${new URL(settings.smtpUrl).host}/`);
+    } catch (error) {
+      await recordFailure(db, log, row, scrub(`The SMTP server cannot be reached from here: ${(error as Error).message}`, entry.secret), this.maxAttempts);
+      return;
+    }
+    await deliverRow(db, log, entry.transporter, row, { maxAttempts: this.maxAttempts, secret: entry.secret });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => 0);
+    for (const projectId of [...this.transports.keys()]) this.drop(projectId);
+  }
+}
