@@ -184,6 +184,39 @@ describe.each(databaseKinds)('admin users on %s', (kind) => {
     expect((await audit(root.id)).length).toBe(0);
   });
 
+  it('refuses bad query strings of the admin lists with a 400 and a code, and answers a page past the end empty with its total', async () => {
+    const refused: [string, string][] = [
+      ['/api/admin/users?page=0', 'validation_failed'],
+      ['/api/admin/users?page=-1', 'validation_failed'],
+      ['/api/admin/users?page=1.5', 'validation_failed'],
+      ['/api/admin/users?page=99999999999999999999', 'validation_failed'],
+      ['/api/admin/users?perPage=101', 'validation_failed'],
+      ['/api/admin/users?sort=passwordHash', 'validation_failed'],
+      ['/api/admin/users?order=sideways', 'validation_failed'],
+      ['/api/admin/users?verified=maybe', 'validation_failed'],
+      ['/api/admin/users?unknown=1', 'validation_failed'],
+      [`/api/admin/users?search=${'a'.repeat(201)}`, 'validation_failed'],
+      ['/api/admin/users?search=a%00b', 'invalid_text'],
+      ['/api/admin/organizations?search=a%00b', 'invalid_text'],
+      ['/api/admin/organizations?sort=bogus', 'validation_failed'],
+      ['/api/admin/organizations?status=bogus', 'validation_failed'],
+      ['/api/admin/organizations/not-an-id', 'validation_failed'],
+      ['/api/admin/metrics?days=31', 'validation_failed'],
+      ['/api/admin/audit?action=bogus', 'validation_failed'],
+      ['/api/admin/audit?targetID=%00', 'invalid_text'],
+    ];
+    for (const [url, code] of refused) expectProblem(await call('GET', url), 400, code);
+    for (const url of ['/api/admin/users', '/api/admin/organizations', '/api/admin/audit']) {
+      const last = await call('GET', `${url}?page=100000&perPage=100`);
+      expect(last.statusCode, `${url}: ${last.body}`).toBe(200);
+      const body = json<{ total: number; page: number } & Record<string, unknown>>(last);
+      expect(body.page).toBe(100000);
+      expect(Object.values(body).find(Array.isArray)).toEqual([]);
+      expect(body.total).toBeGreaterThanOrEqual(0);
+    }
+    expect((await list({ search: '%_\\' })).users).toEqual([]);
+  });
+
   it('grants and revokes super-admin; a configured super-admin cannot be revoked nor disabled', async () => {
     const { tokens } = await verifiedUser(t.app, `${tag}promoted`);
     const id = await idOf(t.app, tokens.access_token);
