@@ -15,7 +15,11 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import * as tar from 'tar';
+import { copyPoolOf } from '../content/csv-copy.ts';
 import type { Database } from '../db/index.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { isSafeKey } from '../files/storage.ts';
@@ -56,7 +60,10 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
   try {
     await mkdir(path.join(staging, 'db'), { recursive: true });
     await mkdir(path.join(staging, 'files'), { recursive: true });
-    const snapshot = await options.database.db.transaction((tx) => readSnapshot(tx, staging, options.progress), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+    const pool = copyPoolOf(options.database.db);
+    const snapshot = pool
+      ? await inPostgresSnapshot(pool, (tx, client) => readSnapshot(tx, staging, options.progress, client))
+      : await options.database.db.transaction((tx) => readSnapshot(tx, staging, options.progress), { isolationLevel: 'repeatable read', accessMode: 'read only' });
     const { files, missing } = await copyFiles(options.storage, snapshot.fileKeys, staging, options.progress);
     const manifest: BackupManifest = {
       format: 'larder-backup',
@@ -73,7 +80,8 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
     };
     await writeFile(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 1));
     // The manifest first, so a reader meets it before the data.
-    await tar.c({ gzip: true, file: partial, cwd: staging, portable: true }, ['manifest.json', 'db', 'files']);
+    // Entries read 1 MB at a time (tar's default is 16 MB: a buffer that size per large table, several of them waiting for gzip).
+    await tar.c({ gzip: true, file: partial, cwd: staging, portable: true, maxReadSize: 1024 * 1024 }, ['manifest.json', 'db', 'files']);
     await rename(partial, target);
     const bytes = (await stat(target)).size;
     return {
@@ -103,7 +111,28 @@ interface Snapshot {
   fileKeys: string[];
 }
 
-async function readSnapshot(tx: Executor, staging: string, progress: BackupOptions['progress']): Promise<Snapshot> {
+/**
+ * On PostgreSQL: one connection of the pool, in one `repeatable read, read only` transaction,
+ * given both as drizzle (for the catalog's queries) and as the driver's client (for COPY). A
+ * connection left in the middle of a COPY that failed is closed rather than put back.
+ */
+async function inPostgresSnapshot<T>(pool: pg.Pool, work: (tx: Executor, client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin isolation level repeatable read, read only');
+    const result = await work(drizzle(client), client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    broken = error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function readSnapshot(tx: Executor, staging: string, progress: BackupOptions['progress'], client?: pg.PoolClient): Promise<Snapshot> {
   const [now] = await run<{ at: string }>(tx, `select to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`);
   const tags = new Map(knownMigrations().map((m) => [m.when, m.tag]));
   const migrations = (await appliedMigrations(tx)).map((m) => ({ tag: tags.get(m.createdAt) ?? null, createdAt: m.createdAt, hash: m.hash }));
@@ -119,7 +148,8 @@ async function readSnapshot(tx: Executor, staging: string, progress: BackupOptio
     for (const [i, name] of names.entries()) {
       const shape = await tableShape(tx, name);
       const entry = `db/${String(i).padStart(5, '0')}.jsonl`;
-      const dumped = await dumpRows(tx, name, path.join(staging, entry), (n) => bar.tick(n));
+      const target = path.join(staging, entry);
+      const dumped = client ? await copyRows(client, name, target, (n) => bar.tick(n)) : await dumpRows(tx, name, target, (n) => bar.tick(n));
       total += dumped.rows;
       tables.push({ ...shape, rows: dumped.rows, entry, bytes: dumped.bytes, sha256: dumped.sha256 });
     }
@@ -132,7 +162,40 @@ async function readSnapshot(tx: Executor, staging: string, progress: BackupOptio
   return { at: now!.at, migrations, tables, sequences, fileKeys };
 }
 
-/** Writes a table's rows as JSON lines through a cursor; returns the count, size and hash of what it wrote. */
+/**
+ * A table's rows as JSON text, one a line. A `json` column keeps the text it was given, which
+ * may hold line breaks between its tokens (never inside a string: PostgreSQL refuses raw control
+ * characters there); they become spaces, so every row stays on one line.
+ */
+const rowsAsJson = (table: string) => `select translate(row_to_json(t)::text, E'\\n\\r', '  ') as r from ${qualified(table)} t`;
+
+/**
+ * On PostgreSQL: the rows as one COPY stream, bytes from the socket to the file with no object
+ * per row (reading them as query results made ~300 bytes of garbage per row, enough to make the
+ * process's heap grow with the table). CSV with a quote and a delimiter that JSON text never holds
+ * raw (control characters 1 and 2) writes each line exactly as it is.
+ */
+async function copyRows(client: pg.PoolClient, table: string, file: string, onRows: (n: number) => void) {
+  const hash = createHash('sha256');
+  let rows = 0;
+  let bytes = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      let lines = 0;
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) lines += 1;
+      rows += lines;
+      if (lines > 0) onRows(lines);
+      done(null, chunk);
+    },
+  });
+  const copy = client.query(copyTo(`copy (${rowsAsJson(table)}) to stdout with (format csv, quote e'\\x01', delimiter e'\\x02')`));
+  await pipeline(copy, count, createWriteStream(file));
+  return { rows, bytes, sha256: hash.digest('hex') };
+}
+
+/** Writes a table's rows as JSON lines through a cursor (PGlite); returns the count, size and hash of what it wrote. */
 async function dumpRows(tx: Executor, table: string, file: string, onRows: (n: number) => void) {
   const out = createWriteStream(file);
   const hash = createHash('sha256');
@@ -140,11 +203,11 @@ async function dumpRows(tx: Executor, table: string, file: string, onRows: (n: n
   let bytes = 0;
   const cursor = 'larder_backup_rows';
   try {
-    await run(tx, `declare ${cursor} no scroll cursor for select row_to_json(t)::text as r from ${qualified(table)} t`);
+    await run(tx, `declare ${cursor} no scroll cursor for ${rowsAsJson(table)}`);
     for (;;) {
       const batch = await run<{ r: string }>(tx, `fetch forward ${fetchRows} from ${cursor}`);
       if (batch.length === 0) break;
-      const chunk = Buffer.from(`${batch.map((row) => row.r).join('\n')}\n`);
+      const chunk = linesOf(batch);
       hash.update(chunk);
       bytes += chunk.length;
       rows += batch.length;
@@ -157,6 +220,23 @@ async function dumpRows(tx: Executor, table: string, file: string, onRows: (n: n
     await once(out, 'close');
   }
   return { rows, bytes, sha256: hash.digest('hex') };
+}
+
+/**
+ * A batch's rows as UTF-8 lines, encoded one by one into one buffer. Not through one joined
+ * string: a string of a whole batch (hundreds of kB) is allocated in V8's large-object space,
+ * which only a full collection frees, and the heap then grew with the number of batches.
+ */
+function linesOf(batch: { r: string }[]): Buffer {
+  let size = 0;
+  for (const row of batch) size += Buffer.byteLength(row.r) + 1;
+  const chunk = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const row of batch) {
+    at += chunk.write(row.r, at);
+    chunk[at++] = 0x0a;
+  }
+  return chunk;
 }
 
 async function write(out: WriteStream, chunk: Buffer) {
