@@ -43,8 +43,11 @@ function ownerIsGone(dir: string): boolean {
 async function acquire(dir: string) {
   return lockfile.lock(dir, {
     lockfilePath: path.join(dir, LOCK),
-    stale: 15_000,
-    update: 5_000,
+    // PGlite runs on this thread: one long statement on a busy machine can hold the event loop
+    // past a short threshold, and the lock would count as lost though nobody took it. A crashed
+    // holder on this machine is taken over at once (ownerIsGone), so a long threshold costs nothing here.
+    stale: 120_000,
+    update: 10_000,
     realpath: false,
     onCompromised: (error) => {
       // Another process took the directory over: continuing would corrupt it.
