@@ -170,6 +170,9 @@ export class CollectionService {
       .onConflictDoNothing()
       .returning();
     if (!row) throw conflict('collection_exists', 'CollectionID already exists');
+    // A new collection names its project to every process at commit (what changes of one name are
+    // the triggers of migration 0006): caches of a project's collections drop it (server/studio/documents.ts).
+    await tx.execute(sql`select larder_invalidate('project', ${projectId})`);
     const top = levelOf(row);
     await createLevelTable(tx, top);
     for (const field of top.fields) await addFieldStorage(tx, top, field);

@@ -104,4 +104,6 @@ export async function publicRoutes(app: FastifyInstance) {
   await app.register(publicAssetRoutes);
   await app.register(publicLiveRoutes);
   await app.register((await import('./bagel-users-routes.ts')).publicBagelUserRoutes);
+  // The caller's generated OpenAPI document (docs/studio.md).
+  await app.register((await import('../studio/public-routes.ts')).publicOpenApiRoutes);
 }
