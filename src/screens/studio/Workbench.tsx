@@ -4,7 +4,7 @@
  * the rights chosen; writes are confirmed first. The answer, the code for the request and the last
  * 20 requests sit beside it.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Play } from 'lucide-react';
 import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
 import type { MessageKey } from '../../../definitions/messages/format.ts';
@@ -36,6 +36,19 @@ import '../items/items.css';
 import { CodePanel } from './CodePanel.tsx';
 import { addToHistory, clearHistory, readHistory, type HistoryEntry } from './history.ts';
 import { ResponseView } from './ResponseView.tsx';
+
+/** A labelled control: the label names the control by id, so options never join its name. */
+function Field({ className, label, children }: { className: string; label: ReactNode; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      {children(id)}
+    </div>
+  );
+}
 
 /** A nested level of a collection: the slugs walked and the fields found there. */
 interface Level {
@@ -221,44 +234,48 @@ export function Workbench({ origin }: { origin: string }) {
           {format('studio.request')}
         </h2>
         <div className="studio-row">
-          <label className="studio-field">
-            <span className="field-label">{format('studio.collection')}</span>
-            <select className="input" value={collectionID} onChange={(event) => chooseLevel({ collection: event.target.value, levelPath: '', parents: [] })}>
-              {list.length === 0 ? <option value="">{format('studio.noCollections')}</option> : null}
-              {list.map((candidate) => (
-                <option key={candidate.id} value={candidate.id}>
-                  {candidate.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="studio-field">
-            <span className="field-label">{format('studio.level')}</span>
-            <select className="input" value={level?.path ?? ''} onChange={(event) => chooseLevel({ levelPath: event.target.value })} disabled={levels.length < 2}>
-              {levels.map((candidate) => (
-                <option key={candidate.path} value={candidate.path}>
-                  {candidate.path === '' ? format('studio.level.top') : candidate.names.join(' › ')}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Field className="studio-field" label={format('studio.collection')}>
+            {(fieldId) => (
+              <select id={fieldId} className="input" value={collectionID} onChange={(event) => chooseLevel({ collection: event.target.value, levelPath: '', parents: [] })}>
+                {list.length === 0 ? <option value="">{format('studio.noCollections')}</option> : null}
+                {list.map((candidate) => (
+                  <option key={candidate.id} value={candidate.id}>
+                    {candidate.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field className="studio-field" label={format('studio.level')}>
+            {(fieldId) => (
+              <select id={fieldId} className="input" value={level?.path ?? ''} onChange={(event) => chooseLevel({ levelPath: event.target.value })} disabled={levels.length < 2}>
+                {levels.map((candidate) => (
+                  <option key={candidate.path} value={candidate.path}>
+                    {candidate.path === '' ? format('studio.level.top') : candidate.names.join(' › ')}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </div>
         {levelSlugs.length > 0 ? (
           <div className="studio-row">
             {levelSlugs.map((slug, i) => (
-              <label className="studio-field" key={`${slug}-${i}`}>
-                <span className="field-label">{format('studio.parent', { name: levelNames[i] ?? slug })}</span>
-                <input
-                  className="input"
-                  value={draft.parents[i] ?? ''}
-                  spellCheck={false}
-                  onChange={(event) => {
-                    const parents = [...draft.parents];
-                    parents[i] = event.target.value.trim();
-                    set({ parents });
-                  }}
-                />
-              </label>
+              <Field className="studio-field" key={`${slug}-${i}`} label={format('studio.parent', { name: levelNames[i] ?? slug })}>
+                {(fieldId) => (
+                  <input
+                    id={fieldId}
+                    className="input"
+                    value={draft.parents[i] ?? ''}
+                    spellCheck={false}
+                    onChange={(event) => {
+                      const parents = [...draft.parents];
+                      parents[i] = event.target.value.trim();
+                      set({ parents });
+                    }}
+                  />
+                )}
+              </Field>
             ))}
           </div>
         ) : null}
@@ -302,10 +319,11 @@ export function Workbench({ origin }: { origin: string }) {
         </div>
 
         {needsItemID(draft.method) ? (
-          <label className="studio-field">
-            <span className="field-label">{format('studio.itemID', { name: levelNames[levelNames.length - 1] ?? '' })}</span>
-            <input className="input" value={draft.itemID} spellCheck={false} onChange={(event) => set({ itemID: event.target.value })} />
-          </label>
+          <Field className="studio-field" label={format('studio.itemID', { name: levelNames[levelNames.length - 1] ?? '' })}>
+            {(fieldId) => (
+              <input id={fieldId} className="input" value={draft.itemID} spellCheck={false} onChange={(event) => set({ itemID: event.target.value })} />
+            )}
+          </Field>
         ) : null}
 
         {draft.method === 'list' ? (
@@ -321,78 +339,87 @@ export function Workbench({ origin }: { origin: string }) {
               filterState={{ initial: draft.filter, onStateChange: (filter) => set({ filter }) }}
             />
             <div className="studio-row">
-              <label className="studio-field">
-                <span className="field-label">{format('studio.sort')}</span>
-                <select
-                  className="input"
-                  value={draft.sort?.key ?? ''}
-                  onChange={(event) => set({ sort: event.target.value ? { key: event.target.value, order: draft.sort?.order ?? 'asc' } : null })}
-                >
-                  <option value="">{format('studio.sort.none')}</option>
-                  {sortable(fields).map((field) => (
-                    <option key={field.slug} value={field.slug}>
-                      {field.name}
-                    </option>
-                  ))}
-                  {metadataSorts.map((key) => (
-                    <option key={key} value={key}>
-                      {key}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="studio-field">
-                <span className="field-label">{format('studio.order')}</span>
-                <select className="input" value={draft.sort?.order ?? 'asc'} disabled={!draft.sort} onChange={(event) => draft.sort && set({ sort: { key: draft.sort.key, order: event.target.value as 'asc' | 'desc' } })}>
-                  <option value="asc">{format('studio.order.asc')}</option>
-                  <option value="desc">{format('studio.order.desc')}</option>
-                </select>
-              </label>
+              <Field className="studio-field" label={format('studio.sort')}>
+                {(fieldId) => (
+                  <select
+                    id={fieldId}
+                    className="input"
+                    value={draft.sort?.key ?? ''}
+                    onChange={(event) => set({ sort: event.target.value ? { key: event.target.value, order: draft.sort?.order ?? 'asc' } : null })}
+                  >
+                    <option value="">{format('studio.sort.none')}</option>
+                    {sortable(fields).map((field) => (
+                      <option key={field.slug} value={field.slug}>
+                        {field.name}
+                      </option>
+                    ))}
+                    {metadataSorts.map((key) => (
+                      <option key={key} value={key}>
+                        {key}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <Field className="studio-field" label={format('studio.order')}>
+                {(fieldId) => (
+                  <select id={fieldId} className="input" value={draft.sort?.order ?? 'asc'} disabled={!draft.sort} onChange={(event) => draft.sort && set({ sort: { key: draft.sort.key, order: event.target.value as 'asc' | 'desc' } })}>
+                    <option value="asc">{format('studio.order.asc')}</option>
+                    <option value="desc">{format('studio.order.desc')}</option>
+                  </select>
+                )}
+              </Field>
             </div>
             <div className="studio-row studio-paging">
-              <label className="studio-field studio-page">
-                <span className="field-label">{format('studio.page')}</span>
-                <input
-                  className="input"
-                  type="number"
-                  min={1}
-                  value={draft.pageNumber}
-                  onChange={(event) => set({ pageNumber: Math.max(1, Math.floor(Number(event.target.value) || 1)) })}
-                />
-              </label>
+              <Field className="studio-field studio-page" label={format('studio.page')}>
+                {(fieldId) => (
+                  <input
+                    id={fieldId}
+                    className="input"
+                    type="number"
+                    min={1}
+                    value={draft.pageNumber}
+                    onChange={(event) => set({ pageNumber: Math.max(1, Math.floor(Number(event.target.value) || 1)) })}
+                  />
+                )}
+              </Field>
               <PerPage perPage={draft.perPage} onPerPage={(perPage) => set({ perPage, pageNumber: 1 })} />
             </div>
           </>
         ) : null}
 
         {sendsBody(draft.method) ? (
-          <label className="studio-field">
-            <span className="field-label">{format('studio.body')}</span>
-            <textarea className="input studio-body-input" rows={8} spellCheck={false} value={draft.body} onChange={(event) => set({ body: event.target.value })} />
-          </label>
+          <Field className="studio-field" label={format('studio.body')}>
+            {(fieldId) => (
+              <textarea id={fieldId} className="input studio-body-input" rows={8} spellCheck={false} value={draft.body} onChange={(event) => set({ body: event.target.value })} />
+            )}
+          </Field>
         ) : null}
 
         {draft.method === 'upload' ? (
           <div className="studio-row">
-            <label className="studio-field">
-              <span className="field-label">{format('studio.imageField')}</span>
-              <select className="input" value={request.upload.imageSlug} onChange={(event) => set({ imageSlug: event.target.value })}>
-                {imageFields(fields).length === 0 ? <option value="">{format('studio.noImageField')}</option> : null}
-                {imageFields(fields).map((field) => (
-                  <option key={field.slug} value={field.slug}>
-                    {field.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="studio-field">
-              <span className="field-label">{format('studio.file')}</span>
-              <input className="input" type="file" accept="image/*" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
-            </label>
-            <label className="studio-field">
-              <span className="field-label">{format('studio.altText')}</span>
-              <input className="input" value={draft.altText} onChange={(event) => set({ altText: event.target.value })} />
-            </label>
+            <Field className="studio-field" label={format('studio.imageField')}>
+              {(fieldId) => (
+                <select id={fieldId} className="input" value={request.upload.imageSlug} onChange={(event) => set({ imageSlug: event.target.value })}>
+                  {imageFields(fields).length === 0 ? <option value="">{format('studio.noImageField')}</option> : null}
+                  {imageFields(fields).map((field) => (
+                    <option key={field.slug} value={field.slug}>
+                      {field.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field className="studio-field" label={format('studio.file')}>
+              {(fieldId) => (
+                <input id={fieldId} className="input" type="file" accept="image/*" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+              )}
+            </Field>
+            <Field className="studio-field" label={format('studio.altText')}>
+              {(fieldId) => (
+                <input id={fieldId} className="input" value={draft.altText} onChange={(event) => set({ altText: event.target.value })} />
+              )}
+            </Field>
           </div>
         ) : null}
 
