@@ -1,0 +1,161 @@
+/**
+ * A project's own SMTP server (docs/mail.md "Sender settings"), with the installation in outbox
+ * mode: its mails go through a loopback smtp-server that signs in with the stored password; while
+ * the server answers 5xx or 4xx, or refuses the connection, the mail stays queued with the error
+ * in the log; a resend delivers it once the server accepts. The password never appears in an
+ * answer or in a line of the app's log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { outbox } from '../../server/db/schema.ts';
+import { freePort } from '../../e2e/support/server.ts';
+import { databaseKinds, json, openTestDatabase, testEnv, type TestApp } from './support/test-app.ts';
+import { waitFor } from './support/assertions.ts';
+import { contentFixture, type ContentFixture } from './support/content.ts';
+import { mintToken, newEmail, signUpEndUser } from './support/end-users.ts';
+
+const PASSWORD = 'Sm7p-p@ss:w0rd/секрет';
+
+type Mode = 'accept' | 'reject5xx' | 'reject4xx';
+
+function startSmtp(port: number) {
+  const state = { mode: 'reject5xx' as Mode, received: [] as { to: string[]; body: string }[], logins: [] as string[] };
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      state.logins.push(`${auth.username}:${auth.password}`);
+      if (auth.username === 'mailer' && auth.password === PASSWORD) return callback(null, { user: auth.username });
+      return callback(new Error('Invalid username or password'));
+    },
+    onRcptTo(address, _session, callback) {
+      if (state.mode === 'reject5xx') return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 550 }));
+      if (state.mode === 'reject4xx') return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+      return callback();
+    },
+    onData(stream, session, callback) {
+      let body = '';
+      stream.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      stream.on('end', () => {
+        state.received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
+        callback();
+      });
+    },
+  });
+  return new Promise<{ state: typeof state; close: () => Promise<void> }>((resolve) => {
+    server.listen(port, '127.0.0.1', () => resolve({ state, close: () => new Promise((r) => server.close(() => r())) }));
+  });
+}
+
+describe.each(databaseKinds)('a project’s own SMTP server on %s', (kind) => {
+  let t: TestApp;
+  let f: ContentFixture;
+  let apiToken: string;
+  let port: number;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  const logs: string[] = [];
+  const answers: string[] = [];
+
+  beforeAll(async () => {
+    port = await freePort();
+    smtp = await startSmtp(port);
+    // No SMTP_URL: the installation keeps its own mail in the outbox.
+    const config = loadConfig({ ...testEnv, OUTBOUND_ALLOW_PRIVATE: '127.0.0.0/8' });
+    const database = await openTestDatabase(kind);
+    const app = await buildApp({ config, database, logger: { level: 'trace', stream: { write: (line: string) => void logs.push(line) } } as never });
+    await app.ready();
+    t = { app, config, database, close: async () => (await app.close(), await database.close()) };
+    f = await contentFixture(t);
+    apiToken = await mintToken(t, f);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  const call = async (...args: Parameters<ContentFixture['call']>) => {
+    const response = await f.call(...args);
+    answers.push(response.body);
+    return response;
+  };
+  const rowsTo = (email: string) => t.database.db.select().from(outbox).where(eq(outbox.to, email));
+
+  it('stores the server with its password encrypted and answers it without', async () => {
+    const saved = await call('PUT', 'mail/settings', {
+      senderName: 'Recipes',
+      senderAddress: 'hello@recipes.example',
+      replyTo: 'help@recipes.example',
+      smtpUrl: `smtp://mailer:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(json(saved)).toMatchObject({ smtpUrl: `smtp://mailer@127.0.0.1:${port}`, smtpPasswordSet: true, transport: 'project' });
+  });
+
+  it('keeps a mail queued with the error while the server answers 5xx, 4xx or refuses, and a resend delivers it once it accepts', async () => {
+    const email = newEmail('ownsmtp');
+    await signUpEndUser(t, apiToken, email);
+    // The first attempt is made at once, after the answer.
+    const failed = await waitFor(async () => (await rowsTo(email)).find((r) => r.lastError), 10_000);
+    expect(failed).toMatchObject({ status: 'pending', via: 'project', attempts: 1, projectId: f.project, template: 'verification' });
+    expect(failed.lastError).toMatch(/550|unavailable/);
+    const logged = await call('GET', `mail/log?state=queued&search=${encodeURIComponent(email)}`);
+    expect(json(logged).mails).toMatchObject([{ id: failed.id, state: 'queued', via: 'project', attempts: 1, error: failed.lastError }]);
+    expect(smtp.state.logins.at(-1)).toBe(`mailer:${PASSWORD}`);
+
+    // A temporary refusal, then a server that is not there: still queued, each error kept.
+    smtp.state.mode = 'reject4xx';
+    expect((await call('POST', `mail/log/${failed.id}/resend`)).statusCode).toBe(202);
+    await waitFor(async () => (await rowsTo(email))[0]!.lastError?.match(/451|later/), 10_000);
+    expect((await rowsTo(email))[0]).toMatchObject({ status: 'pending', attempts: 1 });
+
+    const closedPort = await freePort();
+    expect((await call('PUT', 'mail/settings', { smtpUrl: `smtp://mailer@127.0.0.1:${closedPort}` })).statusCode).toBe(200);
+    // The same user and host keep the stored password (host includes the port: a new one loses it).
+    expect(json(await call('GET', 'mail/settings')).smtpPasswordSet).toBe(false);
+    expect((await call('POST', `mail/log/${failed.id}/resend`)).statusCode).toBe(202);
+    await waitFor(async () => (await rowsTo(email))[0]!.lastError?.match(/ECONNREFUSED|connect/i), 10_000);
+    expect((await rowsTo(email))[0]!.status).toBe('pending');
+
+    // The server accepts now: the resend is delivered, once.
+    expect((await call('PUT', 'mail/settings', { smtpUrl: `smtp://mailer:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}` })).statusCode).toBe(200);
+    smtp.state.mode = 'accept';
+    const resent = await call('POST', `mail/log/${failed.id}/resend`);
+    expect(resent.statusCode, resent.body).toBe(202);
+    expect(json(resent)).toMatchObject({ id: failed.id, state: 'queued', attempts: 0, error: null });
+    await waitFor(async () => (await rowsTo(email))[0]!.status === 'sent', 10_000);
+    expect(await t.app.ctx.projectMail!.deliverDue()).toBe(0);
+    const delivered = smtp.state.received.filter((m) => m.to.includes(email));
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.body).toMatch(/^From: Recipes <hello@recipes\.example>/m);
+    expect(delivered[0]!.body).toMatch(/^Reply-To: help@recipes\.example/m);
+    expect(delivered[0]!.body).toContain('text/html');
+    // Quoted-printable lines are joined again before looking for the link.
+    expect(delivered[0]!.body.replace(/=\r?\n/g, '')).toContain('/bagel-auth-verify-email/');
+    const detail = json(await call('GET', `mail/log/${failed.id}`));
+    expect(detail).toMatchObject({ state: 'sent', via: 'project', error: null, from: '"Recipes" <hello@recipes.example>', replyTo: 'help@recipes.example' });
+  });
+
+  it('sends test mails through the project’s server even while the installation keeps its mail in the outbox', async () => {
+    const sent = await call('POST', 'mail/templates/reset/test');
+    expect(sent.statusCode, sent.body).toBe(202);
+    const to = json(sent).to as string;
+    await waitFor(() => smtp.state.received.find((m) => m.to.includes(to)), 10_000);
+  });
+
+  it('never writes the password into an answer or a log line', async () => {
+    await t.app.ctx.background.settled();
+    const forms = [PASSWORD, encodeURIComponent(PASSWORD), 'Sm7p-p@ss'];
+    expect(logs.length).toBeGreaterThan(10);
+    expect(logs.join('\n')).toMatch(/SMTP delivery failed/);
+    for (const form of forms) {
+      expect(logs.filter((line) => line.includes(form))).toEqual([]);
+      expect(answers.filter((body) => body.includes(form))).toEqual([]);
+      const rows = await t.database.db.select().from(outbox);
+      expect(rows.filter((r) => JSON.stringify(r).includes(form))).toEqual([]);
+    }
+  });
+});
