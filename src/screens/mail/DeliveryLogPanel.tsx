@@ -20,9 +20,12 @@ import { useSettled } from './mail-problems.ts';
 import { kindLabels } from './TemplatesPanel.tsx';
 
 const stateLabels: Record<MailLogState, MessageKey> = { queued: 'mailLog.state.queued', sent: 'mailLog.state.sent', failed: 'mailLog.state.failed' };
-const stateBadges: Record<MailLogState, string> = { queued: 'badge badge-invited', sent: 'badge badge-active', failed: 'badge badge-disabled' };
+const stateBadges: Record<MailLogState, string> = { queued: 'badge badge-invited', sent: 'badge badge-active', failed: 'badge mail-badge-failed' };
 const viaLabels: Record<MailLogEntry['via'], MessageKey> = { project: 'mailLog.via.project', installation: 'mailLog.via.installation' };
 const PER_PAGE = mailLimits.logPage;
+/** The table's time: date and time, each kept whole. */
+const shortDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+const shortTime = new Intl.DateTimeFormat('en', { timeStyle: 'short' });
 
 /** The log's place in the URL; values the server would refuse are left out. */
 export interface LogPlace {
@@ -88,17 +91,17 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
   return (
     <div className="mail-log">
       {page ? <p className="muted">{format('mailLog.retention', { days: page.retentionDays })}</p> : null}
-      <div className="admin-filters" role="search">
-        <div className="admin-search">
+      <div className="mail-filters" role="search">
+        <div className="mail-search">
           <label className="field-label" htmlFor={`${id}-search`}>
             {format('mailLog.search')}
           </label>
-          <div className="admin-search-box">
-            <Search aria-hidden="true" size={16} className="admin-search-icon" />
+          <div className="mail-search-box">
+            <Search aria-hidden="true" size={16} className="mail-search-icon" />
             <input id={`${id}-search`} className="input" type="search" maxLength={mailLimits.searchMax} value={typed} onChange={(event) => setTyped(event.target.value)} />
           </div>
         </div>
-        <div className="admin-filter">
+        <div className="mail-filter">
           <label className="field-label" htmlFor={`${id}-state`}>
             {format('mailLog.state')}
           </label>
@@ -111,7 +114,7 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
             ))}
           </select>
         </div>
-        <div className="admin-filter">
+        <div className="mail-filter">
           <label className="field-label" htmlFor={`${id}-template`}>
             {format('mailLog.template')}
           </label>
@@ -141,7 +144,7 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
       ) : (
         <>
           <div className="table-scroll">
-            <table className="table admin-table mail-log-table" aria-labelledby={`${id}-caption`} aria-busy={log.isFetching || undefined}>
+            <table className="table mail-log-table" aria-labelledby={`${id}-caption`} aria-busy={log.isFetching || undefined}>
               <caption id={`${id}-caption`} className="visually-hidden">
                 {format('mailLog.title')}
               </caption>
@@ -152,7 +155,7 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
                   <th scope="col">{format('mailLog.subject')}</th>
                   <th scope="col">{format('mailLog.state')}</th>
                   <th scope="col">{format('mailLog.time')}</th>
-                  <th scope="col" className="admin-number">
+                  <th scope="col" className="mail-number">
                     {format('mailLog.attempts')}
                   </th>
                   <th scope="col">
@@ -168,14 +171,16 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
                     </th>
                     <td>{mail.template ? format(kindLabels[mail.template]) : format('mailLog.noTemplate')}</td>
                     <td className="mail-log-subject">{mail.subject}</td>
-                    <td>
+                    <td className="mail-log-state">
                       <span className={stateBadges[mail.state]}>{format(stateLabels[mail.state])}</span>
                       {mail.error ? <span className="mail-log-error">{mail.error}</span> : null}
                     </td>
-                    <td className="admin-date">
-                      <time dateTime={mail.sentDate ?? mail.createdDate}>{formatDateTime(mail.sentDate ?? mail.createdDate)}</time>
+                    <td className="mail-date">
+                      <time dateTime={mail.sentDate ?? mail.createdDate}>
+                        <span>{shortDate.format(new Date(mail.sentDate ?? mail.createdDate))}</span> <span>{shortTime.format(new Date(mail.sentDate ?? mail.createdDate))}</span>
+                      </time>
                     </td>
-                    <td className="admin-number">{mail.attempts}</td>
+                    <td className="mail-number">{mail.attempts}</td>
                     <td className="mail-log-actions">
                       <button type="button" className="button button-small" aria-label={format('mailLog.viewMail', { to: mail.to })} onClick={() => go({ mail: mail.id })}>
                         {format('mailLog.view')}
@@ -191,7 +196,7 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
               </tbody>
             </table>
           </div>
-          <nav className="admin-pager" aria-label={format('mailLog.pages')}>
+          <nav className="mail-pager" aria-label={format('mailLog.pages')}>
             <button type="button" className="icon-button" aria-label={format('itemList.previous')} disabled={place.page <= 1} onClick={() => go({ page: place.page - 1 > 1 ? place.page - 1 : null })}>
               <ChevronLeft aria-hidden="true" size={18} />
             </button>
@@ -284,7 +289,7 @@ function MailDialog({
             <dd>{format(viaLabels[mail.via as MailLogEntry['via']] ?? viaLabels.installation)}</dd>
           </dl>
           <h3>{format('mailLog.textPart')}</h3>
-          <pre className="mail-text">{mail.text}</pre>
+          <pre className="mail-plain">{mail.text}</pre>
           <h3>{format('mailLog.htmlPart')}</h3>
           {mail.html ? (
             // sandbox with no permissions: the stored HTML runs no script, submits nothing, opens nothing.

@@ -197,7 +197,7 @@ function SenderForm({ scope, canEdit, settings }: { scope: MailScope; canEdit: b
         <dt>{format('mailSettings.transport')}</dt>
         <dd data-transport={settings.transport}>
           <strong>{format(transportLabels[settings.transport])}</strong>
-          {settings.transport === 'project' && host ? <span className="admin-mono"> ({host})</span> : null}
+          {settings.transport === 'project' && host ? <span className="mail-host"> ({host})</span> : null}
         </dd>
       </dl>
 

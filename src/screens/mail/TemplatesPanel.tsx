@@ -324,7 +324,7 @@ function TemplateEditor({ scope, kind, canEdit, myEmail, template }: { scope: Ma
             {/* sandbox with no permissions: the mail's HTML runs no script, submits nothing, opens nothing. */}
             <iframe className="mail-frame" title={format('mail.screen.previewFrame')} sandbox="" srcDoc={preview.data.html} />
             <h4>{format('mail.screen.previewText')}</h4>
-            <pre className="mail-text">{preview.data.text}</pre>
+            <pre className="mail-plain">{preview.data.text}</pre>
           </>
         ) : null}
       </section>
