@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import * as tar from 'tar';
 import { eq, sql } from 'drizzle-orm';
-import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { AuditLog } from '../../server/admin/audit.ts';
 import { CliError, type OperationContext } from '../../server/cli/operation.ts';
 import { adminAudit, projects, webhooks } from '../../server/db/schema.ts';
@@ -23,10 +22,10 @@ import { exportProject } from '../../server/project-transfer/export.ts';
 import { importProject } from '../../server/project-transfer/import.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { bearer, verifiedUser } from './support/flows.ts';
+import { everyFieldTypeProject } from './support/every-field-type.ts';
 import { failingMidway, startBucket } from './support/s3rver.ts';
-import { contentFixture, createCollection, createItem, contentTables, type ContentFixture } from './support/content.ts';
+import { contentFixture, createItem, contentTables, type ContentFixture } from './support/content.ts';
 
-const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const png = () => sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 0, g: 90, b: 200, alpha: 0.5 } } }).png().toBuffer();
 const jpeg = () => sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } }).jpeg().toBuffer();
@@ -75,55 +74,28 @@ describe.each(databaseKinds)('project export and import on %s', (kind) => {
     source = await createTestApp(kind, { DATA_DIR: dir('larder-transfer-a-'), FILES_SWEEP_INTERVAL_S: '0' });
     target = await createTestApp(kind, { DATA_DIR: dir('larder-transfer-b-'), FILES_SWEEP_INTERVAL_S: '0', PUBLIC_URL: 'http://copy.test' });
     f = await contentFixture(source);
-    await createCollection(f, { id: 'people', name: 'People', schema: [{ name: 'Name', slug: 'name', type: code('PlainText'), primaryField: true }] });
-    const ada = (await createItem(f, 'people', { name: 'Ada' }))._id as string;
-    await createCollection(f, {
-      id: 'things',
-      name: 'Things',
-      schema: [
-        { name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true },
-        { name: 'Body', slug: 'body', type: code('RichText') },
-        { name: 'Price', slug: 'price', type: code('Number') },
-        { name: 'Phone', slug: 'phone', type: code('Phone') },
-        { name: 'Image', slug: 'image', type: code('ImageRef') },
-        { name: 'People', slug: 'people', type: code('ItemRef'), referenceCollectionID: 'people' },
-        { name: 'Size', slug: 'size', type: code('Option'), options: [{ _id: 's', value: 'Small' }, { _id: 'm', value: 'Medium' }] },
-        { name: 'Live', slug: 'live', type: code('Bool') },
-        { name: 'Site', slug: 'site', type: code('Link') },
-        { name: 'When', slug: 'when', type: code('Date') },
-        { name: 'Gallery', slug: 'gallery', type: code('ImageRefSet') },
-        { name: 'Place', slug: 'place', type: code('GeoPoint') },
-        { name: 'Data', slug: 'data', type: code('JSON') },
+    // The shared project with every field type (its `things` and nested `parts` and `bolts`), with three items of its own.
+    const every = await everyFieldTypeProject(f, {
+      people: ['Ada'],
+      rows: ([ada]) => [
         {
-          name: 'Parts',
-          slug: 'parts',
-          type: code('NestedCollection'),
-          nestedCollectionSchema: [
-            { name: 'Name', slug: 'name', type: code('PlainText') },
-            { name: 'Cover', slug: 'cover', type: code('ImageRef') },
-            { name: 'Bolts', slug: 'bolts', type: code('NestedCollection'), nestedCollectionSchema: [{ name: 'Size', slug: 'size', type: code('Number') }] },
-          ],
+          title: 'Alpha',
+          body: '<p>Ünïcødé — 日本語 ✓</p>',
+          price: 10.5,
+          phone: '+1 (555) 0101',
+          people: [{ itemRefID: ada }],
+          size: { _id: 's' },
+          live: true,
+          site: 'https://alpha.example/?q=a,b',
+          when: '2024-01-02T03:04:05.678Z',
+          place: { lat: 48.8584, lng: 2.2945 },
+          data: { nested: [1, 'two', { three: null }], ok: true },
         },
+        { title: 'Beta', price: -2, live: false, data: [1, 2, 3] },
+        { title: 'Gamma', size: { _id: 'm' } },
       ],
     });
-    const rows = [
-      {
-        title: 'Alpha',
-        body: '<p>Ünïcødé — 日本語 ✓</p>',
-        price: 10.5,
-        phone: '+1 (555) 0101',
-        people: [{ itemRefID: ada }],
-        size: { _id: 's' },
-        live: true,
-        site: 'https://alpha.example/?q=a,b',
-        when: '2024-01-02T03:04:05.678Z',
-        place: { lat: 48.8584, lng: 2.2945 },
-        data: { nested: [1, 'two', { three: null }], ok: true },
-      },
-      { title: 'Beta', price: -2, live: false, data: [1, 2, 3] },
-      { title: 'Gamma', size: { _id: 'm' } },
-    ];
-    for (const row of rows) ids.push((await createItem(f, 'things', row))._id as string);
+    for (const item of every.items) ids.push(item.id);
     for (const name of ['wheel', 'axle']) parts.push((await createItem(f, 'things', { name }, { item: ids[0]!, nestedID: 'parts' }))._id as string);
     for (const size of [3, 1, 2]) await createItem(f, 'things', { size }, { item: ids[0]!, nestedID: `parts.${parts[0]}.bolts` });
     // Ranks that are not the creation order.
