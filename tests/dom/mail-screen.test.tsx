@@ -220,6 +220,7 @@ describe('Mail › Templates', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reset to default' }));
     await waitFor(() => expect(api.resetTemplate).toHaveBeenCalledWith(expect.anything(), 'reset'));
     expect(await screen.findByLabelText('Subject')).toHaveValue(defaultMailTemplates.reset.subject);
+    await waitFor(() => expect(toasts()).toContainEqual({ kind: 'success', title: 'Template reset to the default' }));
   });
 
   it('chooses a kind through the URL and keeps the tab there', async () => {

@@ -174,12 +174,11 @@ function TemplateEditor({ scope, kind, canEdit, myEmail, template }: { scope: Ma
       fields.current[missing[0] ?? tooLong[0] ?? 'subject']?.focus();
       return;
     }
-    save.mutate(
-      { kind, input: draft },
-      {
-        onSuccess: () => void notify({ kind: 'success', title: format('mail.screen.saved') }),
-        onError: (error) => refused(error, 'mail.screen.saveFailed'),
-      },
+    // A saved template is a new version: this editor gives way to a fresh one (its key), so the
+    // outcome is read from the promise, which settles whether or not this editor is still there.
+    save.mutateAsync({ kind, input: draft }).then(
+      () => void notify({ kind: 'success', title: format('mail.screen.saved') }),
+      (error: unknown) => refused(error, 'mail.screen.saveFailed'),
     );
   };
 
@@ -340,17 +339,17 @@ function TemplateEditor({ scope, kind, canEdit, myEmail, template }: { scope: Ma
             className="button button-danger"
             disabled={reset.isPending}
             onClick={() =>
-              reset.mutate(kind, {
-                onSuccess: () => {
+              reset.mutateAsync(kind).then(
+                () => {
                   setResetting(false);
                   void notify({ kind: 'success', title: format('mail.screen.resetDone') });
                 },
-                onError: (error) => {
+                (error: unknown) => {
                   setResetting(false);
                   if (isApiError(error) && error.status === 403) return;
                   void notify({ kind: 'error', title: format('mail.screen.resetFailed', { reason: problemMessage(error) }) });
                 },
-              })
+              )
             }
           >
             {format('mail.screen.resetDefault')}

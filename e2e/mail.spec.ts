@@ -1,0 +1,161 @@
+/**
+ * Mail in the console (docs/mail.md): an admin edits the verification template (a new subject and a
+ * line of text) with its live preview and saves it; an app user signs up through the public Auth
+ * API (`POST /auth/public/user` with an API token); the new text is in the Dev mailbox and in the
+ * project's delivery log (and its detail); the mail's link opens the verification page, which
+ * confirms the address once and refuses the used link. axe in light at 1280 px (templates, log)
+ * and in dark at 900 px (sender, verification page).
+ */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { createVerifiedAccount, latestMail, type Account } from './support/accounts.ts';
+import { expectAccessible } from './support/axe.ts';
+import { signIn } from './support/console.ts';
+import { bearer, organizationWithProject, type Made } from './support/platform.ts';
+
+/** The mail's own HTML, shown in a frame that runs no script: the project's text, not the console's, and no place for axe to run. */
+const sandboxedMail = { exclude: ['iframe.mail-frame'] };
+
+const projectPath = (made: Made) => `/organization/${made.organizationID}/project/${made.projectID}`;
+
+/** An API token of the project that may sign app users up. */
+async function appToken(request: APIRequestContext, made: Made): Promise<string> {
+  const token = await request.post('/api/apiTokens', {
+    headers: bearer(made.token),
+    data: {
+      name: 'App',
+      organizationID: made.organizationID,
+      projectID: made.projectID,
+      userAdmin: false,
+      userGroupID: null,
+      powerCreate: false,
+      powerRead: true,
+      powerUpdate: false,
+      powerDelete: false,
+      powerWrite: false,
+      roles: [],
+    },
+  });
+  expect(token.status(), await token.text()).toBe(201);
+  return ((await token.json()) as { jwtToken: string }).jwtToken;
+}
+
+async function signUpAppUser(request: APIRequestContext, token: string, email: string): Promise<string> {
+  const signup = await request.post('/auth/public/user', {
+    headers: { ...bearer(token), 'accept-version': 'v1' },
+    data: { email, password: 'app user password 42' },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  return ((await signup.json()) as { user_id: string }).user_id;
+}
+
+let account: Account;
+let made: Made;
+
+test.beforeAll(async ({ request }) => {
+  account = await createVerifiedAccount(request, 'mail');
+  made = await organizationWithProject(request, account, { organization: 'Mail Org', project: 'Recipes' });
+});
+
+test('an edited verification template reaches a new app user, the Dev mailbox and the log; its link confirms the address once', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const tag = Date.now().toString(36);
+  const subject = `Welcome to {{ project }}, please confirm (${tag})`;
+  const line = `A line written by the e2e test ${tag}.`;
+
+  await signIn(page, account);
+  await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+  await page.goto(`${projectPath(made)}/mail`);
+  await expect(page.getByRole('tab', { name: 'Templates' })).toHaveAttribute('aria-selected', 'true');
+  const subjectField = page.getByLabel('Subject', { exact: true });
+  await expect(subjectField).toHaveValue('Confirm your e-mail address for {{ project }}');
+
+  // The draft: a new subject, and a line added to the plain text with a variable inserted by a click.
+  await subjectField.fill(subject);
+  const text = page.getByLabel('Plain text', { exact: true });
+  await text.click();
+  await text.press('ControlOrMeta+End');
+  await text.pressSequentially(`\n\n${line} For `);
+  await page.getByRole('button', { name: 'Insert email' }).click();
+  await expect(text).toHaveValue(new RegExp(`${line} For \\{\\{ email \\}\\}$`));
+
+  // The server's preview with sample values, the HTML in a frame that runs no script.
+  await expect(page.getByText(`Subject: Welcome to Recipes, please confirm (${tag})`)).toBeVisible();
+  await expect(page.locator('.mail-preview .mail-plain')).toContainText(`${line} For ada@example.com`);
+  await expect(page.getByTitle('Preview of the HTML mail')).toHaveAttribute('sandbox', '');
+  await expectAccessible(page, 'mail templates light 1280', sandboxedMail);
+
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Template saved')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Templates' }).getByRole('button', { name: /E-mail verification\s*Edited/ })).toBeVisible();
+
+  // An app user signs up: the verification mail carries the new text.
+  const email = `mail-${tag}@example.com`;
+  const userID = await signUpAppUser(request, await appToken(request, made), email);
+  const mail = await latestMail(request, email, 'project-user-verification', 20_000);
+  expect(mail.subject).toBe(`Welcome to Recipes, please confirm (${tag})`);
+  expect(mail.text).toContain(`${line} For ${email}`);
+  expect(mail.link).toMatch(/\/bagel-auth-verify-email\/[^/]+$/);
+
+  // The Dev mailbox shows it.
+  await page.goto('/dev/mailbox');
+  const inMailbox = page.getByRole('article', { name: mail.subject });
+  await expect(inMailbox.first()).toBeVisible();
+  await inMailbox.first().getByText('Show the whole message').click();
+  await expect(inMailbox.first().getByText(`${line} For ${email}`)).toBeVisible();
+
+  // The project's delivery log shows it, and its detail both parts.
+  await page.goto(`${projectPath(made)}/mail?tab=log&search=${encodeURIComponent(email)}`);
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(mail.subject);
+  await expect(row).toContainText('E-mail verification');
+  await expect(row).toContainText(/Sent|Queued/);
+  await expect(page.getByText(/Mails are kept for \d+ days?/)).toBeVisible();
+  await row.getByRole('button', { name: `View the mail to ${email}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Mail to ${email}` });
+  await expect(dialog.locator('.mail-plain')).toContainText(`${line} For ${email}`);
+  await expect(dialog.getByTitle("The mail's HTML")).toHaveAttribute('sandbox', '');
+  await expect(page).toHaveURL(/mail=/);
+  await expectAccessible(page, 'mail detail light 1280', sandboxedMail);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expectAccessible(page, 'mail log light 1280');
+
+  // The link confirms the address, once.
+  const verifyPath = new URL(mail.link!).pathname;
+  await page.goto(verifyPath);
+  await expect(page.getByText('Your e-mail address for Recipes is confirmed.', { exact: false })).toBeVisible();
+  const user = await request.get(`/api/organization/${made.organizationID}/project/${made.projectID}/user/${userID}`, { headers: bearer(made.token) });
+  expect(user.status(), await user.text()).toBe(200);
+  expect(((await user.json()) as { verified?: boolean }).verified).toBe(true);
+  await page.goto(verifyPath);
+  await expect(page.getByRole('alert')).toContainText('This link does not work');
+});
+
+test('Sender and the verification page at 900 px in the dark theme pass axe', async ({ browser, request }) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext({ colorScheme: 'dark', reducedMotion: 'reduce', viewport: { width: 900, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await signIn(page, account);
+    await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+    await page.goto(`${projectPath(made)}/mail?tab=sender`);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(page.getByLabel('Sender name')).toBeVisible();
+    await expect(page.locator('.mail-transport')).toContainText('In use now');
+    await expect(page.getByLabel('SMTP password')).toHaveValue('');
+    await page.getByLabel('Sender name').fill('Recipes team');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Sender settings saved')).toBeVisible();
+    const settings = await request.get(`/api/organization/${made.organizationID}/project/${made.projectID}/mail/settings`, { headers: bearer(made.token) });
+    expect(((await settings.json()) as { senderName: string | null }).senderName).toBe('Recipes team');
+    await expectAccessible(page, 'mail sender dark 900');
+
+    await page.goto('/bagel-auth-verify-email/not-a-real-link');
+    await expect(page.getByRole('alert')).toContainText('This link does not work');
+    await expectAccessible(page, 'verification page dark 900');
+  } finally {
+    await context.close();
+  }
+});
