@@ -146,6 +146,25 @@ describe.each(databaseKinds)('a project’s own SMTP server on %s', (kind) => {
     await waitFor(() => smtp.state.received.find((m) => m.to.includes(to)), 10_000);
   });
 
+  it('sends the queued mails of a project that removed its server the installation’s way (here: the outbox)', async () => {
+    smtp.state.mode = 'reject5xx';
+    const [first, second] = [newEmail('dropped'), newEmail('dropped')];
+    await signUpEndUser(t, apiToken, first);
+    await signUpEndUser(t, apiToken, second);
+    const queued = await waitFor(async () => {
+      const rows = [(await rowsTo(first))[0], (await rowsTo(second))[0]];
+      return rows.every((r) => r?.lastError) ? rows.map((r) => r!) : undefined;
+    }, 10_000);
+    expect((await call('PUT', 'mail/settings', { smtpUrl: null })).statusCode).toBe(200);
+    // The worker hands a due mail over; a resend goes the project's current route at once.
+    await t.database.db.update(outbox).set({ nextAttemptAt: new Date() }).where(eq(outbox.id, queued[0]!.id));
+    await t.app.ctx.projectMail!.deliverDue();
+    expect((await rowsTo(first))[0]).toMatchObject({ via: null, status: 'kept' });
+    const resent = await call('POST', `mail/log/${queued[1]!.id}/resend`);
+    expect(json(resent)).toMatchObject({ state: 'sent', via: 'installation', error: null });
+    expect(smtp.state.received.filter((m) => m.to.includes(first) || m.to.includes(second))).toEqual([]);
+  });
+
   it('never writes the password into an answer or a log line', async () => {
     await t.app.ctx.background.settled();
     const forms = [PASSWORD, encodeURIComponent(PASSWORD), 'Sm7p-p@ss'];
