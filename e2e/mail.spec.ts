@@ -1,8 +1,9 @@
 /**
- * Mail in the console (docs/mail.md): an admin edits the verification template (a new subject and a
- * line of text) with its live preview and saves it; an app user signs up through the public Auth
+ * Mail in the console (docs/mail.md): a variable the template may not use is refused at its field
+ * and nothing is saved; an admin edits the verification template (a new subject and a line of text)
+ * with its live preview, saves it and sends a test to their own address; an app user signs up through the public Auth
  * API (`POST /auth/public/user` with an API token); the new text is in the Dev mailbox and in the
- * project's delivery log (and its detail); the mail's link opens the verification page, which
+ * project's delivery log (its detail, and Resend); the mail's link opens the verification page, which
  * confirms the address once and refuses the used link. axe in light at 1280 px (templates, log)
  * and in dark at 900 px (sender, verification page).
  */
@@ -70,6 +71,15 @@ test('an edited verification template reaches a new app user, the Dev mailbox an
   const subjectField = page.getByLabel('Subject', { exact: true });
   await expect(subjectField).toHaveValue('Confirm your e-mail address for {{ project }}');
 
+  // A variable the template may not use: the server's word shows at the field, and Save keeps nothing.
+  await subjectField.fill('Hello {{ secret }}');
+  await expect(subjectField).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Unknown variable secret')).toBeVisible();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(subjectField).toHaveAttribute('aria-invalid', 'true');
+  const kept = await request.get(`/api/organization/${made.organizationID}/project/${made.projectID}/mail/templates/verification`, { headers: bearer(made.token) });
+  expect(((await kept.json()) as { custom: boolean }).custom).toBe(false);
+
   // The draft: a new subject, and a line added to the plain text with a variable inserted by a click.
   await subjectField.fill(subject);
   const text = page.getByLabel('Plain text', { exact: true });
@@ -88,6 +98,16 @@ test('an edited verification template reaches a new app user, the Dev mailbox an
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Template saved')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Templates' }).getByRole('button', { name: /E-mail verification\s*Edited/ })).toBeVisible();
+
+  // A test of the saved text goes to the member's own address.
+  await page.getByRole('button', { name: 'Send a test to me' }).click();
+  await expect(page.getByText(`Test mail sent to ${account.email}`)).toBeVisible();
+  await expect
+    .poll(async () => {
+      const box = (await (await request.get('/api/dev/mailbox', { params: { to: account.email } })).json()) as { mails: { subject: string }[] };
+      return box.mails.map((m) => m.subject);
+    })
+    .toContain(`Welcome to Recipes, please confirm (${tag})`);
 
   // An app user signs up: the verification mail carries the new text.
   const email = `mail-${tag}@example.com`;
@@ -118,6 +138,8 @@ test('an edited verification template reaches a new app user, the Dev mailbox an
   await expect(dialog.getByTitle("The mail's HTML")).toHaveAttribute('sandbox', '');
   await expect(page).toHaveURL(/mail=/);
   await expectAccessible(page, 'mail detail light 1280', sandboxedMail);
+  await dialog.getByRole('button', { name: 'Resend' }).click();
+  await expect(page.getByText('Mail queued again')).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
   await expectAccessible(page, 'mail log light 1280');
