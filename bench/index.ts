@@ -10,6 +10,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<nu
   list: () => import('./list.ts'),
   public: () => import('./public.ts'),
   'reset-timing': () => import('./reset-timing.ts'),
+  studio: () => import('./studio.ts'),
   'usage-limits': () => import('./usage-limits.ts'),
   webhooks: () => import('./webhooks.ts'),
 };

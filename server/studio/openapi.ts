@@ -44,9 +44,14 @@ export interface DocumentInput {
   publicUrl: string;
 }
 
-const problemResponses = {
-  '4XX': { description: 'A refusal: RFC 9457 problem details with a stable `code` (docs/errors.md)', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+// What many operations share is in `components` once and referred to: the document of a large
+// project stays small (docs/studio.md "Performance").
+const problemResponse = {
+  description: 'A refusal: RFC 9457 problem details with a stable `code` (docs/errors.md)',
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 };
+const problemResponses = { '4XX': { $ref: '#/components/responses/Problem' } };
+const idResponse = { $ref: '#/components/responses/Id' };
 const idAnswer = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 const jsonBody = (schema: Json, required = true) => ({ required, content: { 'application/json': { schema } } });
 const jsonAnswer = (description: string, schema: Json, headers?: Json) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } });
@@ -66,21 +71,10 @@ const pascal = (text: string) =>
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('');
 
-const withoutNull = (schema: Json): Json => {
-  if (Array.isArray(schema.type)) {
-    const types = (schema.type as string[]).filter((type) => type !== 'null');
-    return { ...schema, type: types.length === 1 ? types[0] : types };
-  }
-  if (Array.isArray(schema.anyOf)) {
-    const rest = (schema.anyOf as Json[]).filter((part) => part.type !== 'null');
-    return rest.length === 1 ? { ...rest[0] } : { ...schema, anyOf: rest };
-  }
-  return schema;
-};
 
 /**
  * One collection level: its place, its fields, and the names of its schemas and parameters. Its
- * item schema is named by its slugs (`things.parts`); the write schemas `create_…` and `change_…`
+ * item schema is named by its slugs (`things.parts`); the write schemas `write_…` and `create_…`
  * (a collection id has no `_`, so they never meet a level's name).
  */
 interface Level {
@@ -126,12 +120,20 @@ function fieldDescription(field: SchemaField): string {
   return notes.join('; ');
 }
 
+/** A type's value schemas, once per document: `value.<Type>` as read, `input.<Type>` as written. */
+const typeRef = (schemas: Json, kind: 'value' | 'input', field: SchemaField): Json => {
+  const type = fieldType(field.type)!;
+  const name = `${kind}.${type.name}`;
+  schemas[name] ??= kind === 'value' ? type.valueSchema : (type.writeSchema ?? type.valueSchema);
+  return { $ref: `#/components/schemas/${name}` };
+};
+
 /**
  * The item as read: system keys and each field's value schema (nested lists by their item
  * schema). With `everything=true` an ItemRef link also carries the linked item (`item`): typed
  * when the caller may read its collection (`linked` names its schema), else any object.
  */
-function readSchema(level: Level, nestedRef: (slug: string) => string, linked: (collection: string) => string | undefined): Json {
+function readSchema(schemas: Json, level: Level, nestedRef: (slug: string) => string, linked: (collection: string) => string | undefined): Json {
   const properties: Json = {
     _id: { type: 'string', description: 'The item’s id' },
     _createdDate: { type: 'string', format: 'date-time' },
@@ -145,43 +147,43 @@ function readSchema(level: Level, nestedRef: (slug: string) => string, linked: (
       properties[field.slug] = { type: 'array', items: { $ref: nestedRef(field.slug) }, description: `${fieldDescription(field)}; in lists only when projected on` };
       continue;
     }
-    let schema: Json = { ...type.valueSchema };
-    const links = schema.items as Json | undefined;
+    const links = type.valueSchema.items as Json | undefined;
     if (type.name === 'ItemRef' && links && typeof links.properties === 'object') {
       const target = typeof field.referenceCollectionID === 'string' ? linked(field.referenceCollectionID) : undefined;
       const item = target ? { $ref: target, description: 'The linked item (everything=true)' } : { type: 'object', description: 'The linked item (everything=true)' };
-      schema = { ...schema, items: { ...links, properties: { ...(links.properties as Json), item } } };
+      properties[field.slug] = { ...type.valueSchema, items: { ...links, properties: { ...(links.properties as Json), item } }, description: fieldDescription(field) };
+      continue;
     }
-    properties[field.slug] = { ...schema, description: fieldDescription(field) };
+    properties[field.slug] = { ...typeRef(schemas, 'value', field), description: fieldDescription(field) };
   }
   // Only `_id` is always there: `projectOn` leaves the rest out.
   return { type: 'object', title: level.title, properties, required: ['_id'] };
 }
 
-/** The item as written: each writable field's write schema; `required` fields required on create. */
-function writeSchema(level: Level, create: boolean): Json {
+/** The item as written (`write_…`): each writable field's write schema, an Option's choices by `_id`. */
+function writeSchema(schemas: Json, level: Level): Json {
   const properties: Json = {};
-  const required: string[] = [];
   for (const field of valueFields(level)) {
     if (isNested(field)) continue;
     const type = fieldType(field.type)!;
-    let schema: Json = { ...(type.writeSchema ?? type.valueSchema) };
     if (type.name === 'Option' && Array.isArray(field.options) && field.options.length) {
-      // The choice is named by its `_id`, one of the field's choices.
-      schema = {
+      properties[field.slug] = {
         anyOf: [
           { type: 'object', properties: { _id: { enum: field.options.map((o) => o._id) }, value: { type: 'string' } }, required: ['_id'], additionalProperties: false },
           { type: 'null' },
         ],
       };
+      continue;
     }
-    if (create && field.required) {
-      required.push(field.slug);
-      schema = withoutNull(schema);
-    }
-    properties[field.slug] = { ...schema, description: fieldDescription(field) };
+    properties[field.slug] = typeRef(schemas, 'input', field);
   }
-  return { type: 'object', title: `${level.title} (${create ? 'create' : 'change'})`, properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  return { type: 'object', title: `${level.title} (written)`, properties, additionalProperties: false };
+}
+
+/** A create (`create_…`): the written item with the `required` fields. */
+function createSchema(level: Level, write: string): Json {
+  const required = valueFields(level).filter((field) => field.required && !isNested(field)).map((field) => field.slug);
+  return required.length ? { $ref: write, required } : { $ref: write };
 }
 
 /** Builds the document. */
@@ -199,7 +201,22 @@ export function buildDocument(input: DocumentInput): Json {
   const add = (path: string, method: string, operation: Json) => {
     (paths[path] ??= {})[method] = operation;
   };
-  const pathParam = (name: string, description: string): Parameter => ({ name, in: 'path', required: true, schema: surface.itemId, description });
+  const parameters: Record<string, Parameter> = {};
+  /** A parameter as a reference to its one copy in `components.parameters` (inline when another of its name differs). */
+  const shared = (param: Parameter): Json => {
+    const key = `${param.in}.${param.name}`;
+    const known = parameters[key];
+    if (!known) parameters[key] = param;
+    else if (known !== param && JSON.stringify(known) !== JSON.stringify(param)) return param;
+    return { $ref: `#/components/parameters/${key}` };
+  };
+  const itemIdParams = new Map<string, Parameter>();
+  const pathParam = (name: string): Parameter => {
+    let param = itemIdParams.get(name);
+    if (!param) itemIdParams.set(name, (param = { name, in: 'path', required: true, schema: surface.itemId, description: 'An item id' }));
+    return param;
+  };
+  const refs = (list: Parameter[]) => list.map(shared);
   const tags: Json[] = [];
   const slugs = new Set(input.collections.map((c) => c.slug));
   const linked = (collection: string) => (slugs.has(collection) && scope.collections.get(collection)?.read ? `#/components/schemas/${collection}` : undefined);
@@ -211,9 +228,10 @@ export function buildDocument(input: DocumentInput): Json {
     const levels = levelsOf(collection);
     for (const level of levels) {
       const nestedRef = (slug: string) => `#/components/schemas/${level.component}.${slug}`;
-      schemas[level.component] = readSchema(level, nestedRef, linked);
-      if (rights.create) schemas[`create_${level.component}`] = writeSchema(level, true);
-      if (rights.update) schemas[`change_${level.component}`] = writeSchema(level, false);
+      schemas[level.component] = readSchema(schemas, level, nestedRef, linked);
+      const write = `#/components/schemas/write_${level.component}`;
+      if (rights.create || rights.update) schemas[`write_${level.component}`] = writeSchema(schemas, level);
+      if (rights.create) schemas[`create_${level.component}`] = createSchema(level, write);
       const itemRef = { $ref: `#/components/schemas/${level.component}` };
       const name = pascal([collection.slug, ...level.steps].join(' ')) || 'Collection';
       const top = `/collection/${collection.slug}/items`;
@@ -225,9 +243,9 @@ export function buildDocument(input: DocumentInput): Json {
       const itemPath = nested ? `${top}/{item}?nestedID=${itemChain}` : `${top}/{item}`;
       const at = (suffix: string) => (nested ? `${top}/{item}${suffix}?nestedID=${itemChain}` : `${top}/{item}${suffix}`);
       const parentParams: Parameter[] = nested
-        ? [pathParam('item', `The top-level ${collection.slug} item`), ...level.stepParams.slice(0, -1).map((p, i) => pathParam(p, `The ${level.steps[i]} item`))]
+        ? [pathParam('item'), ...level.stepParams.slice(0, -1).map((p) => pathParam(p))]
         : [];
-      const itemParams: Parameter[] = nested ? [...parentParams, pathParam(level.stepParams.at(-1)!, `The ${level.steps.at(-1)} item`)] : [pathParam('item', `The ${collection.slug} item`)];
+      const itemParams: Parameter[] = nested ? [...parentParams, pathParam(level.stepParams.at(-1)!)] : [pathParam('item')];
       const tagged = { tags: [collection.slug] };
 
       if (rights.read) {
@@ -235,14 +253,14 @@ export function buildDocument(input: DocumentInput): Json {
           ...tagged,
           operationId: opId(`list${name}`),
           summary: `A page of ${level.title} items; the item-count header gives the total matching`,
-          parameters: [...parentParams, ...surface.listParams],
+          parameters: refs([...parentParams, ...surface.listParams]),
           responses: { 200: jsonAnswer('The items of the page', { type: 'array', items: itemRef }, itemCount), ...problemResponses },
         });
         add(itemPath, 'get', {
           ...tagged,
           operationId: opId(`get${name}`),
           summary: `One ${level.title} item`,
-          parameters: [...itemParams, ...surface.itemParams],
+          parameters: refs([...itemParams, ...surface.itemParams]),
           responses: { 200: jsonAnswer('The item', itemRef), ...problemResponses },
         });
       }
@@ -251,9 +269,9 @@ export function buildDocument(input: DocumentInput): Json {
           ...tagged,
           operationId: opId(`create${name}`),
           summary: `Create a ${level.title} item; answers its id`,
-          parameters: parentParams,
+          parameters: refs(parentParams),
           requestBody: jsonBody({ $ref: `#/components/schemas/create_${level.component}` }),
-          responses: { 201: jsonAnswer('Created', { $ref: '#/components/schemas/Id' }), ...problemResponses },
+          responses: { 201: idResponse, ...problemResponses },
         });
       }
       if (rights.update) {
@@ -261,9 +279,9 @@ export function buildDocument(input: DocumentInput): Json {
           ...tagged,
           operationId: opId(`update${name}`),
           summary: `Change the given fields of a ${level.title} item${rights.create ? '; set=true creates it with this id when there is none (create)' : ''}`,
-          parameters: [...itemParams, ...surface.putParams],
-          requestBody: jsonBody({ $ref: `#/components/schemas/change_${level.component}` }),
-          responses: { 200: jsonAnswer('Changed', { $ref: '#/components/schemas/Id' }), 201: jsonAnswer('Created (set=true)', { $ref: '#/components/schemas/Id' }), ...problemResponses },
+          parameters: refs([...itemParams, ...surface.putParams]),
+          requestBody: jsonBody({ $ref: write }),
+          responses: { 200: idResponse, 201: idResponse, ...problemResponses },
         });
         const fields = valueFields(level).filter((field) => !isNested(field));
         const modifiable = fields.filter((field) => (fieldType(field.type)!.modifiers ?? []).length > 0);
@@ -272,9 +290,9 @@ export function buildDocument(input: DocumentInput): Json {
             ...tagged,
             operationId: opId(`changeField${name}`),
             summary: 'Append item links to an ItemRef field (body {value}), or add ?increment=n to a Number field',
-            parameters: [...itemParams, { name: 'field', in: 'path', required: true, schema: { enum: modifiable.map((f) => f.slug) } }, ...surface.fieldParams],
+            parameters: [...refs(itemParams), { name: 'field', in: 'path', required: true, schema: { enum: modifiable.map((f) => f.slug) } }, ...refs(surface.fieldParams)],
             requestBody: jsonBody({ type: 'object', properties: { value: { description: 'An item id, a list of them, or links [{itemRefID}]' } } }, false),
-            responses: { 200: jsonAnswer('Changed', { $ref: '#/components/schemas/Id' }), ...problemResponses },
+            responses: { 200: idResponse, ...problemResponses },
           });
         }
         if (fields.length) {
@@ -282,9 +300,9 @@ export function buildDocument(input: DocumentInput): Json {
             ...tagged,
             operationId: opId(`emptyField${name}`),
             summary: 'Remove the links {value} from an ItemRef field; any other field is emptied',
-            parameters: [...itemParams, { name: 'field', in: 'path', required: true, schema: { enum: fields.map((f) => f.slug) } }],
+            parameters: [...refs(itemParams), { name: 'field', in: 'path', required: true, schema: { enum: fields.map((f) => f.slug) } }],
             requestBody: jsonBody({ type: 'object', properties: { value: {} } }, false),
-            responses: { 200: jsonAnswer('Changed', { $ref: '#/components/schemas/Id' }), ...problemResponses },
+            responses: { 200: idResponse, ...problemResponses },
           });
         }
         const images = fields.filter((field) => fieldType(field.type)!.files);
@@ -293,7 +311,7 @@ export function buildDocument(input: DocumentInput): Json {
             ...tagged,
             operationId: opId(`uploadImage${name}`),
             summary: 'Upload a file (imageFile) or fetch one (imageLink) into an ImageRef field, or append it to an ImageRefSet',
-            parameters: [...itemParams, ...surface.imageParams.map((p) => (p.name === 'imageSlug' ? { ...p, schema: { enum: images.map((f) => f.slug) } } : p))],
+            parameters: [...refs(itemParams), ...surface.imageParams.map((p) => (p.name === 'imageSlug' ? { ...p, schema: { enum: images.map((f) => f.slug) } } : shared(p)))],
             requestBody: multipart({ altText: { type: 'string' }, imageFile: binary, imageLink: { type: 'string', format: 'uri' } }),
             responses: { 200: jsonAnswer('Stored', { type: 'object', properties: { id: { type: 'string' }, imageURL: { type: 'string' } }, required: ['id', 'imageURL'] }), ...problemResponses },
           });
@@ -304,16 +322,17 @@ export function buildDocument(input: DocumentInput): Json {
           ...tagged,
           operationId: opId(`delete${name}`),
           summary: `Delete a ${level.title} item with everything nested in it`,
-          parameters: itemParams,
-          responses: { 200: jsonAnswer('Deleted', { $ref: '#/components/schemas/Id' }), ...problemResponses },
+          parameters: refs(itemParams),
+          responses: { 200: idResponse, ...problemResponses },
         });
       }
       if (scope.userAdmin) {
-        const users = { type: 'array', items: { type: 'object', properties: { userID: { type: 'string' } }, required: ['userID'] } };
+        schemas.ItemUsers ??= { type: 'array', items: { type: 'object', properties: { userID: { type: 'string' } }, required: ['userID'] } };
+        const users = { $ref: '#/components/schemas/ItemUsers' };
         const userBody = jsonBody({ type: 'object', properties: { userID: { type: 'string' } }, required: ['userID'] });
-        add(at('/bagelUsers'), 'get', { ...tagged, operationId: opId(`itemUsers${name}`), summary: 'The project users linked to the item', parameters: itemParams, responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
-        add(at('/bagelUsers'), 'put', { ...tagged, operationId: opId(`addItemUser${name}`), summary: 'Link a project user to the item', parameters: itemParams, requestBody: userBody, responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
-        add(at('/bagelUsers'), 'delete', { ...tagged, operationId: opId(`removeItemUser${name}`), summary: 'Unlink a project user from the item', parameters: itemParams, requestBody: userBody, responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
+        add(at('/bagelUsers'), 'get', { ...tagged, operationId: opId(`itemUsers${name}`), summary: 'The project users linked to the item', parameters: refs(itemParams), responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
+        add(at('/bagelUsers'), 'put', { ...tagged, operationId: opId(`addItemUser${name}`), summary: 'Link a project user to the item', parameters: refs(itemParams), requestBody: userBody, responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
+        add(at('/bagelUsers'), 'delete', { ...tagged, operationId: opId(`removeItemUser${name}`), summary: 'Unlink a project user from the item', parameters: refs(itemParams), requestBody: userBody, responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
       }
     }
 
@@ -331,7 +350,7 @@ export function buildDocument(input: DocumentInput): Json {
         summary: `Server-sent events of ${collection.name}'s item writes: \`start\` (its request id), messages {collectionID, itemID, nestedID, trigger, item}, \`stop\` (resume with requestID)`,
         description: 'EventSource sends no headers: the token goes in `authorization`.',
         security: [],
-        parameters: surface.liveParams,
+        parameters: refs(surface.liveParams),
         responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...problemResponses },
       });
     }
@@ -359,7 +378,7 @@ export function buildDocument(input: DocumentInput): Json {
     tags: ['project'],
     operationId: opId('getProject'),
     summary: 'The project, with the collections this token may read (their fields with withSchemas=true)',
-    parameters: surface.projectParams,
+    parameters: refs(surface.projectParams),
     responses: {
       200: jsonAnswer('The project', { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, collections: { type: 'array', items: { type: 'object' } } } }),
       ...problemResponses,
@@ -390,7 +409,12 @@ export function buildDocument(input: DocumentInput): Json {
     security: [{ bearer: [] }],
     tags,
     paths,
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A project API token or a project user’s access token' } }, schemas },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A project API token or a project user’s access token' } },
+      schemas,
+      parameters,
+      responses: { Problem: problemResponse, Id: jsonAnswer('The item’s id', { $ref: '#/components/schemas/Id' }) },
+    },
   };
 }
 
