@@ -23,6 +23,7 @@ vi.mock('../../src/api/client.ts', async (importOriginal) => ({
 const schema: SchemaField[] = [
   { id: 'f1', name: 'Title', slug: 'title', type: 1, primaryField: true },
   { id: 'f2', name: 'Price', slug: 'price', type: 3 },
+  { id: 'f5', name: 'Photo', slug: 'photo', type: 5 },
   { id: 'f3', name: 'Chapters', slug: 'chapters', type: 12, nestedCollectionSchema: [{ id: 'f4', name: 'Heading', slug: 'heading', type: 1 }] },
 ];
 const collection = { id: 'things', name: 'Things', schema, singleItem: false, rtlDirection: false, itemCount: 2, createdDate: '2026-01-01T00:00:00.000Z' };
@@ -187,4 +188,25 @@ describe('the workbench', () => {
     expect(screen.getByLabelText('Parent item ID (Things)')).toBeInTheDocument();
     expect(fetchCalls).toHaveLength(0);
   });
+
+  it('uploads an image to an item as multipart, after the confirmation', async () => {
+    const user = userEvent.setup();
+    renderStudio();
+    await screen.findByRole('option', { name: 'Things' });
+    await user.click(screen.getByRole('radio', { name: 'Upload image' }));
+    await user.type(screen.getByLabelText('Item ID (Things)'), 'i1');
+    await user.upload(screen.getByLabelText('Image file'), new File(['png-bytes'], 'cat.png', { type: 'image/png' }));
+    await user.type(screen.getByLabelText('Alt text'), 'A cat');
+    expect(screen.getByTestId('studio-code')).toHaveTextContent('.uploadImage("photo", { selectedImage: file, fileName: "cat.png", altText: "A cat" })');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Run Upload image?' })).getByRole('button', { name: 'Run it' }));
+    await waitFor(() => expect(fetchCalls).toHaveLength(1));
+    expect(fetchCalls[0]!.url).toBe('/api/public/collection/things/items/i1/image?imageSlug=photo&nestedID=');
+    expect(fetchCalls[0]!.init.method).toBe('PUT');
+    const form = fetchCalls[0]!.init.body as FormData;
+    expect(form.get('altText')).toBe('A cat');
+    expect((form.get('imageFile') as File).name).toBe('cat.png');
+    // The browser sets the multipart type with its boundary.
+    expect((fetchCalls[0]!.init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+  }, 40_000);
 });
