@@ -36,6 +36,11 @@ export class UserService {
     this.configuredSuperAdmins = configuredSuperAdmins(config);
   }
 
+  /** A username the configuration names as super-admin (any letter case): no sign-up may take it. */
+  private isReserved(username: string): boolean {
+    return this.configuredSuperAdmins.has(username.toLowerCase());
+  }
+
   private link(path: string) {
     return `${this.config.publicUrl}${path}`;
   }
@@ -65,6 +70,9 @@ export class UserService {
     // The username is checked first: its answer (409) depends only on the name, which is public.
     // Checked after the e-mail, a taken name would answer 409 for a new e-mail and 201 for a
     // registered one, telling the two apart.
+    // A name the configuration makes super-admin is reserved: only `larder admin create` makes
+    // its user (docs/admin.md "Access"), or whoever signed up first would be a super-admin.
+    if (this.isReserved(username)) throw conflict('username_reserved', 'This username is reserved. Choose another one.');
     const [taken] = await this.db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
     if (taken) throw conflict('username_taken', 'This username is taken. Choose another one.');
 
@@ -318,10 +326,16 @@ export class UserService {
     await this.tokens.revokeAllForUser(userId, 'email_proved_by_owner', tx);
   }
 
-  private async freeUsername(seed: string): Promise<string> {
+  /**
+   * A username nobody has, from `seed`: else with a random suffix. A reserved name (a configured
+   * super-admin's) counts as taken unless `mayTakeReserved` (the first administrator, whom the
+   * configuration itself makes).
+   */
+  private async freeUsername(seed: string, mayTakeReserved = false): Promise<string> {
     const base = (seed.replace(/[^A-Za-z0-9_.-]/g, '').replace(/^[^A-Za-z0-9]+/, '') || 'user').slice(0, 30).padEnd(3, '0');
     for (let attempt = 0; attempt < 20; attempt++) {
       const candidate = attempt === 0 ? base : `${base}-${newId().slice(0, 6)}`;
+      if (!mayTakeReserved && this.isReserved(candidate)) continue;
       const [taken] = await this.db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = ${candidate.toLowerCase()}`);
       if (!taken) return candidate;
     }
@@ -333,7 +347,7 @@ export class UserService {
     const { adminEmail, adminPassword } = this.config;
     if (!adminEmail || !adminPassword) return 'skipped';
     if (await this.findByEmail(adminEmail)) return 'exists';
-    const username = await this.freeUsername(this.config.adminUsername);
+    const username = await this.freeUsername(this.config.adminUsername, true);
     try {
       await this.db.insert(users).values({
         id: newId(),
