@@ -16,6 +16,7 @@ import { AppError, forbidden, notFound } from '../lib/errors.ts';
 import { namedIn } from '../lib/request-scope.ts';
 import { responses } from '../lib/schemas.ts';
 import { isDate } from './pricing.ts';
+import { billingDateRange } from '../../definitions/billing/billing-date.ts';
 import { maxAddOns, type AccountChangeHook, type AccountRow } from './accounts.ts';
 import type { AuditAction } from '../../definitions/admin.ts';
 import { auditActorOf } from '../admin/guard.ts';
@@ -245,9 +246,19 @@ export async function billingRoutes(fastify: FastifyInstance) {
     },
     async function setBillingDate(request) {
       await requireSuperAdmin(currentUser(request).userId, 'move a billing date');
-      if (!isDate(request.body.nextBillingDate)) throw new AppError(400, 'invalid_request', `${request.body.nextBillingDate} is not a calendar day.`);
+      const date = request.body.nextBillingDate;
+      if (!isDate(date)) throw new AppError(400, 'invalid_request', `${date} is not a calendar day.`);
+      // From today to two years ahead by the billing clock (definitions/billing/billing-date.ts).
+      const { earliest, latest } = billingDateRange(accounts.deps.now());
+      if (date < earliest || date > latest) {
+        const message = `must be from ${earliest} (today, UTC) to ${latest}`;
+        throw new AppError(400, 'billing_date_out_of_range', `The next billing date ${date} is out of range: it ${message}.`, {
+          params: { earliest, latest },
+          errors: [{ path: 'body/nextBillingDate', message }],
+        });
+      }
       const org = request.query.organizationID;
-      return accounts.setNextBillingDate(org, request.body.nextBillingDate, await audited(request, 'organization.setBillingDate', org, datesOf));
+      return accounts.setNextBillingDate(org, date, await audited(request, 'organization.setBillingDate', org, datesOf));
     },
   );
 }

@@ -205,7 +205,9 @@ describe.each(databaseKinds)('admin organizations on %s', (kind) => {
     ]);
     expect((await send('PUT', `/billing/billingDetails/addOn?${q}`, [{ title: 'SLA', amount: 2_500, nisAmount: 9_000 }])).statusCode).toBe(200);
     expect((await details()).addOns).toEqual([{ title: 'SLA', amount: 2_500, nisAmount: 9_000 }]);
-    expect((await send('PUT', `/billing/billingDetails/billingDate?${q}`, { nextBillingDate: '2026-05-03' })).statusCode).toBe(200);
+    // A day within the allowed range (today to two years ahead): the 3rd of May next year.
+    const nextBillingDate = `${new Date().getUTCFullYear() + 1}-05-03`;
+    expect((await send('PUT', `/billing/billingDetails/billingDate?${q}`, { nextBillingDate })).statusCode).toBe(200);
 
     // The plan override: at once, no charge; hidden plans too; null is the free plan.
     const before = (await t.database.db.select().from(billingCharges).where(eq(billingCharges.organizationId, org))).length;
@@ -239,7 +241,7 @@ describe.each(databaseKinds)('admin organizations on %s', (kind) => {
     ]);
     expect(entries[0]).toMatchObject({ targetKind: 'organization', before: { credit: { amount: 0, nisAmount: 0 } }, after: { credit: { amount: 2_500, nisAmount: 9_000 } } });
     expect(entries[3]!.after).toEqual({ addOns: [{ title: 'SLA', amount: 2_500, nisAmount: 9_000 }] });
-    expect(entries[4]).toMatchObject({ before: { nextBillingDate: null }, after: { nextBillingDate: '2026-05-03', billingDay: 3 } });
+    expect(entries[4]).toMatchObject({ before: { nextBillingDate: null }, after: { nextBillingDate, billingDay: 3 } });
     expect(entries[5]).toMatchObject({ before: { planID: null }, after: { planID: 'pro' } });
   });
 });

@@ -344,6 +344,8 @@ describe.each(databaseKinds)('billing accounts on %s', (kind) => {
   });
 
   it('lets a platform super-admin move the next billing date', async () => {
+    // Today to two years ahead by the billing clock: 2026-03-11 is ahead of this day.
+    clock.now = new Date('2026-03-10T12:00:00Z');
     const org = await newOrganization();
     const boss = await verifiedUser(t.app, 'boss');
     await t.database.db.update(users).set({ superAdmin: true }).where(eq(users.email, boss.account.email));

@@ -4,6 +4,7 @@ import { useFormat } from '../../../../renderers/messages/use-format.ts';
 import { notify } from '../../../../renderers/toasts/notify.ts';
 import { useAdminBillingChange } from '../../../api/admin-queries.ts';
 import { useProblemMessage } from '../../../hooks/use-problem-message.ts';
+import { billingDateRange } from '../../../../definitions/billing/billing-date.ts';
 import { dayInputValue } from './day.ts';
 
 const day = /^\d{4}-\d{2}-\d{2}$/;
@@ -15,6 +16,8 @@ export function BillingDatePanel({ organizationID, nextBillingDate }: { organiza
   const problemMessage = useProblemMessage();
   const [value, setValue] = useState(dayInputValue(nextBillingDate));
   const [invalid, setInvalid] = useState(false);
+  // The range the server allows, offered by the date picker; the server's refusal shows below the field.
+  const range = billingDateRange(new Date());
   const error = invalid ? format('admin.org.billingDate.invalid') : setBillingDate.error ? problemMessage(setBillingDate.error) : null;
 
   const submit = (event: FormEvent) => {
@@ -40,6 +43,8 @@ export function BillingDatePanel({ organizationID, nextBillingDate }: { organiza
             className="input"
             type="date"
             value={value}
+            min={range.earliest}
+            max={range.latest}
             aria-invalid={error ? true : undefined}
             aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
             onChange={(event) => setValue(event.target.value)}
