@@ -2,8 +2,9 @@
  * Studio in the browser (docs/studio.md). A filtered, sorted list built in the workbench runs with
  * a Studio token minted from the project's token; the copied BagelDB-client code, run here in Node
  * with the official client against this server, gives the same items and item-count. A create runs
- * only after its confirmation. The reference draws the generated document. axe at 1280 and 900 px
- * in light and dark on one page (the theme follows the emulated colour scheme).
+ * only after its confirmation. Run, a fold, Copy and the dialog work from the keyboard. The
+ * reference draws the generated document. axe at 1280 and 900 px in light and dark on one page
+ * (the theme follows the emulated colour scheme).
  */
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
@@ -109,14 +110,24 @@ test('a filtered, sorted list in Studio, its copied client code run in Node with
   await expect(code).toContainText('.query("price", ">", "2")');
   await expect(code).toContainText('.perPage(3)');
 
-  await page.getByRole('button', { name: 'Run' }).click();
+  // Keyboard: the next stop after Per Page is Run; Enter runs.
+  await expect(page.getByRole('button', { name: 'Run' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('studio-status')).toHaveText('200 OK');
   await expect(page.getByTestId('studio-item-count')).toHaveText('item-count: 4');
   const shown = (await shownBody(page)) as { name: string; price: number }[];
   expect(shown.map((item) => item.name)).toEqual(['Elderberry', 'Cherry', 'Date']);
 
-  // Copy the client code; it says "Copied!" and then "Copy" again.
-  await page.getByRole('button', { name: 'Copy' }).click();
+  // A fold opens from the keyboard.
+  const firstItem = page.locator('.json-children').first().locator('.json-toggle').first();
+  await firstItem.focus();
+  await page.keyboard.press('Space');
+  await expect(firstItem).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByTestId('studio-body')).toContainText('name: "Elderberry"');
+
+  // Copy the client code (from the keyboard); it says "Copied!" and then "Copy" again.
+  await page.getByRole('button', { name: 'Copy' }).focus();
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: 'Copied!' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy' })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -140,8 +151,9 @@ test('a filtered, sorted list in Studio, its copied client code run in Node with
   const dialog = page.getByRole('dialog', { name: 'Run Create?' });
   await expect(dialog).toBeVisible();
   await expectAccessible(page, 'Studio write confirmation, 900 px light');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Run' })).toBeFocused();
   await page.getByRole('button', { name: 'Run' }).click();
   await dialog.getByRole('button', { name: 'Run it' }).click();
   await expect(page.getByTestId('studio-status')).toHaveText('201 Created');
