@@ -27,7 +27,7 @@ export function ResponseView({ result }: { result: StudioResult }) {
   const id = useId();
   const parsed = useMemo(() => parse(result), [result]);
   const [raw, setRaw] = useState(false);
-  const size = new TextEncoder().encode(result.text).length;
+  const size = useMemo(() => new TextEncoder().encode(result.text).length, [result]);
   const ok = result.status >= 200 && result.status < 300;
   const showRaw = raw || !parsed.ok;
   return (
