@@ -181,15 +181,17 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
                       </time>
                     </td>
                     <td className="mail-number">{mail.attempts}</td>
-                    <td className="mail-log-actions">
-                      <button type="button" className="button button-small" aria-label={format('mailLog.viewMail', { to: mail.to })} onClick={() => go({ mail: mail.id })}>
-                        {format('mailLog.view')}
-                      </button>
-                      {canResend ? (
-                        <button type="button" className="button button-small" aria-label={format('mailLog.resendMail', { to: mail.to })} disabled={resend.isPending} onClick={() => onResend(mail)}>
-                          {format('mailLog.resend')}
+                    <td>
+                      <div className="mail-log-actions">
+                        <button type="button" className="button button-small" aria-label={format('mailLog.viewMail', { to: mail.to })} onClick={() => go({ mail: mail.id })}>
+                          {format('mailLog.view')}
                         </button>
-                      ) : null}
+                        {canResend ? (
+                          <button type="button" className="button button-small" aria-label={format('mailLog.resendMail', { to: mail.to })} disabled={resend.isPending} onClick={() => onResend(mail)}>
+                            {format('mailLog.resend')}
+                          </button>
+                        ) : null}
+                      </div>
                     </td>
                   </tr>
                 ))}
