@@ -138,7 +138,7 @@ const projectChildren: readonly RouteDefinition[] = [
   { name: 'viewWebhooks', path: 'webhooks', title: 'route.viewWebhooks.title', screen: 'webhooks' },
   { name: 'viewWebhook', path: 'webhooks/{webhookID}', title: 'route.viewWebhook.title', screen: 'webhook' },
   { name: 'viewBagelStudio', path: 'bagelstudio', title: 'route.viewBagelStudio.title', screen: 'studio' },
-  { name: 'viewMail', path: 'mail', title: 'route.viewMail.title', screen: 'mail' },
+  { name: 'viewMail', path: 'mail', title: 'route.viewMail.title', query: ['tab', 'kind', 'search', 'state', 'template', 'page', 'mail'], screen: 'mail' },
   {
     // A parent named without a path of its own; `auth` matches its section name.
     name: 'auth',
