@@ -193,6 +193,7 @@ function SenderForm({ scope, canEdit, settings }: { scope: MailScope; canEdit: b
 
   return (
     <div className="mail-sender">
+      <p className="muted">{format('mailSettings.intro')}</p>
       <dl className="mail-transport" aria-live="polite">
         <dt>{format('mailSettings.transport')}</dt>
         <dd data-transport={settings.transport}>
