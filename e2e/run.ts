@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { buildConsole, consoleIsStale } from '../server/build-console.ts';
 import { startServer } from './support/server.ts';
 import { findCardNumbers } from './support/card-number-scan.ts';
+import { superAdmin } from './support/super-admin.ts';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -38,8 +39,16 @@ const server = await startServer({
   // Webhook retries seconds apart, so e2e/webhooks.spec.ts sees them (docs/webhooks.md).
   WEBHOOK_RETRY_SCHEDULE: '2s,3s',
   WEBHOOK_POLL_S: '0.5',
-  // A platform super-admin that e2e/billing-status.spec.ts signs up: moves a billing date and runs billing.
-  SUPER_ADMIN_USERNAMES: 'e2esuperadmin',
+  // The platform super-admin of e2e/support/super-admin.ts: moves billing dates, runs billing, uses /admin.
+  SUPER_ADMIN_USERNAMES: superAdmin.username,
+}, (serverEnv) => {
+  // A configured name is reserved (docs/admin.md "Access"): only the command line makes its user,
+  // here in the empty data directory before the server holds it. ADMIN_PASSWORD keeps the password
+  // out of the process list (docs/cli.md "Administrators and migrations").
+  execFileSync(process.execPath, ['bin/larder.mjs', 'admin', 'create', '--email', superAdmin.email, '--username', superAdmin.username], {
+    env: { ...serverEnv, ADMIN_PASSWORD: superAdmin.password },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 });
 let status = 1;
 try {

@@ -29,21 +29,32 @@ export interface RunningServer {
   stop(options?: { inspect?: (dataDir: string, output: string) => void }): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * `beforeStart` runs with the server's environment (its empty data directory included) before the
+ * server starts: e2e/run.ts makes the super-admin there with the command line.
+ */
+export async function startServer(env: Record<string, string> = {}, beforeStart?: (serverEnv: NodeJS.ProcessEnv) => void): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'larder-e2e-'));
   const url = `http://127.0.0.1:${port}`;
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: url,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  try {
+    beforeStart?.(serverEnv);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
+    env: serverEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: Buffer[] = [];
