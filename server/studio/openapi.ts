@@ -55,9 +55,7 @@ const idResponse = { $ref: '#/components/responses/Id' };
 const idAnswer = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 const jsonBody = (schema: Json, required = true) => ({ required, content: { 'application/json': { schema } } });
 const jsonAnswer = (description: string, schema: Json, headers?: Json) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } });
-const itemCount = {
-  'item-count': { description: 'The number of items matching the request, all pages together', schema: { type: 'string', pattern: '^[0-9]+$' } },
-};
+const itemCount = { 'item-count': { $ref: '#/components/headers/item-count' } };
 const multipart = (properties: Json, required: string[] = []) => ({
   required: true,
   content: { 'multipart/form-data': { schema: { type: 'object', properties, ...(required.length ? { required } : {}) } } },
@@ -252,15 +250,15 @@ export function buildDocument(input: DocumentInput): Json {
         add(listPath, 'get', {
           ...tagged,
           operationId: opId(`list${name}`),
-          summary: `A page of ${level.title} items; the item-count header gives the total matching`,
+          summary: `List ${level.title}`,
           parameters: refs([...parentParams, ...surface.listParams]),
-          responses: { 200: jsonAnswer('The items of the page', { type: 'array', items: itemRef }, itemCount), ...problemResponses },
+          responses: { 200: jsonAnswer('A page of items', { type: 'array', items: itemRef }, itemCount), ...problemResponses },
         });
         add(itemPath, 'get', {
           ...tagged,
           operationId: opId(`get${name}`),
-          summary: `One ${level.title} item`,
-          parameters: refs([...itemParams, ...surface.itemParams]),
+          summary: `Get a ${level.title} item`,
+          parameters: refs([...itemParams, ...surface.itemParams.filter((param) => param.name === 'everything')]),
           responses: { 200: jsonAnswer('The item', itemRef), ...problemResponses },
         });
       }
@@ -268,7 +266,7 @@ export function buildDocument(input: DocumentInput): Json {
         add(listPath, 'post', {
           ...tagged,
           operationId: opId(`create${name}`),
-          summary: `Create a ${level.title} item; answers its id`,
+          summary: `Create a ${level.title} item`,
           parameters: refs(parentParams),
           requestBody: jsonBody({ $ref: `#/components/schemas/create_${level.component}` }),
           responses: { 201: idResponse, ...problemResponses },
@@ -278,7 +276,7 @@ export function buildDocument(input: DocumentInput): Json {
         add(itemPath, 'put', {
           ...tagged,
           operationId: opId(`update${name}`),
-          summary: `Change the given fields of a ${level.title} item${rights.create ? '; set=true creates it with this id when there is none (create)' : ''}`,
+          summary: `Change a ${level.title} item${rights.create ? ' (set=true: create it with this id)' : ''}`,
           parameters: refs([...itemParams, ...surface.putParams]),
           requestBody: jsonBody({ $ref: write }),
           responses: { 200: idResponse, 201: idResponse, ...problemResponses },
@@ -289,9 +287,9 @@ export function buildDocument(input: DocumentInput): Json {
           add(at('/field/{field}'), 'put', {
             ...tagged,
             operationId: opId(`changeField${name}`),
-            summary: 'Append item links to an ItemRef field (body {value}), or add ?increment=n to a Number field',
+            summary: 'Append links to an ItemRef field, or increment a Number',
             parameters: [...refs(itemParams), { name: 'field', in: 'path', required: true, schema: { enum: modifiable.map((f) => f.slug) } }, ...refs(surface.fieldParams)],
-            requestBody: jsonBody({ type: 'object', properties: { value: { description: 'An item id, a list of them, or links [{itemRefID}]' } } }, false),
+            requestBody: { $ref: '#/components/requestBodies/FieldValue' },
             responses: { 200: idResponse, ...problemResponses },
           });
         }
@@ -299,9 +297,9 @@ export function buildDocument(input: DocumentInput): Json {
           add(at('/field/{field}'), 'delete', {
             ...tagged,
             operationId: opId(`emptyField${name}`),
-            summary: 'Remove the links {value} from an ItemRef field; any other field is emptied',
+            summary: 'Remove links from an ItemRef field, or empty a field',
             parameters: [...refs(itemParams), { name: 'field', in: 'path', required: true, schema: { enum: fields.map((f) => f.slug) } }],
-            requestBody: jsonBody({ type: 'object', properties: { value: {} } }, false),
+            requestBody: { $ref: '#/components/requestBodies/FieldValue' },
             responses: { 200: idResponse, ...problemResponses },
           });
         }
@@ -310,10 +308,10 @@ export function buildDocument(input: DocumentInput): Json {
           add(at('/image'), 'put', {
             ...tagged,
             operationId: opId(`uploadImage${name}`),
-            summary: 'Upload a file (imageFile) or fetch one (imageLink) into an ImageRef field, or append it to an ImageRefSet',
+            summary: 'Upload or fetch a file into an ImageRef or ImageRefSet field',
             parameters: [...refs(itemParams), ...surface.imageParams.map((p) => (p.name === 'imageSlug' ? { ...p, schema: { enum: images.map((f) => f.slug) } } : shared(p)))],
-            requestBody: multipart({ altText: { type: 'string' }, imageFile: binary, imageLink: { type: 'string', format: 'uri' } }),
-            responses: { 200: jsonAnswer('Stored', { type: 'object', properties: { id: { type: 'string' }, imageURL: { type: 'string' } }, required: ['id', 'imageURL'] }), ...problemResponses },
+            requestBody: { $ref: '#/components/requestBodies/Image' },
+            responses: { 200: { $ref: '#/components/responses/Image' }, ...problemResponses },
           });
         }
       }
@@ -321,18 +319,17 @@ export function buildDocument(input: DocumentInput): Json {
         add(itemPath, 'delete', {
           ...tagged,
           operationId: opId(`delete${name}`),
-          summary: `Delete a ${level.title} item with everything nested in it`,
+          summary: `Delete a ${level.title} item and what is nested in it`,
           parameters: refs(itemParams),
           responses: { 200: idResponse, ...problemResponses },
         });
       }
       if (scope.userAdmin) {
-        schemas.ItemUsers ??= { type: 'array', items: { type: 'object', properties: { userID: { type: 'string' } }, required: ['userID'] } };
-        const users = { $ref: '#/components/schemas/ItemUsers' };
-        const userBody = jsonBody({ type: 'object', properties: { userID: { type: 'string' } }, required: ['userID'] });
-        add(at('/bagelUsers'), 'get', { ...tagged, operationId: opId(`itemUsers${name}`), summary: 'The project users linked to the item', parameters: refs(itemParams), responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
-        add(at('/bagelUsers'), 'put', { ...tagged, operationId: opId(`addItemUser${name}`), summary: 'Link a project user to the item', parameters: refs(itemParams), requestBody: userBody, responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
-        add(at('/bagelUsers'), 'delete', { ...tagged, operationId: opId(`removeItemUser${name}`), summary: 'Unlink a project user from the item', parameters: refs(itemParams), requestBody: userBody, responses: { 200: jsonAnswer('Its users', users), ...problemResponses } });
+        const users = { $ref: '#/components/responses/ItemUsers' };
+        const userBody = { $ref: '#/components/requestBodies/ItemUser' };
+        add(at('/bagelUsers'), 'get', { ...tagged, operationId: opId(`itemUsers${name}`), summary: 'Its users', parameters: refs(itemParams), responses: { 200: users, ...problemResponses } });
+        add(at('/bagelUsers'), 'put', { ...tagged, operationId: opId(`addItemUser${name}`), summary: 'Link a user', parameters: refs(itemParams), requestBody: userBody, responses: { 200: users, ...problemResponses } });
+        add(at('/bagelUsers'), 'delete', { ...tagged, operationId: opId(`removeItemUser${name}`), summary: 'Unlink a user', parameters: refs(itemParams), requestBody: userBody, responses: { 200: users, ...problemResponses } });
       }
     }
 
@@ -341,17 +338,16 @@ export function buildDocument(input: DocumentInput): Json {
       add(`/collection/${collection.slug}/schema`, 'get', {
         tags: [collection.slug],
         operationId: opId(`schema${collectionName}`),
-        summary: `The fields of ${collection.name}, with the Metadata entry (type 100)`,
-        responses: { 200: jsonAnswer('The fields', { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, id: { type: 'string' }, slug: { type: 'string' }, type: { type: 'integer' } } } }), ...problemResponses },
+        summary: `The fields of ${collection.name}`,
+        responses: { 200: { $ref: '#/components/responses/Fields' }, ...problemResponses },
       });
       add(`/collection/${collection.slug}/live`, 'get', {
         tags: [collection.slug],
         operationId: opId(`live${collectionName}`),
-        summary: `Server-sent events of ${collection.name}'s item writes: \`start\` (its request id), messages {collectionID, itemID, nestedID, trigger, item}, \`stop\` (resume with requestID)`,
-        description: 'EventSource sends no headers: the token goes in `authorization`.',
+        summary: `Live item writes of ${collection.name}`,
         security: [],
         parameters: refs(surface.liveParams),
-        responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...problemResponses },
+        responses: { 200: { $ref: '#/components/responses/Live' }, ...problemResponses },
       });
     }
     if (rights.create || rights.update) {
@@ -359,8 +355,8 @@ export function buildDocument(input: DocumentInput): Json {
         tags: [collection.slug],
         operationId: opId(`storeAssets${collectionName}`),
         summary: 'Store project files: parts fileAssets (files) or urlAssets (addresses fetched)',
-        requestBody: multipart({ fileAssets: { type: 'array', items: binary }, urlAssets: { type: 'array', items: { type: 'string', format: 'uri' } } }),
-        responses: { 201: jsonAnswer('One entry per part, in order', assetsAnswer), ...problemResponses },
+        requestBody: { $ref: '#/components/requestBodies/Assets' },
+        responses: { 201: { $ref: '#/components/responses/Assets' }, ...problemResponses },
       });
     }
   }
@@ -370,8 +366,8 @@ export function buildDocument(input: DocumentInput): Json {
       tags: ['project'],
       operationId: opId('storeAssets'),
       summary: 'Store project files without naming a collection (a create or update right)',
-      requestBody: multipart({ fileAssets: { type: 'array', items: binary }, urlAssets: { type: 'array', items: { type: 'string', format: 'uri' } } }),
-      responses: { 201: jsonAnswer('One entry per part, in order', assetsAnswer), ...problemResponses },
+      requestBody: { $ref: '#/components/requestBodies/Assets' },
+      responses: { 201: { $ref: '#/components/responses/Assets' }, ...problemResponses },
     });
   }
   add('/project', 'get', {
@@ -413,7 +409,29 @@ export function buildDocument(input: DocumentInput): Json {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A project API token or a project user’s access token' } },
       schemas,
       parameters,
-      responses: { Problem: problemResponse, Id: jsonAnswer('The item’s id', { $ref: '#/components/schemas/Id' }) },
+      responses: {
+        Problem: problemResponse,
+        Id: jsonAnswer('The item’s id', { $ref: '#/components/schemas/Id' }),
+        ItemUsers: jsonAnswer('The item’s users', { type: 'array', items: { type: 'object', properties: { userID: { type: 'string' } }, required: ['userID'] } }),
+        Image: jsonAnswer('Stored', { type: 'object', properties: { id: { type: 'string' }, imageURL: { type: 'string' } }, required: ['id', 'imageURL'] }),
+        Assets: jsonAnswer('One entry per part, in order', assetsAnswer),
+        Fields: jsonAnswer('The fields, with the Metadata entry (type 100)', {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, id: { type: 'string' }, slug: { type: 'string' }, type: { type: 'integer' } } },
+        }),
+        Live: {
+          description:
+            'Server-sent events: `start` (the request id), messages {collectionID, itemID, nestedID, trigger, item}, `stop` (reconnect with requestID). EventSource sends no headers: the token goes in `authorization`.',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+      },
+      requestBodies: {
+        FieldValue: jsonBody({ type: 'object', properties: { value: { description: 'An item id, a list of them, or links [{itemRefID}]; absent to empty the field' } } }, false),
+        Image: multipart({ altText: { type: 'string' }, imageFile: binary, imageLink: { type: 'string', format: 'uri' } }),
+        Assets: multipart({ fileAssets: { type: 'array', items: binary }, urlAssets: { type: 'array', items: { type: 'string', format: 'uri' } } }),
+        ItemUser: jsonBody({ type: 'object', properties: { userID: { type: 'string' } }, required: ['userID'] }),
+      },
+      headers: { 'item-count': { description: 'The number of items matching the request, all pages together', schema: { type: 'string', pattern: '^[0-9]+$' } } },
     },
   };
 }
