@@ -7,13 +7,15 @@
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
 import { users } from '../../server/db/schema.ts';
+import { UserService } from '../../server/main/users.ts';
 import { inProcessLarder } from './support/cli.ts';
 import { expectProblem } from './support/assertions.ts';
 import { countRows, userByEmail } from './support/db.ts';
 import { bearer, mailsTo, newAccount, passwordGrant, signUp, verifiedUser, type Tokens } from './support/flows.ts';
 import { AUDIENCE, ISSUER, startIssuer, type Issuer } from './support/issuer.ts';
-import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
+import { createTestApp, databaseKinds, json, testEnv, type TestApp } from './support/test-app.ts';
 
 describe.each(databaseKinds)('reserved usernames on %s', (kind) => {
   let t: TestApp;
@@ -92,5 +94,12 @@ describe.each(databaseKinds)('reserved usernames on %s', (kind) => {
     expect(json(await me(tokens.access_token))).toMatchObject({ email, superAdmin: true });
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/users', headers: bearer(tokens.access_token) })).statusCode).toBe(200);
     expectProblem(await signUp(t.app, { ...newAccount('late'), username: reserved }), 409, 'username_reserved');
+  });
+
+  it('lets the first administrator (ADMIN_EMAIL) take a configured ADMIN_USERNAME: the configuration names both', async () => {
+    const email = `${other}@example.org`;
+    const start = new UserService(t.database.db, loadConfig({ ...testEnv, ...env, ADMIN_EMAIL: email, ADMIN_PASSWORD: 'another admin password', ADMIN_USERNAME: other }), t.app.ctx.mailer, t.app.ctx.tokens);
+    expect(await start.bootstrapAdmin()).toBe('created');
+    expect(await userByEmail(t.database.db, email)).toMatchObject({ username: other, superAdmin: true, verified: true });
   });
 });
