@@ -4,8 +4,9 @@
  * with its live preview, saves it and sends a test to their own address; an app user signs up through the public Auth
  * API (`POST /auth/public/user` with an API token); the new text is in the Dev mailbox and in the
  * project's delivery log (its detail, and Resend); the mail's link opens the verification page, which
- * confirms the address once and refuses the used link. axe in light at 1280 px (templates, log)
- * and in dark at 900 px (sender, verification page).
+ * confirms the address once and refuses the used link. Sender: the project's own SMTP server, an
+ * unreachable host refused at its field, the password never answered. axe in light at 1280 px
+ * (templates, log) and in dark at 900 px (sender, verification page).
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createVerifiedAccount, latestMail, type Account } from './support/accounts.ts';
@@ -173,6 +174,29 @@ test('Sender and the verification page at 900 px in the dark theme pass axe', as
     const settings = await request.get(`/api/organization/${made.organizationID}/project/${made.projectID}/mail/settings`, { headers: bearer(made.token) });
     expect(((await settings.json()) as { senderName: string | null }).senderName).toBe('Recipes team');
     await expectAccessible(page, 'mail sender dark 900');
+
+    // The project's own SMTP server. A host the server may not reach is refused at the field.
+    const smtpUrl = page.getByLabel('SMTP server URL');
+    await smtpUrl.fill('smtp://mailer@127.0.0.1:2525');
+    await page.getByLabel('SMTP password').fill('s3cret pass');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(smtpUrl).toHaveAttribute('aria-invalid', 'true');
+    await expect(smtpUrl).toHaveAccessibleDescription(/not an address this server may connect to/);
+    await expect(page.getByText('No password is stored.')).toBeVisible();
+    // One it may (e2e/run.ts allows 127.0.0.2): the password typed goes in, and never comes back out.
+    await smtpUrl.fill('smtp://mailer@127.0.0.2:2525');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('A password is stored. Leave this empty to keep it.')).toBeVisible();
+    await expect(page.getByLabel('SMTP password')).toHaveValue('');
+    await expect(smtpUrl).toHaveValue(/^smtp:\/\/mailer@127\.0\.0\.2:2525\/?$/);
+    await expect(page.locator('.mail-transport')).toContainText("The project's own SMTP server");
+    const stored = await request.get(`/api/organization/${made.organizationID}/project/${made.projectID}/mail/settings`, { headers: bearer(made.token) });
+    expect(await stored.text()).not.toContain('s3cret');
+    // Cleared again: the installation's transport (the outbox here) delivers the project's mail.
+    await smtpUrl.fill('');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('No password is stored.')).toBeVisible();
+    await expect(page.locator('.mail-transport')).toContainText('The outbox');
 
     await page.goto('/bagel-auth-verify-email/not-a-real-link');
     await expect(page.getByRole('alert')).toContainText('This link does not work');
