@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import en from '../../definitions/messages/en.json' with { type: 'json' };
+import { allMessages as en } from '../../definitions/messages/all.ts';
 import { formatMessage, hasMessage } from '../../definitions/messages/format.ts';
 import { loginMessageKeys } from '../../machines/login.ts';
 

@@ -4,5 +4,7 @@
  * A bound against hangs, not a speed target (speed is measured by `npm run bench`).
  */
 import { configure } from '@testing-library/react';
+// Components of an area (admin, Studio) are rendered here without the screen that loads its texts.
+import '../../definitions/messages/all.ts';
 
 configure({ asyncUtilTimeout: 5_000 });

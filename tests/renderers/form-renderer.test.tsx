@@ -121,7 +121,7 @@ describe('FormRenderer', () => {
     const onSubmit = vi.fn();
     const user = userEvent.setup();
     render(
-      <MessagesContext value={createFormatter(catalogue)}>
+      <MessagesContext value={createFormatter<string>(catalogue) as never}>
         <FormRenderer definition={definition} validate={await compileForm(definition)} onSubmit={onSubmit} />
       </MessagesContext>,
     );

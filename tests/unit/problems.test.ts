@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
-import en from '../../definitions/messages/en.json' with { type: 'json' };
+import { allMessages as en } from '../../definitions/messages/all.ts';
 import { formatMessage } from '../../definitions/messages/format.ts';
 import { problems, type ProblemCode, type ProblemDefinition } from '../../definitions/problems.ts';
 import { ApiError } from '../../src/api/errors.ts';
@@ -20,7 +20,7 @@ function sources(dir: string, out: { path: string; text: string }[] = []) {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) sources(path, out);
-    else if (/\.(ts|tsx|json)$/.test(entry.name) && path !== join('definitions', 'messages', 'en.json')) out.push({ path, text: readFileSync(join(root, path), 'utf8') });
+    else if (/\.(ts|tsx|json)$/.test(entry.name) && !path.startsWith(join('definitions', 'messages'))) out.push({ path, text: readFileSync(join(root, path), 'utf8') });
   }
   return out;
 }
@@ -133,6 +133,9 @@ const builtKeys: { prefix: string; reason: string }[] = [
   { prefix: 'richText.quoteFormat.', reason: 'renderers/fields/rich-text/Toolbar.tsx: one key (and a short one) per quote format' },
   { prefix: 'questionnaire.', reason: 'definitions/forms/questionnaire.ts: one key per answer of each question' },
   { prefix: 'usage.metric.', reason: 'src/screens/organization/UsageTable.tsx: one key per usage metric' },
+  { prefix: 'studio.method.', reason: 'src/screens/studio/Workbench.tsx: one key per request method' },
+  { prefix: 'studio.problem.', reason: 'src/screens/studio/Workbench.tsx: one key per part a request lacks' },
+  { prefix: 'studio.code.', reason: 'src/screens/studio/CodePanel.tsx: one key per code language' },
 ];
 
 /**

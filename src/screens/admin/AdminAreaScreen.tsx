@@ -2,6 +2,7 @@
  * The platform admin area's frame (docs/admin.md): its heading, a sub-navigation of the four
  * sections and the child screen. `/admin` itself shows Metrics, so that link is current there too.
  */
+import '../../../definitions/messages/areas/admin.ts';
 import { Link, Outlet, useMatches } from 'react-router';
 import type { MessageKey } from '../../../definitions/messages/format.ts';
 import { routePath } from '../../../definitions/route-path.ts';

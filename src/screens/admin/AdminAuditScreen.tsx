@@ -3,6 +3,7 @@
  * filtered by action; each entry says who, what, when, its target and what changed (the keys whose
  * values differ, before → after). Page and action live in the URL.
  */
+import '../../../definitions/messages/areas/admin.ts';
 import { useId } from 'react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useSearchParams } from 'react-router';

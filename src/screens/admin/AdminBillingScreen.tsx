@@ -2,6 +2,7 @@
  * Billing of all organizations (`/admin/billing`, docs/admin.md "Organizations"): the server-paged
  * table of every organization and the soft-launch panel with its whitelist.
  */
+import '../../../definitions/messages/areas/admin.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { OrganizationsTable } from './billing/OrganizationsTable.tsx';
 import { SoftLaunchPanel } from './billing/SoftLaunchPanel.tsx';

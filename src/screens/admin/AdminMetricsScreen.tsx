@@ -4,6 +4,7 @@
  * or 90 days, each with its figures as a table (the charts' accessible alternative). uPlot is
  * imported by this screen's chunk only.
  */
+import '../../../definitions/messages/areas/admin.ts';
 import { useId, useMemo, useState } from 'react';
 import { ToggleGroup } from 'radix-ui';
 import { adminMetricNames, type AdminMetricName } from '../../../definitions/admin.ts';

@@ -4,6 +4,7 @@
  * the billing date, the plan override, its place on the soft-launch whitelist, and its members
  * and projects (`GET admin/organizations/{id}`).
  */
+import '../../../definitions/messages/areas/admin.ts';
 import { useId } from 'react';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft } from 'lucide-react';

@@ -5,6 +5,7 @@
  * super-admin. Search, sort, order, page and the filters live in the URL, so a view can be linked
  * and the back button walks the pages.
  */
+import '../../../definitions/messages/areas/admin.ts';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, Search } from 'lucide-react';
 import { useSearchParams } from 'react-router';

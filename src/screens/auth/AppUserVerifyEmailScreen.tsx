@@ -4,6 +4,7 @@
  * address once through the public call and says so, or that the link is invalid, expired or used
  * (the server's problem, in the catalogue's words). The console's own session is left alone.
  */
+import '../../../definitions/messages/areas/mail.ts';
 import { useEffect, useRef } from 'react';
 import { useParams } from 'react-router';
 import { mailLimits } from '../../../definitions/mail.ts';

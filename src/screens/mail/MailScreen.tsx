@@ -4,6 +4,7 @@
  * mail). Every member reads it all; the edit controls show for those whose rights allow the change
  * (definitions/mail.ts `mailRights`) — the server enforces them either way.
  */
+import '../../../definitions/messages/areas/mail.ts';
 import { useId } from 'react';
 import { Tabs } from 'radix-ui';
 import { useSearchParams } from 'react-router';

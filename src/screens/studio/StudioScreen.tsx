@@ -3,6 +3,7 @@
  * document. The workbench stays mounted while the reference is shown, so its request, answer and
  * token survive a look at the reference; the reference's chunk (swagger-ui) loads on first use.
  */
+import '../../../definitions/messages/areas/studio.ts';
 import { lazy, Suspense, useState } from 'react';
 import { Tabs } from 'radix-ui';
 import { useFormat } from '../../../renderers/messages/use-format.ts';

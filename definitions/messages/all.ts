@@ -1,0 +1,11 @@
+/** Every area of the catalogue at once, for the server and the tests (definitions/messages/format.ts). */
+import './areas/admin.ts';
+import './areas/studio.ts';
+import './areas/mail.ts';
+import en from './en.json' with { type: 'json' };
+import admin from './areas/admin.json' with { type: 'json' };
+import studio from './areas/studio.json' with { type: 'json' };
+import mail from './areas/mail.json' with { type: 'json' };
+
+/** The whole catalogue as one object, as the tests read it. */
+export const allMessages: Readonly<Record<string, string>> = { ...en, ...admin, ...studio, ...mail };

@@ -1,0 +1,5 @@
+/** The admin area's texts (definitions/messages/format.ts): imported by its screens before they render. */
+import { registerMessages } from '../format.ts';
+import messages from './admin.json' with { type: 'json' };
+
+registerMessages(messages);
