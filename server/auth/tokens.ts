@@ -14,7 +14,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../config.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import type { Db } from '../db/index.ts';
-import { refreshTokens, sessions, users } from '../db/schema.ts';
+import { apiTokens, refreshTokens, sessions, users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
@@ -192,5 +192,8 @@ export class TokenService {
       .update(sessions)
       .set({ revokedAt: new Date(), revokedReason: reason })
       .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    // The Studio tokens minted for them end with their sessions (docs/studio.md; the row's trigger
+    // drops the cached token in every process).
+    await db.delete(apiTokens).where(eq(apiTokens.temporaryFor, userId));
   }
 }

@@ -9,7 +9,7 @@ import { expandWrite, invitePermissions, normalisePermissions, ownerPermissions,
 import { platform } from '../../definitions/platform.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { billingAccounts, invites, memberships, organizations, projects, users } from '../db/schema.ts';
+import { apiTokens, billingAccounts, invites, memberships, organizations, projects, users } from '../db/schema.ts';
 import { conflict, forbidden, notFound } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -189,10 +189,13 @@ export class OrganizationService {
     const target = await this.findMember(organizationId, email);
     if (target?.userId === actorId) throw forbidden('not_self', 'You cannot change your own permissions.');
     if (target) {
-      await this.db
-        .update(memberships)
-        .set({ permissions })
-        .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, target.userId)));
+      await this.db.transaction(async (tx) => {
+        await tx
+          .update(memberships)
+          .set({ permissions })
+          .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, target.userId)));
+        await endStudioTokens(tx, organizationId, target.userId);
+      });
       return this.members(organizationId);
     }
     const updated = await this.db
@@ -209,7 +212,10 @@ export class OrganizationService {
     const target = await this.findMember(organizationId, email);
     if (target?.userId === actorId) throw forbidden('not_self', 'You cannot remove yourself.');
     if (target) {
-      await this.db.delete(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, target.userId)));
+      await this.db.transaction(async (tx) => {
+        await tx.delete(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, target.userId)));
+        await endStudioTokens(tx, organizationId, target.userId);
+      });
       return target.username;
     }
     const removed = await this.db
@@ -278,4 +284,12 @@ export class OrganizationService {
       return invite.organizationId;
     });
   }
+}
+
+/**
+ * A member's Studio tokens in an organization end when their membership changes or ends: a token
+ * minted with the rights they had must not outlive them (docs/studio.md).
+ */
+async function endStudioTokens(db: Pick<Db, 'delete'>, organizationId: string, userId: string) {
+  await db.delete(apiTokens).where(and(eq(apiTokens.organizationId, organizationId), eq(apiTokens.temporaryFor, userId)));
 }

@@ -1,0 +1,62 @@
+/**
+ * A Studio token does not outlive what it was minted under (docs/studio.md "Tokens in the
+ * workbench"): a member's tokens end when their permissions are edited, when they are removed from
+ * the organization, and when their account is disabled; another member's tokens stay.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberships } from '../../server/db/schema.ts';
+import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
+import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
+import { bearer, verifiedUser } from './support/flows.ts';
+
+const schema = [{ name: 'Title', slug: 'title', type: 1, primaryField: true }];
+
+describe.each(databaseKinds)('Studio tokens end with their member on %s', (kind) => {
+  let t: TestApp;
+  let f: ContentFixture;
+
+  const list = (token: string) =>
+    t.app.inject({ method: 'GET', url: '/api/public/collection/notes/items', headers: { ...bearer(token), 'accept-version': 'v1' } });
+
+  /** A member who may read, with a preview token of their own. */
+  async function memberWithToken(prefix: string) {
+    const { account, tokens } = await verifiedUser(t.app, prefix);
+    const me = json<{ _id: string }>(await t.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(tokens.access_token) }));
+    await t.database.db.insert(memberships).values({ organizationId: f.org, userId: me._id, permissions: { read: true } });
+    const minted = await f.call('POST', 'studio/tokens', { preview: true }, { access: tokens.access_token });
+    expect(minted.statusCode, minted.body).toBe(201);
+    const token = json<{ jwtToken: string }>(minted).jwtToken;
+    expect((await list(token)).statusCode).toBe(200);
+    return { email: account.email, userId: me._id, token };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    f = await contentFixture(t);
+    await createCollection(f, { id: 'notes', name: 'Notes', schema });
+    await createItem(f, 'notes', { title: 'first' });
+  });
+  afterAll(() => t?.close());
+
+  it('ends them when the member’s permissions change, and leaves another member’s', async () => {
+    const edited = await memberWithToken('edited');
+    const bystander = await memberWithToken('bystander');
+    const changed = await t.app.inject({ method: 'PUT', url: `/api/organization/${f.org}/users/${edited.email}`, headers: bearer(f.access), payload: { read: true, create: true } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await list(edited.token)).statusCode).toBe(401);
+    expect((await list(bystander.token)).statusCode).toBe(200);
+  });
+
+  it('ends them when the member is removed', async () => {
+    const removed = await memberWithToken('removed');
+    const answer = await t.app.inject({ method: 'DELETE', url: `/api/organization/${f.org}/users/${removed.email}`, headers: bearer(f.access) });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect((await list(removed.token)).statusCode).toBe(401);
+  });
+
+  it('ends them when the account is disabled', async () => {
+    const disabled = await memberWithToken('disabled');
+    await t.app.ctx.tokens.revokeAllForUser(disabled.userId, 'account_disabled');
+    expect((await list(disabled.token)).statusCode).toBe(401);
+  });
+});
