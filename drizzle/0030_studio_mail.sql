@@ -16,6 +16,9 @@ ALTER TABLE outbox ADD COLUMN reply_to text;
 -- 'project': delivered through the project's own SMTP server; null: the installation's transport.
 ALTER TABLE outbox ADD COLUMN via text;
 --> statement-breakpoint
+-- Set while a worker holds the mail (its claim's lease): a resend does not queue it a second time.
+ALTER TABLE outbox ADD COLUMN claimed_until timestamptz;
+--> statement-breakpoint
 CREATE INDEX outbox_project_created ON outbox (project_id, created_at DESC, id DESC) WHERE project_id IS NOT NULL;
 --> statement-breakpoint
 CREATE TABLE project_mail_templates (

@@ -139,6 +139,8 @@ export const outbox = pgTable(
     replyTo: text('reply_to'),
     /** 'project': through the project's own SMTP server; null: the installation's transport. */
     via: text('via', { enum: ['project'] }),
+    /** The end of a worker's claim on the mail (migration 0030); null when no worker holds it. */
+    claimedUntil: ts('claimed_until'),
   },
   (t) => [index('outbox_created').on(t.createdAt), index('outbox_due').on(t.status, t.nextAttemptAt)],
 );

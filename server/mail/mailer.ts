@@ -84,7 +84,8 @@ export type OutboxRow = typeof outbox.$inferSelect;
 export async function claimDue(db: Db, via: 'installation' | 'project'): Promise<string[]> {
   const route = via === 'project' ? sql`via = 'project'` : sql`via is null`;
   const claimed = await db.execute<{ id: string }>(sql`
-    update ${outbox} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${LEASE_S})
+    update ${outbox} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${LEASE_S}),
+      claimed_until = now() + make_interval(secs => ${LEASE_S})
     where id in (
       select id from ${outbox}
       where status = 'pending' and ${route} and next_attempt_at <= now()
@@ -113,7 +114,7 @@ export async function deliverRow(
       ...(row.replyTo ? { replyTo: row.replyTo } : {}),
       ...(attachments ? { attachments } : {}),
     });
-    await db.update(outbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(outbox.id, row.id));
+    await db.update(outbox).set({ status: 'sent', sentAt: new Date(), lastError: null, claimedUntil: null }).where(eq(outbox.id, row.id));
     return true;
   } catch (error) {
     await recordFailure(db, log, row, scrub(String((error as Error)?.message ?? error), options.secret).slice(0, 500), options.maxAttempts);
@@ -127,7 +128,7 @@ export async function recordFailure(db: Db, log: FastifyBaseLogger, row: OutboxR
   const delayS = Math.min(3600, 5 * 2 ** (row.attempts - 1));
   await db
     .update(outbox)
-    .set(gaveUp ? { status: 'failed', lastError: message } : { lastError: message, nextAttemptAt: new Date(Date.now() + delayS * 1000) })
+    .set(gaveUp ? { status: 'failed', lastError: message, claimedUntil: null } : { lastError: message, nextAttemptAt: new Date(Date.now() + delayS * 1000), claimedUntil: null })
     .where(eq(outbox.id, row.id));
   log.warn({ mail: row.id, attempt: row.attempts, gaveUp }, `SMTP delivery failed: ${message}`);
 }

@@ -102,7 +102,7 @@ export class ProjectDelivery {
       this.drop(row.projectId ?? '');
       await db
         .update(outbox)
-        .set(this.options.fallback === 'smtp' ? { via: null, attempts: 0, nextAttemptAt: new Date() } : { via: null, status: 'kept' })
+        .set(this.options.fallback === 'smtp' ? { via: null, attempts: 0, nextAttemptAt: new Date(), claimedUntil: null } : { via: null, status: 'kept', claimedUntil: null })
         .where(eq(outbox.id, row.id));
       return;
     }

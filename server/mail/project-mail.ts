@@ -3,7 +3,7 @@
  * mails with them, and its delivery log (the outbox rows of the project).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { and, count, desc, eq, ilike, inArray, isNotNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
 import {
   defaultMailTemplates,
   mailKindOfTemplate,
@@ -343,11 +343,13 @@ export class ProjectMailService {
     if (row.status === 'pending' || row.status === 'failed') {
       const viaProject = Boolean(settings?.smtpUrl);
       const status = viaProject || this.options.mailer.transport === 'smtp' ? ('pending' as const) : ('kept' as const);
+      // A mail a worker holds right now is being sent: queuing it again could send it twice.
       const [queued] = await this.db
         .update(outbox)
         .set({ status, attempts: 0, lastError: null, nextAttemptAt: new Date(), via: viaProject ? 'project' : null })
-        .where(eq(outbox.id, row.id))
+        .where(and(eq(outbox.id, row.id), or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, new Date()))))
         .returning();
+      if (!queued) return toEntry(row);
       if (viaProject) this.options.delivery.kick();
       else if (status === 'pending') setImmediate(() => void this.options.mailer.deliverDue().catch((e) => this.options.log.error({ err: e }, 'mail worker')));
       return toEntry(queued!);

@@ -95,6 +95,23 @@ describe.each(databaseKinds)('a project’s own SMTP server on %s', (kind) => {
     expect(json(saved)).toMatchObject({ smtpUrl: `smtp://mailer@127.0.0.1:${port}`, smtpPasswordSet: true, transport: 'project' });
   });
 
+  it('does not queue again a mail a worker holds: a resend then answers it unchanged', async () => {
+    const email = newEmail('held');
+    await signUpEndUser(t, apiToken, email);
+    const first = await waitFor(async () => (await rowsTo(email)).find((r) => r.attempts >= 1), 10_000);
+    // As a worker's claim leaves it while the SMTP conversation runs.
+    const lease = new Date(Date.now() + 60_000);
+    await t.database.db.update(outbox).set({ status: 'pending', claimedUntil: lease, nextAttemptAt: lease }).where(eq(outbox.id, first.id));
+    const resent = await call('POST', `mail/log/${first.id}/resend`);
+    expect(resent.statusCode, resent.body).toBe(202);
+    const [row] = await rowsTo(email);
+    expect(row!.nextAttemptAt!.getTime()).toBe(lease.getTime());
+    expect(row!.attempts).toBe(first.attempts);
+    // Once the claim has ended, a resend queues it at once.
+    await t.database.db.update(outbox).set({ claimedUntil: new Date(Date.now() - 1000) }).where(eq(outbox.id, first.id));
+    expect(json(await call('POST', `mail/log/${first.id}/resend`))).toMatchObject({ id: first.id, state: 'queued', attempts: 0 });
+  });
+
   it('keeps a mail queued with the error while the server answers 5xx, 4xx or refuses, and a resend delivers it once it accepts', async () => {
     const email = newEmail('ownsmtp');
     await signUpEndUser(t, apiToken, email);
