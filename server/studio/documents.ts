@@ -9,6 +9,8 @@
  * changes. A load during which anything changed is used once and not kept.
  */
 import type { FastifyInstance } from 'fastify';
+import { asc, eq } from 'drizzle-orm';
+import { contentCollections } from '../db/schema.ts';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
 import { mayStoreAssets, tokenAllows, can, type Principal } from '../public/principal.ts';
 import type { ProjectRow } from '../main/projects.ts';
@@ -90,9 +92,14 @@ export class StudioDocuments {
     const cached = this.projects.get(row.id);
     if (cached && cached.expires > Date.now()) return cached;
     if (cached) this.drop(row.id);
-    const { caches, collections } = this.app.ctx;
+    const { caches } = this.app.ctx;
     const changesBefore = caches.changeCount;
-    const rows = await collections.list(row.id);
+    // Only what the document needs (not the layouts, the storage tables or the counters).
+    const rows = await this.app.ctx.database.db
+      .select({ slug: contentCollections.slug, name: contentCollections.name, schema: contentCollections.schema })
+      .from(contentCollections)
+      .where(eq(contentCollections.projectId, row.id))
+      .orderBy(asc(contentCollections.createdAt), asc(contentCollections.slug));
     const entry: ProjectEntry = {
       project: { id: row.id, name: row.name, description: row.description },
       collections: rows.map((c) => ({ slug: c.slug, name: c.name, schema: c.schema as SchemaField[] })),

@@ -119,11 +119,14 @@ function fieldDescription(field: SchemaField): string {
 }
 
 /** A type's value schemas, once per document: `value.<Type>` as read, `input.<Type>` as written. */
+const typeRefs = new Map<string, Json>();
 const typeRef = (schemas: Json, kind: 'value' | 'input', field: SchemaField): Json => {
   const type = fieldType(field.type)!;
   const name = `${kind}.${type.name}`;
   schemas[name] ??= kind === 'value' ? type.valueSchema : (type.writeSchema ?? type.valueSchema);
-  return { $ref: `#/components/schemas/${name}` };
+  let ref = typeRefs.get(name);
+  if (!ref) typeRefs.set(name, (ref = Object.freeze({ $ref: `#/components/schemas/${name}` })));
+  return ref;
 };
 
 /**
@@ -200,13 +203,20 @@ export function buildDocument(input: DocumentInput): Json {
     (paths[path] ??= {})[method] = operation;
   };
   const parameters: Record<string, Parameter> = {};
-  /** A parameter as a reference to its one copy in `components.parameters` (inline when another of its name differs). */
+  const parameterRefs = new Map<string, Json>();
+  /**
+   * A parameter as a reference to its one copy in `components.parameters` (inline when another of
+   * its name differs). One reference object per parameter: the document is serialised once, and
+   * fewer objects are fewer to collect.
+   */
   const shared = (param: Parameter): Json => {
     const key = `${param.in}.${param.name}`;
     const known = parameters[key];
     if (!known) parameters[key] = param;
     else if (known !== param && JSON.stringify(known) !== JSON.stringify(param)) return param;
-    return { $ref: `#/components/parameters/${key}` };
+    let ref = parameterRefs.get(key);
+    if (!ref) parameterRefs.set(key, (ref = { $ref: `#/components/parameters/${key}` }));
+    return ref;
   };
   const itemIdParams = new Map<string, Parameter>();
   const pathParam = (name: string): Parameter => {
