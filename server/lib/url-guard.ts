@@ -223,6 +223,22 @@ export class UrlGuard {
     return url;
   }
 
+  /**
+   * Resolves a host name (or takes an IP literal) and answers one address the server may connect
+   * to, refusing when any address of the answer may not be reached. A client that connects to
+   * this address rather than the name cannot be sent elsewhere by a second DNS answer.
+   */
+  async allowedAddress(hostname: string): Promise<string> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new OutboundError('timeout', 'the name took too long to resolve')), Math.min(this.timeoutMs, 3000));
+    try {
+      const [first] = await this.addressesOf(hostname.replace(/^\[|\]$/g, ''), controller.signal);
+      return first!.address;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Resolves a host name and checks every address of the answer. */
   private async addressesOf(hostname: string, signal: AbortSignal): Promise<LookupAddress[]> {
     const literal = literalAddress(hostname);

@@ -16,14 +16,17 @@ import { claimDue, deliverRow, recordFailure, scrub, type OutboxRow } from './ma
 import type { SecretBox } from './secrets.ts';
 
 /** The options nodemailer gets for a stored URL (without password) and its password. */
-export function transportOptions(storedUrl: string, password: string | null) {
+export function transportOptions(storedUrl: string, password: string | null, address?: string) {
   const url = new URL(storedUrl);
   const secure = url.protocol === 'smtps:';
   const flag = (name: string) => (url.searchParams.has(name) ? url.searchParams.get(name) === 'true' : undefined);
   const ignoreTLS = flag('ignoreTLS');
   const requireTLS = flag('requireTLS');
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
   return {
-    host: url.hostname.replace(/^\[|\]$/g, ''),
+    // Connected to the checked address; TLS still checks the certificate against the name.
+    host: address ?? hostname,
+    ...(address && address !== hostname ? { tls: { servername: hostname } } : {}),
     ...(url.port ? { port: Number(url.port) } : {}),
     secure,
     ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: password ?? '' } } : {}),
@@ -50,7 +53,7 @@ export interface ProjectDeliveryOptions {
 }
 
 export class ProjectDelivery {
-  private readonly transports = new Map<string, { stamp: number; transporter: Transporter; secret: string | undefined }>();
+  private readonly transports = new Map<string, { stamp: number; address: string; transporter: Transporter; secret: string | undefined }>();
   private running: Promise<number> | undefined;
   private closed = false;
   private readonly timer: NodeJS.Timeout | undefined;
@@ -106,23 +109,26 @@ export class ProjectDelivery {
         .where(eq(outbox.id, row.id));
       return;
     }
+    // The name is resolved and checked at every delivery, and the transport connects to that
+    // address: a DNS answer that changes after the check cannot point it at a private address.
+    let address: string;
+    try {
+      address = await this.options.outbound.allowedAddress(new URL(settings.smtpUrl).hostname);
+    } catch (error) {
+      await recordFailure(db, log, row, `The SMTP server cannot be reached from here: ${(error as Error).message}`, this.maxAttempts);
+      return;
+    }
     let entry = this.transports.get(settings.projectId);
     const stamp = settings.updatedAt.getTime();
-    if (!entry || entry.stamp !== stamp) {
+    if (!entry || entry.stamp !== stamp || entry.address !== address) {
       this.drop(settings.projectId);
       const secret = settings.smtpPasswordEncrypted ? this.options.box.open(settings.smtpPasswordEncrypted) : null;
       if (settings.smtpPasswordEncrypted && secret === null) {
         await recordFailure(db, log, row, 'The stored SMTP password cannot be read (SECRETS_KEY changed?): enter it again in the sender settings.', this.maxAttempts);
         return;
       }
-      entry = { stamp, transporter: nodemailer.createTransport(transportOptions(settings.smtpUrl, secret)), secret: secret ?? undefined };
+      entry = { stamp, address, transporter: nodemailer.createTransport(transportOptions(settings.smtpUrl, secret, address)), secret: secret ?? undefined };
       this.transports.set(settings.projectId, entry);
-    }
-    try {
-      await this.options.outbound.checkResolved(`http://${new URL(settings.smtpUrl).host}/`);
-    } catch (error) {
-      await recordFailure(db, log, row, scrub(`The SMTP server cannot be reached from here: ${(error as Error).message}`, entry.secret), this.maxAttempts);
-      return;
     }
     await deliverRow(db, log, entry.transporter, row, { maxAttempts: this.maxAttempts, secret: entry.secret });
   }

@@ -508,3 +508,31 @@ describe('configuration', () => {
     expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'localhost' })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
   });
 });
+
+describe('allowedAddress (the SMTP servers of projects connect to the address it answers)', () => {
+  it('answers the checked address of a name, and refuses a later answer that is private', async () => {
+    const answers: LookupAddress[][] = [[{ address: '93.184.216.34', family: 4 }], [{ address: '10.0.0.7', family: 4 }]];
+    const guard = new UrlGuard({ resolve: async () => answers.shift()! });
+    expect(await guard.allowedAddress('mail.example.com')).toBe('93.184.216.34');
+    await expect(guard.allowedAddress('mail.example.com')).rejects.toMatchObject({ kind: 'refused' });
+  });
+
+  it('takes an IP literal as it is, brackets of IPv6 included, and refuses a private one', async () => {
+    const guard = new UrlGuard({ resolve: async () => [] });
+    expect(await guard.allowedAddress('93.184.216.34')).toBe('93.184.216.34');
+    expect(await guard.allowedAddress('[2606:2800:220:1:248:1893:25c8:1946]')).toBe('2606:2800:220:1:248:1893:25c8:1946');
+    await expect(guard.allowedAddress('127.0.0.1')).rejects.toBeInstanceOf(OutboundError);
+  });
+
+  it('gives nodemailer the address to connect to and the name for TLS', async () => {
+    const { transportOptions } = await import('../../server/mail/project-delivery.ts');
+    expect(transportOptions('smtps://mailer@mail.example.com:465', 'secret', '93.184.216.34')).toMatchObject({
+      host: '93.184.216.34',
+      port: 465,
+      secure: true,
+      tls: { servername: 'mail.example.com' },
+      auth: { user: 'mailer', pass: 'secret' },
+    });
+    expect(transportOptions('smtp://127.0.0.1:2525', null, '127.0.0.1')).not.toHaveProperty('tls');
+  });
+});
