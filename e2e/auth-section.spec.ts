@@ -9,7 +9,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { createVerifiedAccount } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn } from './support/console.ts';
-import { bearer, organizationWithProject, type Made } from './support/platform.ts';
+import { bearer, mintApiToken, organizationWithProject, type Made } from './support/platform.ts';
 
 const api = (made: Made, ...rest: string[]) => [`/api/organization/${made.organizationID}/project/${made.projectID}`, ...rest].join('/');
 const projectPath = (made: Made) => `/organization/${made.organizationID}/project/${made.projectID}`;
@@ -25,24 +25,7 @@ async function seed(request: APIRequestContext, made: Made, prefix: string) {
   expect(item.status(), await item.text()).toBe(201);
   const itemID = ((await item.json()) as { _id: string })._id;
 
-  const token = await request.post('/api/apiTokens', {
-    headers: bearer(made.token),
-    data: {
-      name: 'App',
-      organizationID: made.organizationID,
-      projectID: made.projectID,
-      userAdmin: false,
-      userGroupID: null,
-      powerCreate: false,
-      powerRead: true,
-      powerUpdate: false,
-      powerDelete: false,
-      powerWrite: false,
-      roles: [],
-    },
-  });
-  expect(token.status(), await token.text()).toBe(201);
-  const apiToken = ((await token.json()) as { jwtToken: string }).jwtToken;
+  const apiToken = await mintApiToken(request, made);
 
   const emails = [`${prefix}-ada@example.com`, `${prefix}-bob@example.com`];
   const userIDs: string[] = [];

@@ -8,7 +8,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createVerifiedAccount } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn } from './support/console.ts';
-import { bearer, organizationWithProject, type Made } from './support/platform.ts';
+import { bearer, mintApiToken, organizationWithProject, type Made } from './support/platform.ts';
 
 const content = (made: Made, ...rest: string[]) => [`/api/organization/${made.organizationID}/project/${made.projectID}`, ...rest].join('/');
 const shots = '/work/main/.tmp/shots/custom-ids';
@@ -56,12 +56,7 @@ test.beforeAll(async ({ request }) => {
     const created = await request.post(content(made, 'collection'), { headers: bearer(made.token), data });
     expect(created.status(), await created.text()).toBe(201);
   }
-  const token = await request.post('/api/apiTokens', {
-    headers: bearer(made.token),
-    data: { name: 'App', organizationID: made.organizationID, projectID: made.projectID, powerRead: true, powerWrite: true },
-  });
-  expect(token.status(), await token.text()).toBe(201);
-  apiToken = ((await token.json()) as { jwtToken: string }).jwtToken;
+  apiToken = await mintApiToken(request, made, { powerRead: true, powerWrite: true }, 'App');
   await setItem(request, 'authors', 'ada-l', { name: 'Ada Lovelace' });
   await setItem(request, 'authors', 'grace_h', { name: 'Grace Hopper' });
   await setItem(request, 'articles', 'art-42', { title: 'The answer', body: 'Forty-two', author: [{ itemRefID: 'ada-l' }] });

@@ -12,34 +12,13 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createVerifiedAccount, latestMail, type Account } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn } from './support/console.ts';
-import { bearer, organizationWithProject, type Made } from './support/platform.ts';
+import { bearer, mintApiToken, organizationWithProject, type Made } from './support/platform.ts';
 
 /** The mail's own HTML, shown in a frame that runs no script: the project's text, not the console's, and no place for axe to run. */
 const sandboxedMail = { exclude: ['iframe.mail-frame'] };
 
 const projectPath = (made: Made) => `/organization/${made.organizationID}/project/${made.projectID}`;
 
-/** An API token of the project that may sign app users up. */
-async function appToken(request: APIRequestContext, made: Made): Promise<string> {
-  const token = await request.post('/api/apiTokens', {
-    headers: bearer(made.token),
-    data: {
-      name: 'App',
-      organizationID: made.organizationID,
-      projectID: made.projectID,
-      userAdmin: false,
-      userGroupID: null,
-      powerCreate: false,
-      powerRead: true,
-      powerUpdate: false,
-      powerDelete: false,
-      powerWrite: false,
-      roles: [],
-    },
-  });
-  expect(token.status(), await token.text()).toBe(201);
-  return ((await token.json()) as { jwtToken: string }).jwtToken;
-}
 
 async function signUpAppUser(request: APIRequestContext, token: string, email: string): Promise<string> {
   const signup = await request.post('/auth/public/user', {
@@ -112,7 +91,7 @@ test('an edited verification template reaches a new app user, the Dev mailbox an
 
   // An app user signs up: the verification mail carries the new text.
   const email = `mail-${tag}@example.com`;
-  const userID = await signUpAppUser(request, await appToken(request, made), email);
+  const userID = await signUpAppUser(request, await mintApiToken(request, made), email);
   const mail = await latestMail(request, email, 'project-user-verification', 20_000);
   expect(mail.subject).toBe(`Welcome to Recipes, please confirm (${tag})`);
   expect(mail.text).toContain(`${line} For ${email}`);

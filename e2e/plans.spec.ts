@@ -12,7 +12,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { createVerifiedAccount, type Account } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn } from './support/console.ts';
-import { bearer, organizationWithProject, type Made } from './support/platform.ts';
+import { bearer, mintApiToken, organizationWithProject, type Made } from './support/platform.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -109,24 +109,7 @@ test('an admin upgrades through the card page, then with the card on file, then 
 test('an organization past 80 % of a Free Plan limit meets the API limit dialog, and See Plans leads to the plans', async ({ page, request }) => {
   test.setTimeout(120_000);
   const other = await organizationWithProject(request, account, { organization: 'Texting Kitchen', project: 'App' });
-  const token = await request.post('/api/apiTokens', {
-    headers: bearer(other.token),
-    data: {
-      name: 'App',
-      organizationID: other.organizationID,
-      projectID: other.projectID,
-      userAdmin: false,
-      userGroupID: null,
-      powerCreate: false,
-      powerRead: true,
-      powerUpdate: false,
-      powerDelete: false,
-      powerWrite: false,
-      roles: [],
-    },
-  });
-  expect(token.status(), await token.text()).toBe(201);
-  const apiToken = ((await token.json()) as { jwtToken: string }).jwtToken;
+  const apiToken = await mintApiToken(request, other);
   // The Free Plan sends 50 SMS codes a month: 40 is 80 %.
   for (let n = 0; n < 40; n += 1) {
     const sent = await request.post('/auth/public/user/otp', {

@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createVerifiedAccount, type Account } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn } from './support/console.ts';
-import { bearer, organizationWithProject, type Made } from './support/platform.ts';
+import { bearer, mintApiToken, organizationWithProject, type Made } from './support/platform.ts';
 
 let account: Account;
 let made: Made;
@@ -15,11 +15,7 @@ test.beforeAll(async ({ request }) => {
   account = await createVerifiedAccount(request, 'axeplatform');
   made = await organizationWithProject(request, account, { organization: 'Accessible Kitchen', project: 'Recipes' });
   // A saved token and a pending invitation, so their views are scanned too.
-  const token = await request.post('/api/apiTokens', {
-    headers: bearer(made.token),
-    data: { name: 'Website', organizationID: made.organizationID, projectID: made.projectID, powerRead: true },
-  });
-  expect(token.status()).toBe(201);
+  await mintApiToken(request, made, { powerRead: true }, 'Website');
   const invite = await request.put(`/api/organization/${made.organizationID}/users`, {
     headers: bearer(made.token),
     data: [{ email: `pending-${account.username}@example.test`, permissions: { update: true } }],

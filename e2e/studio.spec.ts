@@ -11,7 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createVerifiedAccount, type Account } from './support/accounts.ts';
 import { expectAccessible } from './support/axe.ts';
 import { signIn, watchCsp } from './support/console.ts';
-import { bearer, organizationWithProject, type Made } from './support/platform.ts';
+import { bearer, mintApiToken, organizationWithProject, type Made } from './support/platform.ts';
 
 const require = createRequire(import.meta.url);
 // The client's Node build (its package entry points are browser builds; see docs/studio.md "Code for a request").
@@ -54,12 +54,7 @@ test.beforeAll(async ({ request }) => {
     const item = await request.post(`${content}/collection/fruits/item`, { headers: bearer(made.token), data: { name, price } });
     expect(item.status(), await item.text()).toBe(201);
   }
-  const token = await request.post('/api/apiTokens', {
-    headers: bearer(made.token),
-    data: { name: 'Kitchen', organizationID: made.organizationID, projectID: made.projectID, powerRead: true, powerCreate: true },
-  });
-  expect(token.status(), await token.text()).toBe(201);
-  kitchenToken = ((await token.json()) as { jwtToken: string }).jwtToken;
+  kitchenToken = await mintApiToken(request, made, { powerRead: true, powerCreate: true }, 'Kitchen');
 });
 
 /** Runs generated BagelDB-client code in this process with the official client; answers its `response`. */
