@@ -25,7 +25,7 @@ type TokenRow = typeof apiTokens.$inferSelect;
 const AUDIENCE = 'larder-public';
 
 /** What a token may do, as its row holds it. */
-const rightsOf = (row: Pick<TokenRow, 'userAdmin' | 'userGroupId' | 'powerCreate' | 'powerRead' | 'powerUpdate' | 'powerDelete' | 'powerWrite' | 'roles'>): TokenRights & { userGroupID: string | null } => ({
+export const rightsOf = (row: Pick<TokenRow, 'userAdmin' | 'userGroupId' | 'powerCreate' | 'powerRead' | 'powerUpdate' | 'powerDelete' | 'powerWrite' | 'roles'>): TokenRights & { userGroupID: string | null } => ({
   userAdmin: row.userAdmin,
   userGroupID: row.userGroupId,
   powerCreate: row.powerCreate,

@@ -12,7 +12,7 @@ import type { StudioToken, StudioTokenInput } from '../../definitions/schemas/st
 import type { Db } from '../db/index.ts';
 import { apiTokens } from '../db/schema.ts';
 import { forbidden, notFound } from '../lib/errors.ts';
-import type { ApiTokenService, TokenInput } from '../main/api-tokens.ts';
+import { rightsOf, type ApiTokenService, type TokenInput } from '../main/api-tokens.ts';
 import type { UserGroupService } from '../main/user-groups.ts';
 import type { RequestScope } from '../lib/request-scope.ts';
 
@@ -43,17 +43,7 @@ export class StudioTokenService {
       .from(apiTokens)
       .where(and(eq(apiTokens.id, input.from), eq(apiTokens.projectId, scope.projectId), isNull(apiTokens.temporaryFor)));
     if (!row) throw notFound('token_not_found', 'There is no such API token in this project.');
-    const rights: TokenInput = {
-      name: `${studioTokens.fromName}: ${row.name}`.slice(0, 200),
-      userAdmin: row.userAdmin,
-      userGroupID: row.userGroupId,
-      powerCreate: row.powerCreate,
-      powerRead: row.powerRead,
-      powerUpdate: row.powerUpdate,
-      powerDelete: row.powerDelete,
-      powerWrite: row.powerWrite,
-      roles: row.roles as TokenRights['roles'],
-    };
+    const rights: TokenInput = { name: `${studioTokens.fromName}: ${row.name}`.slice(0, 200), ...rightsOf(row) };
     const permissions = scope.standing.permissions;
     const missing = rightsBeyond(permissions, rights);
     if (!rights.userAdmin && rights.userGroupID) {
