@@ -80,9 +80,9 @@ describe('buildRoutes', () => {
   });
 
   it('draws a placeholder, marked so, for a route whose screen comes later, inside its parent screen', async () => {
-    open('/organization/o1/project/p1/mail');
+    open('/organization/o1/project/p1/integration/i1');
     expect(await screen.findByRole('heading', { level: 1, name: 'screen:projectShell' })).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { level: 2, name: 'Mail' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Integration' })).toBeInTheDocument();
     expect(document.querySelectorAll('[data-placeholder="true"]')).toHaveLength(1);
   });
 
