@@ -184,3 +184,28 @@ test('Sender and the verification page at 900 px in the dark theme pass axe', as
     await context.close();
   }
 });
+
+// The three parts of Mail in the variants the tests above do not already scan them in.
+for (const [colorScheme, width] of [['light', 900], ['dark', 1280]] as const) {
+  test(`Templates, Sender and the delivery log pass axe (${colorScheme}, ${width} px)`, async ({ browser }) => {
+    test.setTimeout(90_000);
+    const context = await browser.newContext({ colorScheme, reducedMotion: 'reduce', viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await signIn(page, account);
+      await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+      await page.goto(`${projectPath(made)}/mail`);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
+      await expect(page.getByLabel('Subject', { exact: true })).toBeVisible();
+      await expectAccessible(page, `mail templates ${colorScheme} ${width}`, sandboxedMail);
+      await page.getByRole('tab', { name: 'Sender' }).click();
+      await expect(page.getByLabel('Sender name')).toBeVisible();
+      await expectAccessible(page, `mail sender ${colorScheme} ${width}`);
+      await page.getByRole('tab', { name: 'Delivery log' }).click();
+      await expect(page.getByRole('table')).toBeVisible();
+      await expectAccessible(page, `mail log ${colorScheme} ${width}`);
+    } finally {
+      await context.close();
+    }
+  });
+}
