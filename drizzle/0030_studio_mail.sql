@@ -4,6 +4,9 @@ ALTER TABLE api_tokens ADD COLUMN expires_at timestamptz;
 --> statement-breakpoint
 ALTER TABLE api_tokens ADD COLUMN temporary_for text REFERENCES users(id) ON DELETE CASCADE;
 --> statement-breakpoint
+-- A member's Studio tokens are ended by member (their sessions ending, their membership changing).
+CREATE INDEX api_tokens_temporary_for ON api_tokens (temporary_for) WHERE temporary_for IS NOT NULL;
+--> statement-breakpoint
 -- Mail of a project's app users (docs/mail.md): the project a mail in the outbox belongs to and
 -- the template that made it (its delivery log), the project's templates and sender settings (an
 -- SMTP password only encrypted), and the links that verify an app user's e-mail address.

@@ -418,7 +418,11 @@ export const apiTokens = pgTable(
     /** The member a Studio token was minted for; such tokens are never listed with the project's. */
     temporaryFor: text('temporary_for').references(() => users.id, { onDelete: 'cascade' }),
   },
-  (t) => [index('api_tokens_project').on(t.projectId), uniqueIndex('api_tokens_hash').on(t.tokenHash)],
+  (t) => [
+    index('api_tokens_project').on(t.projectId),
+    uniqueIndex('api_tokens_hash').on(t.tokenHash),
+    index('api_tokens_temporary_for').on(t.temporaryFor).where(sql`temporary_for is not null`),
+  ],
 );
 
 /**
