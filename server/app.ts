@@ -25,6 +25,7 @@ import { cardRoutes } from './billing/card-routes.ts';
 import { billingStatusRoutes } from './billing/status-routes.ts';
 import { createBilling, type BillingContext, type BillingOptions } from './billing/index.ts';
 import { publicRoutes } from './public/routes.ts';
+import { rewriteNestedPath } from './public/nested-paths.ts';
 import { TokenService } from './auth/tokens.ts';
 import { authRoutes } from './auth/routes.ts';
 import { registerAuthentication } from './auth/authenticate.ts';
@@ -148,6 +149,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // Nested levels as paths of their own become the client's nestedID form (server/public/nested-paths.ts).
+    rewriteUrl: (request) => rewriteNestedPath(request.url ?? '/'),
     // The router's and the HTTP parser's own refusals are problem details too (docs/errors.md).
     ...frameworkOptions(),
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -5,10 +5,9 @@
  *
  * - Each collection level has its item schema typed from its field types (each declares the JSON
  *   Schema of its value as read, and as written where that differs: definitions/field-types/*).
- * - Nested collections have paths of their own. The public API names a nested level by the
- *   `nestedID` query parameter, and OpenAPI tells operations apart by path only, so a nested
- *   level's path carries its `nestedID` chain, the item ids in it as path parameters:
- *   `/collection/things/items/{item}?nestedID=parts.{partsID}.bolts`.
+ * - Nested collections have paths of their own, the public API's nested paths
+ *   (server/public/nested-paths.ts), the item ids on the way as path parameters:
+ *   `/collection/things/items/{item}/nested/parts/items/{partsID}/nested/bolts/items`.
  * - Only what the caller may do is there: a collection it may not read has no read operations,
  *   one it may not touch has no paths and no schemas.
  */
@@ -244,12 +243,11 @@ export function buildDocument(input: DocumentInput): Json {
       const name = pascal([collection.slug, ...level.steps].join(' ')) || 'Collection';
       const top = `/collection/${collection.slug}/items`;
       const nested = level.steps.length > 0;
-      // The nestedID chain to this level's list and to one of its items, item ids as parameters.
-      const chain = level.steps.map((slug, i) => (i < level.steps.length - 1 ? `${slug}.{${level.stepParams[i]}}` : slug)).join('.');
-      const itemChain = nested ? `${chain}.{${level.stepParams.at(-1)}}` : '';
-      const listPath = nested ? `${top}/{item}?nestedID=${chain}` : top;
-      const itemPath = nested ? `${top}/{item}?nestedID=${itemChain}` : `${top}/{item}`;
-      const at = (suffix: string) => (nested ? `${top}/{item}${suffix}?nestedID=${itemChain}` : `${top}/{item}${suffix}`);
+      // The nested path to this level's list and to one of its items, item ids as parameters.
+      const chain = level.steps.map((slug, i) => `/nested/${slug}/items${i < level.steps.length - 1 ? `/{${level.stepParams[i]}}` : ''}`).join('');
+      const listPath = nested ? `${top}/{item}${chain}` : top;
+      const itemPath = nested ? `${listPath}/{${level.stepParams.at(-1)}}` : `${top}/{item}`;
+      const at = (suffix: string) => `${itemPath}${suffix}`;
       const parentParams: Parameter[] = nested
         ? [pathParam('item'), ...level.stepParams.slice(0, -1).map((p) => pathParam(p))]
         : [];

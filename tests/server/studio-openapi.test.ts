@@ -81,11 +81,12 @@ describe.each(databaseKinds)('Studio: the generated OpenAPI document on %s', (ki
         'GET /collection/things/items',
         'POST /collection/things/items',
         'GET /collection/things/items/{item}',
-        'GET /collection/things/items/{item}?nestedID=parts',
-        'POST /collection/things/items/{item}?nestedID=parts',
-        'PUT /collection/things/items/{item}?nestedID=parts.{partsID}',
-        'GET /collection/things/items/{item}?nestedID=parts.{partsID}.bolts',
-        'DELETE /collection/things/items/{item}?nestedID=parts.{partsID}.bolts.{boltsID}',
+        'GET /collection/things/items/{item}/nested/parts/items',
+        'POST /collection/things/items/{item}/nested/parts/items',
+        'PUT /collection/things/items/{item}/nested/parts/items/{partsID}',
+        'PUT /collection/things/items/{item}/nested/parts/items/{partsID}/image',
+        'GET /collection/things/items/{item}/nested/parts/items/{partsID}/nested/bolts/items',
+        'DELETE /collection/things/items/{item}/nested/parts/items/{partsID}/nested/bolts/items/{boltsID}',
         'PUT /collection/things/items/{item}/image',
         'PUT /collection/things/items/{item}/field/{field}',
         'GET /collection/things/items/{item}/bagelUsers',
@@ -126,7 +127,7 @@ describe.each(databaseKinds)('Studio: the generated OpenAPI document on %s', (ki
     const parts = json<Record<string, unknown>[]>(await publicCall(`collection/things/items/${p.items[0]!.id}?nestedID=parts`, tokens.reader!.jwtToken));
     expect(parts).toHaveLength(2);
     for (const item of parts) check('things.parts', item);
-    check('things.parts.bolts', json(await publicCall(`collection/things/items/${p.items[0]!.id}?nestedID=parts.${part}.bolts`, tokens.reader!.jwtToken))[0]);
+    check('things.parts.bolts', json(await publicCall(`collection/things/items/${p.items[0]!.id}/nested/parts/items/${part}/nested/bolts/items`, tokens.reader!.jwtToken))[0]);
     // A value of the wrong type is refused by the same schema (the check can fail).
     const broken = { ...things[0], price: 'ten' };
     expect(ajv.getSchema('https://larder.test/doc#/components/schemas/things')!(broken)).toBe(false);
