@@ -27,6 +27,9 @@ import type { ProjectDelivery } from './project-delivery.ts';
 import type { SecretBox } from './secrets.ts';
 import { checkTemplate, renderTemplate } from './templates.ts';
 
+/** Rows the retention sweep deletes a statement. */
+const SWEEP_BATCH = 1000;
+
 const EMAIL = /^[^\s@<>"(),;:\\[\]]+@[^\s@<>"(),;:\\[\]]+\.[^\s@<>"(),;:\\[\]]+$/;
 const control = /[\u0000-\u001f\u007f-\u009f]/g;
 
@@ -370,13 +373,20 @@ export class ProjectMailService {
     return toEntry(copy);
   }
 
-  /** Deletes the project mails past the retention (sent, kept or failed; never queued ones). Answers how many. */
-  async sweep(now = new Date()): Promise<number> {
+  /**
+   * Deletes the project mails past the retention (sent, kept or failed; never queued ones), at
+   * most `batch` rows a statement, so a large backlog never holds one long delete (and its locks)
+   * against the delivery worker and the log. Answers how many.
+   */
+  async sweep(now = new Date(), batch = SWEEP_BATCH): Promise<number> {
     const before = new Date(now.getTime() - this.options.config.mailLogRetentionDays * 86_400_000);
-    const gone = await this.db
-      .delete(outbox)
-      .where(and(isNotNull(outbox.projectId), inArray(outbox.status, ['sent', 'kept', 'failed']), lt(outbox.createdAt, before)))
-      .returning({ id: outbox.id });
-    return gone.length;
+    const expired = and(isNotNull(outbox.projectId), inArray(outbox.status, ['sent', 'kept', 'failed']), lt(outbox.createdAt, before));
+    let total = 0;
+    for (;;) {
+      const ids = this.db.select({ id: outbox.id }).from(outbox).where(expired).limit(batch);
+      const gone = await this.db.delete(outbox).where(inArray(outbox.id, ids)).returning({ id: outbox.id });
+      total += gone.length;
+      if (gone.length < batch) return total;
+    }
   }
 }

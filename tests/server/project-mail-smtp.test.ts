@@ -195,3 +195,61 @@ describe.each(databaseKinds)('a project’s own SMTP server on %s', (kind) => {
     }
   });
 });
+
+describe.each(databaseKinds)('a project’s SMTP password after SECRETS_KEY changes on %s', (kind) => {
+  const keyA = Buffer.alloc(32, 1).toString('base64');
+  const keyB = Buffer.alloc(32, 2).toString('base64');
+  let t: TestApp;
+  let port: number;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  const started = async (database: TestApp['database'], key: string) => {
+    const config = loadConfig({ ...testEnv, OUTBOUND_ALLOW_PRIVATE: '127.0.0.0/8', SECRETS_KEY: key });
+    const app = await buildApp({ config, database });
+    await app.ready();
+    return { app, config, database, close: async () => (await app.close(), await database.close()) };
+  };
+
+  beforeAll(async () => {
+    port = await freePort();
+    smtp = await startSmtp(port);
+    smtp.state.mode = 'accept';
+    t = await started(await openTestDatabase(kind), keyA);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('makes the stored password unreadable: mails fail with the reason, nothing leaks, and entering it again delivers them', async () => {
+    const f = await contentFixture(t);
+    const apiToken = await mintToken(t, f);
+    const url = `smtp://mailer:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`;
+    expect((await f.call('PUT', 'mail/settings', { senderAddress: 'hello@recipes.example', smtpUrl: url })).statusCode).toBe(200);
+    const before = newEmail('before');
+    await signUpEndUser(t, apiToken, before);
+    await waitFor(() => smtp.state.received.find((m) => m.to.includes(before)), 10_000);
+
+    // The same database under another key: f.call and the tokens reach the new app.
+    await t.app.close();
+    Object.assign(t, await started(t.database, keyB));
+    const settings = json(await f.call('GET', 'mail/settings'));
+    expect(settings).toMatchObject({ smtpUrl: `smtp://mailer@127.0.0.1:${port}`, smtpPasswordSet: true });
+    const after = newEmail('after');
+    await signUpEndUser(t, apiToken, after);
+    const failed = await waitFor(async () => {
+      const [row] = await t.database.db.select().from(outbox).where(eq(outbox.to, after));
+      return row?.lastError ? row : undefined;
+    }, 10_000);
+    expect(failed.lastError).toMatch(/stored SMTP password cannot be read \(SECRETS_KEY changed\?\)/);
+    expect(failed.status).not.toBe('sent');
+    expect(smtp.state.received.find((m) => m.to.includes(after))).toBeUndefined();
+    expect(smtp.state.logins.filter((login) => !login.endsWith(`:${PASSWORD}`))).toEqual([]);
+
+    // Entered again under the new key, the queued mail goes out on resend.
+    expect((await f.call('PUT', 'mail/settings', { smtpUrl: url })).statusCode).toBe(200);
+    const resent = await f.call('POST', `mail/log/${failed.id}/resend`);
+    expect(resent.statusCode, resent.body).toBe(202);
+    await waitFor(() => smtp.state.received.find((m) => m.to.includes(after)), 10_000);
+    await waitFor(async () => (await t.database.db.select().from(outbox).where(eq(outbox.to, after)))[0]!.status === 'sent', 10_000);
+  });
+});

@@ -331,4 +331,17 @@ describe.each(databaseKinds)('project mail on %s', (kind) => {
     const left = await t.database.db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.to, 'old@example.test')));
     expect(left.map((r) => r.id).sort()).toEqual([ids.queued, ids.platform, ids.recent].sort());
   });
+
+  it('sweeps a backlog in batches until none is left past the retention', async () => {
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    const rows = Array.from({ length: 25 }, (_, i) => ({
+      id: newId(), to: 'backlog@example.test', from: 'x@example.test', subject: `old ${i}`, text: 'old', kind: 'project-user-reset',
+      createdAt: old, status: i % 2 ? 'sent' : 'failed', projectId: f.project,
+    }));
+    await t.database.db.insert(outbox).values(rows);
+    // 25 rows, 10 a statement: three statements, the last short.
+    expect(await t.app.ctx.projectMail!.sweep(new Date(), 10)).toBe(25);
+    expect(await t.database.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.to, 'backlog@example.test'))).toEqual([]);
+    expect(await t.app.ctx.projectMail!.sweep(new Date(), 10)).toBe(0);
+  });
 });
