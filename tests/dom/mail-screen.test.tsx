@@ -234,6 +234,105 @@ describe('Mail › Templates', () => {
   });
 });
 
+describe('Mail › Templates: unsaved drafts', () => {
+  const kindList = () => screen.getByRole('navigation', { name: 'Templates' });
+
+  it('keeps each kind\'s draft while moving between kinds, marks it, and saves or discards one kind only', async () => {
+    const { api, state } = fakeMailApi();
+    open(base, api);
+    const subject = await screen.findByLabelText('Subject');
+    await userEvent.clear(subject);
+    await userEvent.type(subject, 'My verification');
+    expect(within(kindList()).getByRole('button', { name: /E-mail verification.*Unsaved/ })).toBeInTheDocument();
+
+    await userEvent.click(within(kindList()).getByRole('button', { name: /Password reset/ }));
+    await waitFor(() => expect(where()).toContain('kind=reset'));
+    expect(await screen.findByLabelText('Subject')).toHaveValue(defaultMailTemplates.reset.subject);
+    // The other kind's draft is kept and marked; this one has none.
+    expect(within(kindList()).getByRole('button', { name: /E-mail verification.*Unsaved/ })).toBeInTheDocument();
+    expect(within(kindList()).getByRole('button', { name: /Password reset/ })).not.toHaveTextContent('Unsaved');
+    await userEvent.type(screen.getByLabelText('Subject'), ' now');
+    expect(within(kindList()).getByRole('button', { name: /Password reset.*Unsaved/ })).toBeInTheDocument();
+
+    await userEvent.click(within(kindList()).getByRole('button', { name: /E-mail verification/ }));
+    await waitFor(() => expect(where()).not.toContain('kind='));
+    await waitFor(() => expect(screen.getByLabelText('Subject')).toHaveValue('My verification'));
+    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
+
+    // Save saves this kind only; the reset draft stays.
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(state.templates.get('verification')!.subject).toBe('My verification'));
+    expect(api.saveTemplate).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(within(kindList()).getByRole('button', { name: /E-mail verification/ })).not.toHaveTextContent('Unsaved'));
+    expect(within(kindList()).getByRole('button', { name: /Password reset.*Unsaved/ })).toBeInTheDocument();
+
+    // Discard drops this kind's draft only.
+    await userEvent.type(screen.getByLabelText('Subject'), '!');
+    await userEvent.click(within(kindList()).getByRole('button', { name: /Password reset/ }));
+    await waitFor(() => expect(screen.getByLabelText('Subject')).toHaveValue(`${defaultMailTemplates.reset.subject} now`));
+    await userEvent.click(screen.getByRole('button', { name: 'Discard changes' }));
+    expect(screen.getByLabelText('Subject')).toHaveValue(defaultMailTemplates.reset.subject);
+    expect(within(kindList()).getByRole('button', { name: /Password reset/ })).not.toHaveTextContent('Unsaved');
+    expect(within(kindList()).getByRole('button', { name: /E-mail verification.*Unsaved/ })).toBeInTheDocument();
+    expect(state.templates.get('reset')!.custom).toBe(false);
+  });
+
+  it('asks before another tab or page would lose a draft: Stay keeps it, Leave drops it', async () => {
+    const { api } = fakeMailApi();
+    const view = open(`${base}?kind=otp`, api);
+    const subject = await screen.findByLabelText('Subject');
+    await userEvent.type(subject, ' (draft)');
+
+    // Another tab of Mail.
+    await userEvent.click(screen.getByRole('tab', { name: 'Sender' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Unsaved changes' });
+    expect(dialog).toHaveTextContent('Do you really want to leave? You have unsaved changes!');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(where()).toBe(`${base}?kind=otp`);
+    expect(screen.getByRole('tab', { name: 'Templates' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByLabelText('Subject')).toHaveValue(`${defaultMailTemplates.otp.subject} (draft)`);
+
+    // Another page: asked again; Escape stays too.
+    void view.router.navigate(`/organization/${ORG}/project/${PROJECT}`);
+    expect(await screen.findByRole('alertdialog', { name: 'Unsaved changes' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(where()).toBe(`${base}?kind=otp`);
+    expect(screen.getByLabelText('Subject')).toHaveValue(`${defaultMailTemplates.otp.subject} (draft)`);
+
+    // Reloading or closing the tab: the browser is asked to hold it.
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    // Leave: the tab changes and the draft is gone.
+    await userEvent.click(screen.getByRole('tab', { name: 'Sender' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog', { name: 'Unsaved changes' })).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(where()).toBe(`${base}?tab=sender`));
+    expect(await screen.findByLabelText('Sender name')).toBeInTheDocument();
+    const after = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(after);
+    expect(after.defaultPrevented).toBe(false);
+    await userEvent.click(screen.getByRole('tab', { name: 'Templates' }));
+    await userEvent.click(await screen.findByRole('button', { name: /One-time code/ }));
+    await waitFor(() => expect(screen.getByLabelText('Subject')).toHaveValue(defaultMailTemplates.otp.subject));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('lets the person go without asking when nothing is unsaved', async () => {
+    const { api } = fakeMailApi();
+    open(base, api);
+    const subject = await screen.findByLabelText('Subject');
+    await userEvent.type(subject, 'x');
+    await userEvent.type(subject, '{Backspace}');
+    expect(subject).toHaveValue(defaultMailTemplates.verification.subject);
+    await userEvent.click(screen.getByRole('tab', { name: 'Delivery log' }));
+    await waitFor(() => expect(where()).toBe(`${base}?tab=log`));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+});
+
 describe('Mail › Sender', () => {
   it('never shows the stored password; a typed one travels in the URL, and only changed keys are sent', async () => {
     const { api } = fakeMailApi();

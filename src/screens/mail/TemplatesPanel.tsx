@@ -5,6 +5,8 @@
  * that runs no scripts), Save, Reset to default (confirmed) and "Send a test to me". A template the
  * server refuses (unknown variable, parse error) shows the message at its field and nothing is
  * saved. Members who may not edit see the same, read-only and without the buttons.
+ * Each kind's draft is kept by MailScreen while the person moves between kinds; the kind list marks
+ * those with unsaved changes, and Save, Discard and Reset each touch the chosen kind's draft only.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -35,11 +37,36 @@ const kindHelp: Record<MailTemplateKind, MessageKey> = {
   otp: 'mail.screen.kindHelp.otp',
 };
 
+/** The drafts of the kinds being edited (absent: the stored text shows). */
+export type TemplateDrafts = Partial<Record<MailTemplateKind, MailTemplateInput>>;
+/** One kind's new draft (undefined drops it), or how to make it from the current one. */
+export interface TemplateDraftChange {
+  kind: MailTemplateKind;
+  draft: MailTemplateInput | undefined | ((current: MailTemplateInput | undefined) => MailTemplateInput | undefined);
+}
+
+/** Whether a draft differs from the stored template (and so would be lost). */
+export function isUnsaved(draft: MailTemplateInput | undefined, template: MailTemplateInput | undefined): boolean {
+  return draft !== undefined && template !== undefined && parts.some((part) => draft[part] !== template[part]);
+}
+
+const sameInput = (a: MailTemplateInput | undefined, b: MailTemplateInput) => a !== undefined && parts.every((part) => a[part] === b[part]);
+
 /** How long the editor waits after the last keystroke before asking for a preview. */
 const PREVIEW_DELAY_MS = 400;
 
-export function TemplatesPanel(props: { scope: MailScope; kind: MailTemplateKind; onKind: (kind: MailTemplateKind) => void; canEdit: boolean; myEmail: string | null }) {
-  const { scope, kind, onKind } = props;
+interface TemplatesPanelProps {
+  scope: MailScope;
+  kind: MailTemplateKind;
+  onKind: (kind: MailTemplateKind) => void;
+  canEdit: boolean;
+  myEmail: string | null;
+  drafts: TemplateDrafts;
+  onDraft: (change: TemplateDraftChange) => void;
+}
+
+export function TemplatesPanel(props: TemplatesPanelProps) {
+  const { scope, kind, onKind, drafts } = props;
   const format = useFormat();
   const id = useId();
   const problemMessage = useProblemMessage();
@@ -59,7 +86,12 @@ export function TemplatesPanel(props: { scope: MailScope; kind: MailTemplateKind
               <li key={value}>
                 <button type="button" className="mail-kind" aria-current={value === kind ? 'page' : undefined} onClick={() => onKind(value)}>
                   <span className="mail-kind-name">{format(kindLabels[value])}</span>
-                  {entry ? <span className={entry.custom ? 'badge badge-active' : 'badge'}>{format(entry.custom ? 'mail.screen.custom' : 'mail.screen.default')}</span> : null}
+                  {entry ? (
+                    <span className="mail-kind-badges">
+                      <span className={entry.custom ? 'badge badge-active' : 'badge'}>{format(entry.custom ? 'mail.screen.custom' : 'mail.screen.default')}</span>
+                      {isUnsaved(drafts[value], entry) ? <span className="badge badge-invited mail-kind-unsaved">{format('mail.screen.kindUnsaved')}</span> : null}
+                    </span>
+                  ) : null}
                 </button>
               </li>
             );
@@ -76,15 +108,23 @@ export function TemplatesPanel(props: { scope: MailScope; kind: MailTemplateKind
             {format('app.loading')}
           </p>
         ) : (
-          // A new editor per kind and per saved version: the draft starts from what is stored.
-          <TemplateEditor key={`${template.kind}:${template.updatedDate ?? 'default'}:${template.custom}`} {...props} template={template} />
+          // A new editor per kind and per saved version; the kind's draft, if any, is kept above it.
+          <TemplateEditor key={`${template.kind}:${template.updatedDate ?? 'default'}:${template.custom}`} {...props} draft={drafts[kind]} template={template} />
         )}
       </div>
     </div>
   );
 }
 
-function TemplateEditor({ scope, kind, canEdit, myEmail, template }: { scope: MailScope; kind: MailTemplateKind; canEdit: boolean; myEmail: string | null; template: MailTemplate }) {
+function TemplateEditor({
+  scope,
+  kind,
+  canEdit,
+  myEmail,
+  template,
+  draft: kept,
+  onDraft,
+}: Omit<TemplatesPanelProps, 'drafts' | 'onKind'> & { template: MailTemplate; draft: MailTemplateInput | undefined }) {
   const format = useFormat();
   const id = useId();
   const api = useMailApi();
@@ -93,7 +133,8 @@ function TemplateEditor({ scope, kind, canEdit, myEmail, template }: { scope: Ma
   const reset = useResetMailTemplate(scope);
   const sendTest = useSendTestMail(scope);
   const saved: MailTemplateInput = { subject: template.subject, html: template.html, text: template.text };
-  const [edits, setEdits] = useState<MailTemplateInput | null>(null);
+  const edits = kept ?? null;
+  const setEdits = (next: MailTemplateInput | null) => onDraft({ kind, draft: next ?? undefined });
   const draft = edits ?? saved;
   const dirty = edits !== null && parts.some((part) => edits[part] !== saved[part]);
   const [saveErrors, setSaveErrors] = useState<Partial<Record<Part, string>>>({});
@@ -176,8 +217,13 @@ function TemplateEditor({ scope, kind, canEdit, myEmail, template }: { scope: Ma
     }
     // A saved template is a new version: this editor gives way to a fresh one (its key), so the
     // outcome is read from the promise, which settles whether or not this editor is still there.
-    save.mutateAsync({ kind, input: draft }).then(
-      () => void notify({ kind: 'success', title: format('mail.screen.saved') }),
+    // Once saved, the draft is dropped unless it was changed while saving.
+    const sent = draft;
+    save.mutateAsync({ kind, input: sent }).then(
+      () => {
+        onDraft({ kind, draft: (current) => (sameInput(current, sent) ? undefined : current) });
+        void notify({ kind: 'success', title: format('mail.screen.saved') });
+      },
       (error: unknown) => refused(error, 'mail.screen.saveFailed'),
     );
   };
@@ -342,6 +388,8 @@ function TemplateEditor({ scope, kind, canEdit, myEmail, template }: { scope: Ma
               reset.mutateAsync(kind).then(
                 () => {
                   setResetting(false);
+                  // The stored text is the default again: this kind's draft goes with the edited text.
+                  onDraft({ kind, draft: undefined });
                   void notify({ kind: 'success', title: format('mail.screen.resetDone') });
                 },
                 (error: unknown) => {
