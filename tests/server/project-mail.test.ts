@@ -336,7 +336,7 @@ describe.each(databaseKinds)('project mail on %s', (kind) => {
     const old = new Date(Date.now() - 40 * 86_400_000);
     const rows = Array.from({ length: 25 }, (_, i) => ({
       id: newId(), to: 'backlog@example.test', from: 'x@example.test', subject: `old ${i}`, text: 'old', kind: 'project-user-reset',
-      createdAt: old, status: i % 2 ? 'sent' : 'failed', projectId: f.project,
+      createdAt: old, status: (i % 2 ? 'sent' : 'failed') as 'sent' | 'failed', projectId: f.project,
     }));
     await t.database.db.insert(outbox).values(rows);
     // 25 rows, 10 a statement: three statements, the last short.
