@@ -2,10 +2,12 @@
 import './areas/admin.ts';
 import './areas/studio.ts';
 import './areas/mail.ts';
+import './areas/integrations.ts';
 import en from './en.json' with { type: 'json' };
 import admin from './areas/admin.json' with { type: 'json' };
 import studio from './areas/studio.json' with { type: 'json' };
 import mail from './areas/mail.json' with { type: 'json' };
+import integrations from './areas/integrations.json' with { type: 'json' };
 
 /** The whole catalogue as one object, as the tests read it. */
-export const allMessages: Readonly<Record<string, string>> = { ...en, ...admin, ...studio, ...mail };
+export const allMessages: Readonly<Record<string, string>> = { ...en, ...admin, ...studio, ...mail, ...integrations };

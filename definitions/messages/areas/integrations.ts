@@ -1,0 +1,5 @@
+/** The Integrations area's texts (definitions/messages/format.ts): imported by its screens before they render. */
+import { registerMessages } from '../format.ts';
+import messages from './integrations.json' with { type: 'json' };
+
+registerMessages(messages);
