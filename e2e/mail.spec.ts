@@ -5,7 +5,9 @@
  * API (`POST /auth/public/user` with an API token); the new text is in the Dev mailbox and in the
  * project's delivery log (its detail, and Resend); the mail's link opens the verification page, which
  * confirms the address once and refuses the used link. Sender: the project's own SMTP server, an
- * unreachable host refused at its field, the password never answered. axe in light at 1280 px
+ * unreachable host refused at its field, the password never answered. Each kind keeps its unsaved
+ * draft, marked, and leaving the Templates tab (or reloading) asks first. The delivery log fits at
+ * 1280, 900 and 600 px without sideways scrolling, in both themes. axe in light at 1280 px
  * (templates, log) and in dark at 900 px (sender, verification page).
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
@@ -133,6 +135,91 @@ test('an edited verification template reaches a new app user, the Dev mailbox an
   expect(((await user.json()) as { verified?: boolean }).verified).toBe(true);
   await page.goto(verifyPath);
   await expect(page.getByRole('alert')).toContainText('This link does not work');
+});
+
+test('each kind keeps its unsaved draft, marked in the list; leaving the Templates tab asks (Stay keeps, Leave drops)', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, account);
+  await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+  await page.goto(`${projectPath(made)}/mail`);
+  const kinds = page.getByRole('navigation', { name: 'Templates' });
+  const subjectField = page.getByLabel('Subject', { exact: true });
+  await expect(subjectField).toBeVisible();
+  const stored = await subjectField.inputValue();
+
+  await subjectField.fill('A draft not yet saved');
+  await kinds.getByRole('button', { name: /Password reset/ }).click();
+  await expect(page).toHaveURL(/kind=reset/);
+  await expect(subjectField).not.toHaveValue('A draft not yet saved');
+  await expect(kinds.getByRole('button', { name: /E-mail verification.*Unsaved/ })).toBeVisible();
+  await kinds.getByRole('button', { name: /E-mail verification/ }).click();
+  await expect(subjectField).toHaveValue('A draft not yet saved');
+
+  // Reloading asks the browser's own question; dismissed, the draft stays.
+  const asked = new Promise<string>((resolve) => page.once('dialog', (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))));
+  void page.reload().catch(() => undefined);
+  expect(await asked).toBe('beforeunload');
+  await expect(subjectField).toHaveValue('A draft not yet saved');
+
+  await page.getByRole('tab', { name: 'Sender' }).click();
+  const question = page.getByRole('alertdialog', { name: 'Unsaved changes' });
+  await expect(question).toContainText('Do you really want to leave? You have unsaved changes!');
+  await expectAccessible(page, 'mail leave question light 1280', sandboxedMail);
+  await question.getByRole('button', { name: 'Stay' }).click();
+  await expect(question).toBeHidden();
+  await expect(page.getByRole('tab', { name: 'Templates' })).toHaveAttribute('aria-selected', 'true');
+  await expect(subjectField).toHaveValue('A draft not yet saved');
+
+  await page.getByRole('tab', { name: 'Sender' }).click();
+  await question.getByRole('button', { name: 'Leave' }).click();
+  await expect(page.getByLabel('Sender name')).toBeVisible();
+  await page.getByRole('tab', { name: 'Templates' }).click();
+  await expect(subjectField).toHaveValue(stored);
+  await expect(kinds).not.toContainText('Unsaved');
+});
+
+test('the delivery log fits at 1280, 900 and 600 px without sideways scrolling, light and dark', async ({ browser, request }) => {
+  test.setTimeout(90_000);
+  const token = await mintApiToken(request, made, { powerRead: true }, 'Log rows');
+  const tag = Date.now().toString(36);
+  for (const n of [1, 2, 3]) await signUpAppUser(request, token, `a-rather-long-recipient-address-${n}-${tag}@subdomain.example.com`);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ colorScheme, reducedMotion: 'reduce', viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await signIn(page, account);
+      await expect(page).toHaveURL(new RegExp(`/organization/${made.organizationID}$`));
+      await page.goto(`${projectPath(made)}/mail?tab=log`);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
+      const table = page.getByRole('table', { name: 'Delivery log' });
+      await expect(table.getByRole('row').filter({ hasText: tag })).toHaveCount(3);
+      for (const width of [1280, 900, 600]) {
+        await page.setViewportSize({ width, height: 900 });
+        const sizes = await page.evaluate(() => {
+          const list = document.querySelector('.mail-log-list')!;
+          return { page: document.scrollingElement!.scrollWidth, window: window.innerWidth, list: list.scrollWidth, listClient: list.clientWidth };
+        });
+        expect(sizes.page, `page at ${width} px`).toBeLessThanOrEqual(sizes.window);
+        expect(sizes.list, `log at ${width} px`).toBeLessThanOrEqual(sizes.listClient);
+        // Each mail is still a row of the table, its recipient the row's header and its buttons there.
+        const row = table.getByRole('row').filter({ hasText: `-1-${tag}@` });
+        await expect(row.getByRole('rowheader')).toHaveText(`a-rather-long-recipient-address-1-${tag}@subdomain.example.com`);
+        // Where each mail has lines of its own, its attempts say what the number counts.
+        if (width < 1280) await expect(row.getByRole('cell', { name: /^\d+ attempts?$/ })).toBeVisible();
+        await expect(row.getByRole('button', { name: /^View the mail to / })).toBeVisible();
+        await expectAccessible(page, `mail log ${colorScheme} ${width}`);
+      }
+
+      // The row's buttons are reached with the keyboard.
+      const view = page.getByRole('button', { name: `View the mail to a-rather-long-recipient-address-1-${tag}@subdomain.example.com` });
+      await view.focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('dialog', { name: `Mail to a-rather-long-recipient-address-1-${tag}@subdomain.example.com` })).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  }
 });
 
 test('Sender and the verification page at 900 px in the dark theme pass axe', async ({ browser, request }) => {

@@ -3,6 +3,8 @@
  * recipient, template, subject, state (queued, sent, failed with the SMTP server's answer), time and
  * attempts — with search, filters and paging in the URL (`search`, `state`, `template`, `page`), a
  * mail's text and HTML in a dialog (`mail`), Resend for those who may, and how long mails are kept.
+ * Where the table would not fit (mail.css), each mail's row is drawn on lines of its own — still one
+ * row of the same table, so its cells keep their column headers.
  */
 import { useEffect, useId, useState } from 'react';
 import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
@@ -143,7 +145,7 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
         </p>
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll mail-log-list">
             <table className="table mail-log-table" aria-labelledby={`${id}-caption`} aria-busy={log.isFetching || undefined}>
               <caption id={`${id}-caption`} className="visually-hidden">
                 {format('mailLog.title')}
@@ -169,7 +171,7 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
                     <th scope="row" className="mail-log-to">
                       {mail.to}
                     </th>
-                    <td>{mail.template ? format(kindLabels[mail.template]) : format('mailLog.noTemplate')}</td>
+                    <td className="mail-log-template">{mail.template ? format(kindLabels[mail.template]) : format('mailLog.noTemplate')}</td>
                     <td className="mail-log-subject">{mail.subject}</td>
                     <td className="mail-log-state">
                       <span className={stateBadges[mail.state]}>{format(stateLabels[mail.state])}</span>
@@ -180,8 +182,11 @@ export function DeliveryLogPanel(props: { scope: MailScope; place: LogPlace; go:
                         <span>{shortDate.format(new Date(mail.sentDate ?? mail.createdDate))}</span> <span>{shortTime.format(new Date(mail.sentDate ?? mail.createdDate))}</span>
                       </time>
                     </td>
-                    <td className="mail-number">{mail.attempts}</td>
-                    <td>
+                    <td className="mail-number mail-log-attempts">
+                      <span className="mail-log-wide">{mail.attempts}</span>
+                      <span className="mail-log-narrow">{format('mailLog.attemptsCount', { count: mail.attempts })}</span>
+                    </td>
+                    <td className="mail-log-actions-cell">
                       <div className="mail-log-actions">
                         <button type="button" className="button button-small" aria-label={format('mailLog.viewMail', { to: mail.to })} onClick={() => go({ mail: mail.id })}>
                           {format('mailLog.view')}
