@@ -199,7 +199,8 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
       let text = vm.getString(textHandle);
       const bytes = Buffer.byteLength(text) + 1;
       if (logBytes + bytes > limits.maxLogBytes) {
-        const room = Math.max(0, limits.maxLogBytes - logBytes);
+        // Each line counts its bytes and one for its line break.
+        const room = Math.max(0, limits.maxLogBytes - logBytes - 1);
         text = Buffer.from(text).subarray(0, room).toString().replace(/\uFFFD$/, '');
         if (text) logs.push({ level, text });
         logs.push({ level: 'warn', text: `Logs truncated: the function wrote more than ${megabytes(limits.maxLogBytes)} of logs; the rest was dropped.` });
