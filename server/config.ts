@@ -52,6 +52,10 @@ export interface Config {
     previewUser: RateLimitRule;
     /** Address searches and place lookups (`/api/maps`) per signed-in user. */
     mapsUser: RateLimitRule;
+    /** Test mails and resends (a project's Mail) per signed-in member. */
+    mailSendUser: RateLimitRule;
+    /** Template previews (a project's Mail) per signed-in member. */
+    mailPreviewUser: RateLimitRule;
   };
   serveConsole: boolean;
   logLevel: string;
@@ -125,6 +129,8 @@ export function loadConfig(env: Env = process.env): Config {
       signupAddress: s.RATE_LIMIT_SIGNUP_ADDRESS,
       previewUser: s.RATE_LIMIT_PREVIEW_USER,
       mapsUser: s.RATE_LIMIT_MAPS_USER,
+      mailSendUser: s.RATE_LIMIT_MAIL_SEND_USER,
+      mailPreviewUser: s.RATE_LIMIT_MAIL_PREVIEW_USER,
     },
     serveConsole: s.SERVE_CONSOLE,
     logLevel: s.LOG_LEVEL,

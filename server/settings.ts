@@ -188,6 +188,8 @@ export const settingsSchema = Type.Object({
   RATE_LIMIT_RESET_ADDRESS: rateLimit('20/1h', { description: 'reset-mail requests per client address' }),
   RATE_LIMIT_SIGNUP_ADDRESS: rateLimit('20/1h', { description: 'sign-ups per client address' }),
   RATE_LIMIT_PREVIEW_USER: rateLimit('120/1m', { description: 'link previews and their images per signed-in user' }),
+  RATE_LIMIT_MAIL_SEND_USER: rateLimit('20/1h', { description: "test mails and resends of the delivery log (a project's Mail) per signed-in member" }),
+  RATE_LIMIT_MAIL_PREVIEW_USER: rateLimit('60/1m', { description: "template previews (a project's Mail) per signed-in member; the editor previews at most once per pause in typing" }),
   RATE_LIMIT_MAPS_USER: rateLimit('300/1m', {
     description: 'address searches and place lookups (`/api/maps`) per signed-in user (the editor searches at most once per 380 ms pause)',
   }),

@@ -3,7 +3,7 @@
  * mails with them, and its delivery log (the outbox rows of the project).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   defaultMailTemplates,
   mailKindOfTemplate,
@@ -16,6 +16,7 @@ import {
   type MailTemplateText,
 } from '../../definitions/mail.ts';
 import type { MailLogDetail, MailLogEntry, MailLogPage, MailLogQuery, MailSettings, MailSettingsInput, MailTemplate, MailTemplateInput } from '../../definitions/schemas/mail.ts';
+import { otpRules } from '../auth/end-users.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { outbox, projectMailSettings, projectMailTemplates, projects } from '../db/schema.ts';
@@ -47,11 +48,34 @@ const stateWhere: Record<MailLogState, SQL> = {
 };
 const stateOf = (status: OutboxRow['status']): MailLogState => (status === 'pending' ? 'queued' : status === 'failed' ? 'failed' : 'sent');
 
+/**
+ * The delivery log never shows what would let a reader act as the app user (docs/mail.md "The
+ * delivery log"): the secret of the mail's link (its last path segment, in whatever form a
+ * template wrote it) and, in a one-time code's mail, every run of the code's digits. Every
+ * member reads the log; only the recipient gets the mail as sent.
+ */
+export const hiddenLink = '[hidden]';
+export const hiddenCode = '••••••';
+const codeRun = new RegExp(`(?<![0-9])[0-9]{${otpRules.digits}}(?![0-9])`, 'g');
+const linkSecret = (link: string | null) => {
+  const secret = link?.split(/[?#]/)[0]!.split('/').pop() ?? '';
+  return secret.length >= 8 ? secret : null;
+};
+export function hideSecrets(text: string, row: Pick<OutboxRow, 'link' | 'template'>): string {
+  let out = text;
+  const secret = linkSecret(row.link);
+  if (secret) out = out.split(secret).join(hiddenLink);
+  if (row.template === 'otp') out = out.replace(codeRun, hiddenCode);
+  return out;
+}
+/** The subject as the log's search sees it: the same secrets taken out (digits of a code's mail, the link's secret). */
+const searchableSubject = sql`(case when ${outbox.template} = 'otp' then regexp_replace(${outbox.subject}, '[0-9]', '', 'g') else replace(${outbox.subject}, regexp_replace(coalesce(${outbox.link}, ''), '^.*/', ''), '') end)`;
+
 const toEntry = (row: OutboxRow): MailLogEntry => ({
   id: row.id,
   to: row.to,
   template: (mailTemplateKinds as readonly string[]).includes(row.template ?? '') ? (row.template as MailTemplateKind) : null,
-  subject: row.subject,
+  subject: hideSecrets(row.subject, row),
   state: stateOf(row.status),
   error: row.lastError,
   attempts: row.attempts,
@@ -87,6 +111,12 @@ export function parseSmtpUrl(text: string): { stored: string; password: string |
     password = url.password ? decodeURIComponent(url.password) : undefined;
   } catch {
     throw smtpInvalid('its password is not valid percent-encoding');
+  }
+  // The delivery worker decodes the user name too (server/mail/project-delivery.ts): refused here, not there.
+  try {
+    decodeURIComponent(url.username);
+  } catch {
+    throw smtpInvalid('its user name is not valid percent-encoding');
   }
   url.password = '';
   const stored = `${url.protocol}//${url.username ? `${url.username}@` : ''}${url.host}${url.search}`;
@@ -163,8 +193,7 @@ export class ProjectMailService {
 
   /** A draft rendered with the sample values (checked first: the same 400 as saving it). */
   async preview(kind: MailTemplateKind, draft: MailTemplateInput, values: Record<string, unknown> = { ...mailSampleValues }): Promise<MailTemplateText> {
-    await checkTemplate(kind, draft, values);
-    return renderTemplate(draft, values);
+    return checkTemplate(kind, draft, values);
   }
 
   /** Renders the draft (or the saved template) with the sample values and mails it to `to` through the project's transport. */
@@ -311,7 +340,7 @@ export class ProjectMailService {
     const term = query.search?.trim();
     if (term) {
       const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      conditions.push(or(ilike(outbox.to, pattern), ilike(outbox.subject, pattern))!);
+      conditions.push(or(ilike(outbox.to, pattern), ilike(searchableSubject, pattern))!);
     }
     const where = and(...conditions);
     const [total] = await this.db.select({ n: count() }).from(outbox).where(where);
@@ -333,7 +362,7 @@ export class ProjectMailService {
 
   async mail(projectId: string, mailId: string): Promise<MailLogDetail> {
     const row = await this.row(projectId, mailId);
-    return { ...toEntry(row), text: row.text, html: row.html, replyTo: row.replyTo, from: row.from };
+    return { ...toEntry(row), text: hideSecrets(row.text, row), html: row.html === null ? null : hideSecrets(row.html, row), replyTo: row.replyTo, from: row.from };
   }
 
   /**

@@ -26,6 +26,7 @@ import {
 } from '../../definitions/schemas/mail.ts';
 import { currentUser } from '../auth/authenticate.ts';
 import { Id } from '../content/route-schemas.ts';
+import { checkedLimit } from '../auth/request-limits.ts';
 import { responses } from '../lib/schemas.ts';
 import type { ProjectMailService } from './project-mail.ts';
 
@@ -40,6 +41,11 @@ export async function projectMailRoutes(fastify: FastifyInstance, { service }: {
   const tags = ['mail'];
   const security = [{ bearer: [] as string[] }];
   app.addHook('onRequest', app.requireUser);
+  // Each member's own counts (docs/mail.md "Who may do what"): mails sent on request, and renders.
+  const { rateLimits } = app.ctx.config;
+  // Checked in the handlers, after the request scope: only calls the member may make are counted.
+  const sendLimit = checkedLimit(app, rateLimits.mailSendUser, 'mail-send-user', (request) => currentUser(request).userId, 'Too many test mails and resends.');
+  const previewLimit = checkedLimit(app, rateLimits.mailPreviewUser, 'mail-preview-user', (request) => currentUser(request).userId, 'Too many template previews.');
 
   app.get(
     '/templates',
@@ -106,6 +112,7 @@ export async function projectMailRoutes(fastify: FastifyInstance, { service }: {
       },
     },
     async function previewTemplate(request) {
+      await previewLimit(request);
       return service.preview(request.params.kind, request.body);
     },
   );
@@ -124,6 +131,7 @@ export async function projectMailRoutes(fastify: FastifyInstance, { service }: {
       },
     },
     async function sendTest(request, reply) {
+      await sendLimit(request);
       const to = request.scope.standing.email;
       await service.sendTest(request.scope.projectId, request.params.kind, request.body ?? null, to);
       return reply.code(202).send({ to });
@@ -201,6 +209,7 @@ export async function projectMailRoutes(fastify: FastifyInstance, { service }: {
       },
     },
     async function resendMail(request, reply) {
+      await sendLimit(request);
       return reply.code(202).send(await service.resend(request.scope.projectId, request.params.mailID));
     },
   );

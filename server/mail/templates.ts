@@ -10,8 +10,13 @@ import { Liquid, type FS, type LiquidOptions } from 'liquidjs';
 import { mailTemplateVariables, type MailTemplateKind, type MailTemplateText } from '../../definitions/mail.ts';
 import { AppError } from '../lib/errors.ts';
 
-/** Liquid's limits: characters parsed, milliseconds of rendering, bytes a render may allocate (strings, ranges). */
-export const renderLimits = { parseLimit: 300_000, renderLimit: 1_000, memoryLimit: 4_000_000 } as const;
+/**
+ * Liquid's limits: characters parsed, milliseconds of rendering, bytes a render may allocate
+ * (strings, ranges). Rendering holds the event loop for its whole time (liquidjs renders
+ * synchronously), and a member may preview any draft, so a part gets 100 ms: the default texts
+ * render in well under one.
+ */
+export const renderLimits = { parseLimit: 300_000, renderLimit: 100, memoryLimit: 4_000_000 } as const;
 
 const noFiles: FS = {
   exists: async () => false,
@@ -64,10 +69,12 @@ export const templateInvalid = (field: TemplateField, message: string) =>
 
 /**
  * Checks a draft: each part parses, names only the kind's variables and renders with the sample
- * values within the limits. Throws `mail_template_invalid` for the first part that does not.
+ * values within the limits. Throws `mail_template_invalid` for the first part that does not;
+ * answers the parts rendered with those values (so a preview renders once).
  */
-export async function checkTemplate(kind: MailTemplateKind, draft: MailTemplateText, sample: Record<string, unknown>): Promise<void> {
+export async function checkTemplate(kind: MailTemplateKind, draft: MailTemplateText, sample: Record<string, unknown>): Promise<MailTemplateText> {
   const allowed = new Set(mailTemplateVariables[kind]);
+  const rendered: Partial<MailTemplateText> = {};
   for (const field of templateFields) {
     const engine = engineOf(field);
     let parsed;
@@ -85,11 +92,12 @@ export async function checkTemplate(kind: MailTemplateKind, draft: MailTemplateT
     const unknown = names.find((name) => !allowed.has(name));
     if (unknown !== undefined) throw templateInvalid(field, `Unknown variable ${unknown}`);
     try {
-      await engine.render(parsed, sample);
+      rendered[field] = await engine.render(parsed, sample);
     } catch (error) {
       throw templateInvalid(field, liquidMessage(error));
     }
   }
+  return { subject: oneLine(rendered.subject!), html: rendered.html!, text: rendered.text! };
 }
 
 /** Renders the three parts with these values (the template was checked when saved). */
