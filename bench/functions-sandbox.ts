@@ -4,8 +4,9 @@
  *   npm run bench -- functions-sandbox
  *   npm run bench -- functions-sandbox --threads 2 --calls 1000 --callers 1,4,16 --json
  *
- * 1. Cold start: a new pool's first call (threads start, QuickJS loads), and what a fresh runtime
- *    and context cost inside the thread on every call (the call's own durationMs).
+ * 1. Cold start: a new pool's first call (threads start, QuickJS loads); the first call on a pool
+ *    whose threads are ready; what a fresh runtime and context cost inside the thread on every call
+ *    (the call's own durationMs).
  * 2. Warm invocation of a trivial function: p50/p95 over `--calls` sequential calls, end to end
  *    from this thread; then the same with one host call (`ctx.call`) on the way.
  * 3. Invocations per second with N concurrent callers (`--callers`), each calling in a loop.
@@ -55,6 +56,16 @@ export async function run(args: string[]): Promise<number> {
   if (!first.ok) throw new Error(JSON.stringify(first.error));
   log(`Functions sandbox, ${threads} thread(s), ${cpus().length} CPU(s)`);
   log(`cold: first call after the pool starts ${round(firstCallMs)} ms end to end (${round(first.durationMs)} ms of it in the thread: the first runtime)`);
+  // A pool started earlier (as the server's is, at boot): its threads are up and warm.
+  const readyStarted = performance.now();
+  const other = new SandboxPool({ threads });
+  await other.ready();
+  const readyMs = performance.now() - readyStarted;
+  const afterReadyStarted = performance.now();
+  const afterReady = await call(other, trivial, 0);
+  const afterReadyMs = performance.now() - afterReadyStarted;
+  await other.close();
+  log(`cold: a pool's threads are ready ${round(readyMs)} ms after it starts; its first call then takes ${round(afterReadyMs)} ms end to end (${round(afterReady.durationMs)} ms in the thread)`);
 
   // 2. Warm, sequential.
   for (let i = 0; i < 200; i++) await call(pool, trivial, i); // warm the engine's code (WebAssembly tiers up)
@@ -76,7 +87,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const figures = {
     threads,
-    cold: { firstCallMs: round(firstCallMs), firstCallInThreadMs: round(first.durationMs), freshRuntimeP50Ms: round(percentile(inThread, 50)), freshRuntimeP95Ms: round(percentile(inThread, 95)) },
+    cold: { firstCallMs: round(firstCallMs), firstCallInThreadMs: round(first.durationMs), poolReadyMs: round(readyMs), firstCallAfterReadyMs: round(afterReadyMs), freshRuntimeP50Ms: round(percentile(inThread, 50)), freshRuntimeP95Ms: round(percentile(inThread, 95)) },
     warm: { calls, p50Ms: round(percentile(warm, 50)), p95Ms: round(percentile(warm, 95)), withHostCallP50Ms: round(percentile(hosted, 50)), withHostCallP95Ms: round(percentile(hosted, 95)) },
     throughput: [] as { callers: number; invocationsPerSecond: number; p95Ms: number }[],
   };
@@ -108,8 +119,8 @@ export async function run(args: string[]): Promise<number> {
   }
   await pool.close();
 
-  const met = figures.warm.p50Ms <= 5 && figures.cold.freshRuntimeP50Ms <= 50 && figures.throughput.every((row) => row.callers === 1 || row.invocationsPerSecond >= 200);
-  log(`targets (warm p50 ≤ 5 ms, fresh runtime ≤ 50 ms, ≥ 200 invocations/s): ${met ? 'met' : 'NOT met'}`);
+  const met = figures.warm.p50Ms <= 5 && figures.cold.freshRuntimeP50Ms <= 50 && figures.cold.firstCallAfterReadyMs <= 50 && figures.throughput.every((row) => row.callers === 1 || row.invocationsPerSecond >= 200);
+  log(`targets (warm p50 ≤ 5 ms, first call on a ready pool and fresh runtime ≤ 50 ms, ≥ 200 invocations/s): ${met ? 'met' : 'NOT met'}`);
   if (json) console.log(JSON.stringify(figures, null, 2));
   return met ? 0 : 1;
 }

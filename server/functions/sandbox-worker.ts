@@ -32,7 +32,8 @@ export type WorkerRequest =
 
 export type WorkerAnswer =
   | { type: 'host'; id: number; call: number; name: string; args: unknown[] }
-  | { type: 'done'; id: number; result: InvocationResult };
+  | { type: 'done'; id: number; result: InvocationResult }
+  | { type: 'ready' };
 
 /** The module's file name in stacks. */
 const FILE = 'function.js';
@@ -377,8 +378,13 @@ function onHostAnswer(message: Extract<WorkerRequest, { type: 'host' }>) {
   current.wake();
 }
 
-// One invocation at a time (the pool sends the next when this one has answered).
-let queue: Promise<void> = Promise.resolve();
+// One invocation at a time (the pool sends the next when this one has answered). The first is a
+// warm-up of the thread's own, so that the engine's code is compiled before a caller waits on it.
+let queue: Promise<void> = (async () => {
+  const code = 'export default async (event) => ({ warm: event })';
+  for (let i = 0; i < 5; i++) await run({ type: 'run', id: 0, code, event: i, limits: { memoryBytes: 8 * 1024 * 1024, timeoutMs: 1000, maxOutputBytes: 1024, maxLogBytes: 1024 } });
+  post({ type: 'ready' });
+})();
 parentPort!.on('message', (message: WorkerRequest) => {
   if (message === 'close') {
     parentPort!.close();

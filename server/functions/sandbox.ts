@@ -3,7 +3,7 @@
  * project's function in QuickJS (WebAssembly) — a fresh runtime and context for every invocation —
  * so a function never runs on the thread that serves requests and shares nothing with another call.
  *
- *   const pool = new SandboxPool({ threads: 2, log });
+ *   const pool = new SandboxPool({ threads: 2, log });   // threads start now; await pool.ready() if wanted
  *   const result = await pool.run({ code, event, limits, host: async (name, args) => … });
  *   await pool.close();
  *
@@ -83,6 +83,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   job: Job | undefined;
+  /** Resolves when the thread has loaded QuickJS and warmed it up (or has ended). */
+  ready: Promise<void>;
 }
 
 const failure = (job: Job, name: string, message: string): InvocationResult => ({
@@ -117,6 +119,11 @@ export class SandboxPool {
     });
   }
 
+  /** Resolves when every thread has loaded QuickJS and warmed it up (calls made before simply wait for it). */
+  async ready(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.ready));
+  }
+
   /** Invocations waiting for a free thread. */
   get waiting(): number {
     return this.queue.length;
@@ -145,8 +152,10 @@ export class SandboxPool {
     // must be reached first, or deep recursion would end in the engine's failure instead of a clear error.
     const worker = new Worker(entry, { workerData: { testHooks: this.options.testHooks === true }, resourceLimits: { stackSizeMb: 16 } });
     worker.unref();
-    const slot: Slot = { worker, job: undefined };
-    worker.on('message', (answer: WorkerAnswer) => this.onAnswer(slot, answer));
+    let markReady = () => {};
+    const slot: Slot = { worker, job: undefined, ready: new Promise((resolve) => (markReady = resolve)) };
+    worker.on('message', (answer: WorkerAnswer) => (answer.type === 'ready' ? markReady() : this.onAnswer(slot, answer)));
+    worker.once('exit', () => markReady());
     worker.on('error', (error) => this.options.log?.error({ err: error }, 'functions sandbox thread failed'));
     worker.on('exit', () => this.replace(slot, 'The sandbox stopped while the function ran.'));
     return slot;
@@ -198,7 +207,7 @@ export class SandboxPool {
 
   private onAnswer(slot: Slot, answer: WorkerAnswer) {
     const job = slot.job;
-    if (!job || answer.id !== job.id) return;
+    if (!job || answer.type === 'ready' || answer.id !== job.id) return;
     if (answer.type === 'done') {
       this.settle(slot, answer.result);
       return;

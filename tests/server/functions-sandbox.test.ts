@@ -30,8 +30,8 @@ beforeAll(async () => {
   server = createServer((_request, response) => response.end('pong'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  // The threads load QuickJS once; the first call waits for that.
-  await pool.run({ code: compile('export default async () => 1'), event: null, limits, host: noHost });
+  // The threads load QuickJS once and warm it up; calls made before would wait for that.
+  await pool.ready();
 });
 
 afterAll(async () => {
