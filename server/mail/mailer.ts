@@ -77,22 +77,40 @@ export function smtpPassword(url: string | undefined): string | undefined {
 export const LEASE_S = 120;
 export type OutboxRow = typeof outbox.$inferSelect;
 
+/** A mail this worker claimed, with the attempt its claim counted (another claim counts another). */
+export interface Claim {
+  id: string;
+  attempts: number;
+}
+
 /**
  * Claims up to 20 due pending mails of one route (the installation's: `via` null; a project's own
- * SMTP servers: 'project') by pushing their next attempt a lease ahead, and answers their ids.
+ * SMTP servers: 'project') by pushing their next attempt a lease ahead, and answers them.
+ * `skipProjects`: projects whose mail this process is delivering right now (their claims wait).
  */
-export async function claimDue(db: Db, via: 'installation' | 'project'): Promise<string[]> {
+export async function claimDue(db: Db, via: 'installation' | 'project', skipProjects: readonly string[] = []): Promise<Claim[]> {
   const route = via === 'project' ? sql`via = 'project'` : sql`via is null`;
-  const claimed = await db.execute<{ id: string }>(sql`
+  const skip = skipProjects.length ? sql` and project_id not in (${sql.join(skipProjects.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  const claimed = await db.execute<{ id: string; attempts: number }>(sql`
     update ${outbox} set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${LEASE_S}),
       claimed_until = now() + make_interval(secs => ${LEASE_S})
     where id in (
       select id from ${outbox}
-      where status = 'pending' and ${route} and next_attempt_at <= now()
+      where status = 'pending' and ${route} and next_attempt_at <= now()${skip}
       order by next_attempt_at limit 20 for update skip locked)
-    returning id`);
+    returning id, attempts`);
   // Both drivers answer { rows }.
-  return (claimed as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+  return (claimed as unknown as { rows: { id: string; attempts: number }[] }).rows.map((r) => ({ id: r.id, attempts: Number(r.attempts) }));
+}
+
+/**
+ * The claimed mail as it is now, or undefined when the claim is no longer this worker's: its lease
+ * ran out and another worker claimed it (another attempt), or a resend or an outcome changed it.
+ * Sending it then could send it twice.
+ */
+export async function claimedRow(db: Db, claim: Claim): Promise<OutboxRow | undefined> {
+  const [row] = await db.select().from(outbox).where(eq(outbox.id, claim.id));
+  return row && row.status === 'pending' && row.attempts === claim.attempts ? row : undefined;
 }
 
 /** Hands one claimed mail to a transporter and records the outcome (sent, or the error and the next attempt, or failed). */
@@ -174,12 +192,12 @@ export function createMailer(options: MailerOptions): Mailer {
   const secret = smtpPassword(options.smtpUrl);
 
   async function claimAndDeliver(): Promise<number> {
-    const ids = await claimDue(db, 'installation');
-    for (const id of ids) {
-      const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+    const claims = await claimDue(db, 'installation');
+    for (const claim of claims) {
+      const row = await claimedRow(db, claim);
       if (row) await deliverRow(db, log, transporter, row, { maxAttempts, secret });
     }
-    return ids.length;
+    return claims.length;
   }
 
   const deliverDue = () => {

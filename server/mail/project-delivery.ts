@@ -3,16 +3,17 @@
  * via = 'project'; docs/mail.md "Sender settings"). One transporter per project, made from its
  * settings row with the password decrypted, kept while the row's `updated_at` is unchanged (so a
  * change made by any process is seen at the next mail). Works whatever the installation's own
- * transport is, the outbox included. Claims are leases as in server/mail/mailer.ts. The password
- * never reaches a log line or the log's error text: errors are scrubbed of it.
+ * transport is, the outbox included. Claims are leases as in server/mail/mailer.ts; projects are
+ * delivered side by side, one lane each, so one project's slow server holds only its own mail.
+ * The password never reaches a log line or the log's error text: errors are scrubbed of it.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { outbox, projectMailSettings } from '../db/schema.ts';
 import type { UrlGuard } from '../lib/url-guard.ts';
-import { claimDue, deliverRow, recordFailure, scrub, type OutboxRow } from './mailer.ts';
+import { claimDue, claimedRow, deliverRow, recordFailure, type Claim, type OutboxRow } from './mailer.ts';
 import type { SecretBox } from './secrets.ts';
 
 /** The options nodemailer gets for a stored URL (without password) and its password. */
@@ -54,7 +55,14 @@ export interface ProjectDeliveryOptions {
 
 export class ProjectDelivery {
   private readonly transports = new Map<string, { stamp: number; address: string; transporter: Transporter; secret: string | undefined }>();
-  private running: Promise<number> | undefined;
+  /** The claim under way (one at a time), and what it started. */
+  private claiming: Promise<{ count: number; lanes: Promise<void>[] }> | undefined;
+  /**
+   * One lane per project whose mail this process is delivering: a project's mails go one after the
+   * other, projects side by side, so one slow or silent server (each step may take its timeout)
+   * delays only its own project's mail. Its project is left out of further claims meanwhile.
+   */
+  private readonly lanes = new Map<string, Promise<void>>();
   private closed = false;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly maxAttempts: number;
@@ -79,22 +87,40 @@ export class ProjectDelivery {
     this.transports.delete(projectId);
   }
 
-  /** Delivers what is due now; answers how many were tried. */
-  deliverDue(): Promise<number> {
-    this.running ??= this.claimAndDeliver().finally(() => {
-      this.running = undefined;
+  /** Claims what is due now (but the mail of projects already being delivered) and delivers it; answers how many were claimed. */
+  async deliverDue(): Promise<number> {
+    this.claiming ??= this.claimAndStart().finally(() => {
+      this.claiming = undefined;
     });
-    return this.running;
+    const { count, lanes } = await this.claiming;
+    await Promise.all(lanes);
+    return count;
   }
 
-  private async claimAndDeliver(): Promise<number> {
-    const { db } = this.options;
-    const ids = await claimDue(db, 'project');
-    for (const id of ids) {
-      const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
-      if (row) await this.deliver(row);
+  private async claimAndStart(): Promise<{ count: number; lanes: Promise<void>[] }> {
+    const { db, log } = this.options;
+    const claims = await claimDue(db, 'project', [...this.lanes.keys()]);
+    if (claims.length === 0) return { count: 0, lanes: [] };
+    const rows = await db.select({ id: outbox.id, projectId: outbox.projectId }).from(outbox).where(inArray(outbox.id, claims.map((c) => c.id)));
+    const byProject = new Map<string, Claim[]>();
+    for (const claim of claims) {
+      const projectId = rows.find((r) => r.id === claim.id)?.projectId ?? '';
+      byProject.set(projectId, [...(byProject.get(projectId) ?? []), claim]);
     }
-    return ids.length;
+    const started: Promise<void>[] = [];
+    for (const [projectId, mine] of byProject) {
+      const lane = (async () => {
+        for (const claim of mine) {
+          const row = await claimedRow(db, claim);
+          if (row) await this.deliver(row);
+        }
+      })()
+        .catch((error) => log.error({ err: error, project: projectId }, 'project mail worker'))
+        .finally(() => this.lanes.delete(projectId));
+      this.lanes.set(projectId, lane);
+      started.push(lane);
+    }
+    return { count: claims.length, lanes: started };
   }
 
   private async deliver(row: OutboxRow): Promise<void> {
@@ -136,7 +162,8 @@ export class ProjectDelivery {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => 0);
+    await this.claiming?.catch(() => undefined);
+    await Promise.all(this.lanes.values());
     for (const projectId of [...this.transports.keys()]) this.drop(projectId);
   }
 }
