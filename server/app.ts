@@ -54,6 +54,7 @@ import { UsageMeter } from './usage/usage.ts';
 import { BackgroundWork } from './lib/background.ts';
 import { registerWebhooks } from './webhooks/index.ts';
 import { registerProjectMail } from './mail/index.ts';
+import { registerIntegrations } from './integrations/index.ts';
 import { WebhookService } from './webhooks/webhooks.ts';
 import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
 import { CollectionService } from './content/collections.ts';
@@ -284,6 +285,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerFiles(app);
   await registerWebhooks(app);
   await registerProjectMail(app);
+  await registerIntegrations(app);
   await app.register(usageRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(adminBillingRoutes, { prefix: '/billing' });

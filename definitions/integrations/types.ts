@@ -25,6 +25,8 @@ export interface IntegrationDefinition {
   settings: FormDefinition;
   /** Settings properties that are secrets: stored encrypted, never answered (only whether set). */
   secrets: readonly string[];
+  /** Secrets an instance cannot work without: refused when neither sent nor stored. */
+  requiredSecrets: readonly string[];
   /** What it can react to. `schedule` needs a cron expression in the instance. */
   events: readonly IntegrationEvent[];
   /** Which collections an instance names: any number of lists (nested ones too), or exactly one top-level collection. */

@@ -770,3 +770,58 @@ export const platformDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.metric] })],
 );
+
+/**
+ * A project's integrations (migration 0032, docs/integrations.md): one row per instance of a
+ * catalogue entry (definitions/integrations/). `settings` holds the settings that are not secrets;
+ * the secret ones are one JSON object sealed with the secrets key (`secretsEncrypted`), never
+ * answered. The relay that turns item events into runs keeps its place in `event_relays`
+ * (name 'integrations'), read only in SQL.
+ */
+export const integrationInstances = pgTable(
+  'integration_instances',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    integration: text('integration').notNull(),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    collections: jsonb('collections').$type<string[]>().notNull().default([]),
+    events: jsonb('events').$type<string[]>().notNull().default([]),
+    schedule: text('schedule'),
+    nextRunAt: ts('next_run_at'),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    secretsEncrypted: text('secrets_encrypted'),
+    enabledSnapshot: text('enabled_snapshot'),
+    lastRunAt: ts('last_run_at'),
+    lastStatus: text('last_status'),
+    lastError: text('last_error'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('integration_instances_project').on(t.projectId, t.createdAt)],
+);
+
+/** One run of an instance: an item event delivered, a scheduled export, a test or a rebuild. */
+export const integrationRuns = pgTable(
+  'integration_runs',
+  {
+    id: text('id').primaryKey(),
+    instanceId: text('instance_id').notNull().references(() => integrationInstances.id, { onDelete: 'cascade' }),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    trigger: text('trigger').notNull(),
+    eventId: bigint('event_id', { mode: 'number' }),
+    /** pending (an attempt is due or under way), succeeded, failed (no attempt left). */
+    status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    error: text('error'),
+    durationMs: integer('duration_ms'),
+    createdAt: created(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [index('integration_runs_instance').on(t.instanceId, t.createdAt, t.id)],
+);

@@ -35,6 +35,7 @@ export const meilisearch: IntegrationDefinition = {
     submitting: 'integrations.settings.saving',
   },
   secrets: ['apiKey'],
+  requiredSecrets: [],
   events: ['create', 'update', 'delete'],
   collections: 'one',
   testHelp: 'integrations.meilisearch.testHelp',

@@ -54,6 +54,7 @@ export const s3Export: IntegrationDefinition = {
     submitting: 'integrations.settings.saving',
   },
   secrets: ['secretAccessKey'],
+  requiredSecrets: ['secretAccessKey'],
   events: ['schedule'],
   collections: 'one',
   testHelp: 'integrations.s3Export.testHelp',

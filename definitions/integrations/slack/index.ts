@@ -30,6 +30,7 @@ export const slack: IntegrationDefinition = {
     submitting: 'integrations.settings.saving',
   },
   secrets: ['webhookUrl'],
+  requiredSecrets: ['webhookUrl'],
   events: ['create', 'update', 'delete'],
   collections: 'many',
   testHelp: 'integrations.slack.testHelp',
