@@ -11,10 +11,13 @@
  * but only refuses single allocations larger than the limit: QuickJS built with Emscripten counts
  * 8 bytes an allocation, whatever its size, so it cannot bound the total.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import {
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   type QuickJSContext,
   type QuickJSDeferredPromise,
   type QuickJSHandle,
@@ -82,15 +85,35 @@ class Stop extends Error {}
 
 const post = (answer: WorkerAnswer) => parentPort!.postMessage(answer);
 
-let quickjs: QuickJSWASMModule = await newQuickJSWASMModuleFromVariant(variant);
+/** QuickJS's WebAssembly code, compiled once; each instance of it gets a memory of its own. */
+const wasmModule = await WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')));
+/** The memory an instance starts with (what the module declares, 16 MB). */
+const INITIAL_BYTES = 16 * 1024 * 1024;
+/** Room above the start and the limit for the runtime itself, the prelude and fragmentation. */
+const HEADROOM_BYTES = 8 * 1024 * 1024;
+
+let quickjs: QuickJSWASMModule;
+/** The memory limit the instance's heap ceiling was made for. */
+let ceilingFor = -1;
+let baseline = 0;
 /** The WebAssembly heap's size (the module keeps it as HEAPU8, renewed when memory grows). */
 const heapBytes = () => (quickjs as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8.byteLength;
-let baseline = heapBytes();
 
-async function recycle() {
-  quickjs = await newQuickJSWASMModuleFromVariant(variant);
+/**
+ * A new QuickJS instance whose heap cannot grow past its start + `memoryBytes` + headroom: the
+ * allocation that would pass it fails (QuickJS's "out of memory") even between two checks of the
+ * interrupt handler, which sees the growth only every few thousand operations.
+ */
+async function recycle(memoryBytes = ceilingFor) {
+  const pages = (bytes: number) => Math.ceil(bytes / 65536);
+  const wasmMemory = new WebAssembly.Memory({ initial: pages(INITIAL_BYTES), maximum: Math.min(32768, pages(INITIAL_BYTES + memoryBytes + HEADROOM_BYTES)) });
+  quickjs = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule, wasmMemory }));
+  ceilingFor = memoryBytes;
   baseline = heapBytes();
 }
+/** The memory limit the first instance is made for (and warmed up with); another limit gets an instance of its own. */
+const DEFAULT_CEILING_FOR = 64 * 1024 * 1024;
+await recycle(DEFAULT_CEILING_FOR);
 
 /** The invocation being run: the host calls it waits for, and how to wake it when one answers. */
 let current: { id: number; calls: Map<number, QuickJSDeferredPromise>; wake: () => void; context: QuickJSContext } | undefined;
@@ -126,8 +149,8 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
   let logsCut = false;
   let stopped: 'time' | 'memory' | undefined;
   let peakHeap = heapBytes();
-  if (peakHeap - baseline > Math.min(limits.memoryBytes, RECYCLE_ABOVE_BYTES)) {
-    await recycle();
+  if (ceilingFor !== limits.memoryBytes || peakHeap - baseline > Math.min(limits.memoryBytes, RECYCLE_ABOVE_BYTES)) {
+    await recycle(limits.memoryBytes);
     peakHeap = heapBytes();
   }
   const heapAtStart = peakHeap;
@@ -135,9 +158,16 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
 
   let runtime: QuickJSRuntime | undefined;
   let context: QuickJSContext | undefined;
+  /** The heap ran out: QuickJS may have failed half-way somewhere, so its instance is not used again. */
+  let exhausted = false;
   const finish = (result: Omit<InvocationResult, 'logs' | 'durationMs' | 'memoryBytes'>, growth: number): InvocationResult => {
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     let memoryBytes = growth;
+    try {
+      memoryBytes = Math.max(growth, heapBytes() - heapAtStart);
+    } catch {
+      // The instance failed: the growth seen so far stands.
+    }
     if (runtime && context && !stopped) {
       try {
         memoryBytes = memoryUsed(runtime, context, growth);
@@ -145,6 +175,7 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
         // The heap's growth stands.
       }
     }
+    if (result.error?.name === 'MemoryLimitError') exhausted = true;
     return { ...result, logs, durationMs, memoryBytes };
   };
   const calls = new Map<number, QuickJSDeferredPromise>();
@@ -289,7 +320,7 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
       // Handles still alive after an interruption: the module is replaced instead.
       await recycle();
     }
-    if (heapBytes() - baseline > RECYCLE_ABOVE_BYTES) await recycle();
+    if (exhausted || heapBytes() - baseline > RECYCLE_ABOVE_BYTES) await recycle();
   }
 }
 
@@ -382,7 +413,7 @@ function onHostAnswer(message: Extract<WorkerRequest, { type: 'host' }>) {
 // warm-up of the thread's own, so that the engine's code is compiled before a caller waits on it.
 let queue: Promise<void> = (async () => {
   const code = 'export default async (event) => ({ warm: event })';
-  for (let i = 0; i < 5; i++) await run({ type: 'run', id: 0, code, event: i, limits: { memoryBytes: 8 * 1024 * 1024, timeoutMs: 1000, maxOutputBytes: 1024, maxLogBytes: 1024 } });
+  for (let i = 0; i < 5; i++) await run({ type: 'run', id: 0, code, event: i, limits: { memoryBytes: DEFAULT_CEILING_FOR, timeoutMs: 1000, maxOutputBytes: 1024, maxLogBytes: 1024 } });
   post({ type: 'ready' });
 })();
 parentPort!.on('message', (message: WorkerRequest) => {

@@ -71,6 +71,8 @@ export interface SandboxPoolOptions {
 const entry = new URL('./sandbox-thread.mjs', import.meta.url);
 /** Grace beyond a call's own deadline before its thread is deemed stuck and replaced. */
 const STUCK_GRACE_MS = 1000;
+/** Threads ending before they are ready this many times in a row: the sandbox cannot start. */
+const MAX_FAILED_STARTS = 3;
 
 interface Job {
   id: number;
@@ -85,6 +87,8 @@ interface Slot {
   job: Job | undefined;
   /** Resolves when the thread has loaded QuickJS and warmed it up (or has ended). */
   ready: Promise<void>;
+  /** Calls go only to a ready thread, so that a thread's start never counts toward a call's time. */
+  isReady: boolean;
 }
 
 const failure = (job: Job, name: string, message: string): InvocationResult => ({
@@ -103,6 +107,9 @@ export class SandboxPool {
   private readonly queue: Job[] = [];
   private nextId = 0;
   private closed = false;
+  /** Threads that ended before they were ready, in a row; at MAX_FAILED_STARTS the sandbox gives up. */
+  private failedStarts = 0;
+  private broken: string | undefined;
 
   constructor(private readonly options: SandboxPoolOptions = {}) {
     this.threads = Math.max(1, Math.floor(options.threads ?? cpus().length) || 1);
@@ -114,6 +121,7 @@ export class SandboxPool {
     return new Promise((resolve) => {
       const job: Job = { id: ++this.nextId, invocation, resolve, started: performance.now() };
       if (this.closed) return resolve(failure(job, 'Error', 'The sandbox is closed.'));
+      if (this.broken) return resolve(failure(job, 'InternalError', this.broken));
       this.queue.push(job);
       this.dispatch();
     });
@@ -153,11 +161,27 @@ export class SandboxPool {
     const worker = new Worker(entry, { workerData: { testHooks: this.options.testHooks === true }, resourceLimits: { stackSizeMb: 16 } });
     worker.unref();
     let markReady = () => {};
-    const slot: Slot = { worker, job: undefined, ready: new Promise((resolve) => (markReady = resolve)) };
-    worker.on('message', (answer: WorkerAnswer) => (answer.type === 'ready' ? markReady() : this.onAnswer(slot, answer)));
-    worker.once('exit', () => markReady());
-    worker.on('error', (error) => this.options.log?.error({ err: error }, 'functions sandbox thread failed'));
-    worker.on('exit', () => this.replace(slot, 'The sandbox stopped while the function ran.'));
+    const slot: Slot = { worker, job: undefined, ready: new Promise((resolve) => (markReady = resolve)), isReady: false };
+    worker.on('message', (answer: WorkerAnswer) => {
+      if (answer.type !== 'ready') return this.onAnswer(slot, answer);
+      slot.isReady = true;
+      this.failedStarts = 0;
+      markReady();
+      this.dispatch();
+    });
+    let failure: unknown;
+    worker.on('error', (error) => {
+      failure = error;
+      this.options.log?.error({ err: error }, 'functions sandbox thread failed');
+    });
+    worker.on('exit', () => {
+      markReady();
+      if (!slot.isReady && this.slots.includes(slot) && !this.closed && ++this.failedStarts >= MAX_FAILED_STARTS) {
+        this.giveUp(`The sandbox could not start: ${failure instanceof Error ? failure.message : 'its threads ended as they started'}.`);
+        return;
+      }
+      this.replace(slot, 'The sandbox stopped while the function ran.');
+    });
     return slot;
   }
 
@@ -174,9 +198,17 @@ export class SandboxPool {
     this.dispatch();
   }
 
+  /** Threads cannot start (QuickJS does not load): every call, waiting or to come, answers `message`. */
+  private giveUp(message: string) {
+    this.broken = message;
+    this.options.log?.error(message);
+    for (const job of this.queue.splice(0)) job.resolve(failure(job, 'InternalError', message));
+    for (const slot of this.slots.splice(0)) void slot.worker.terminate();
+  }
+
   private dispatch() {
     for (const slot of this.slots) {
-      if (slot.job) continue;
+      if (slot.job || !slot.isReady) continue;
       const job = this.queue.shift();
       if (!job) return;
       slot.job = job;

@@ -85,6 +85,16 @@ describe('the sandbox stops runaway functions while the main thread keeps servin
     expect(arrays.error?.name).toBe('MemoryLimitError');
     const strings = await pool.run({ code: compile('export default async () => { let s = "x"; for (;;) s += s; }'), event: null, limits, host: noHost });
     expect(strings.ok).toBe(false);
+    // Big allocations between two checks of the interrupt handler meet the heap's ceiling instead,
+    // at once, not the deadline — and not gigabytes later.
+    for (const allocation of ['new Uint8Array(20e6)', '"x".repeat(20e6 + kept.length)', 'new Array(1e6).fill(0)']) {
+      const started = performance.now();
+      const big = await pool.run({ code: compile(`export default async () => { const kept: unknown[] = []; for (;;) kept.push(${allocation}); }`), event: null, limits, host: noHost });
+      expect(big.error?.name, allocation).toBe('MemoryLimitError');
+      expect(performance.now() - started).toBeLessThan(limits.timeoutMs);
+    }
+    const single = await pool.run({ code: compile('export default async () => new ArrayBuffer(1e9).byteLength'), event: null, limits, host: noHost });
+    expect(single.error?.name).toBe('MemoryLimitError');
     // The thread goes on serving calls afterwards.
     expect(await pool.run({ code: compile('export default async () => "still here"'), event: null, limits, host: noHost })).toMatchObject({ ok: true, value: 'still here' });
   });
