@@ -75,6 +75,8 @@ export interface Config {
   maps: MapsConfig;
   /** Webhook deliveries (docs/webhooks.md). */
   webhooks: WebhookDeliveryConfig;
+  /** Integration runs (docs/integrations.md "Runs"). */
+  integrations: { retryDelaysMs: number[]; timeoutMs: number };
   /** Whether PGlite runs repeated reads as named statements (`LARDER_PGLITE_NAMED`). */
   pgliteNamedStatements: boolean;
   /** CSV export batches: not settings, this app's own copy of the defaults (server/content/csv-limits.ts). */
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundAllowPrivate: s.OUTBOUND_ALLOW_PRIVATE,
     maps: loadMapsConfig(env),
     webhooks: webhooksConfig(s),
+    integrations: { retryDelaysMs: s.INTEGRATION_RETRY_SCHEDULE, timeoutMs: s.INTEGRATION_TIMEOUT_S * 1000 },
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
     csv: { ...defaultCsvLimits },
     listQueries: queryTuning({

@@ -197,6 +197,10 @@ export const settingsSchema = Type.Object({
     description:
       '**development and tests only**: address ranges (`127.0.0.0/8,::1/128`; a bare address is one address) that requests to user-given URLs may reach although not public. Empty: only public addresses',
   }),
+  INTEGRATION_RETRY_SCHEDULE: durations('30s,2m,10m,30m,2h,6h', {
+    description: "delays before each retry of an integration's run (units `ms s m h d`); attempts = retries + 1",
+  }),
+  INTEGRATION_TIMEOUT_S: count(30, { description: "the deadline of one attempt of an integration's run (a message sent, a document batch, an export), in seconds" }),
   WEBHOOK_RETRY_SCHEDULE: durations('1m,5m,15m,1h,3h,6h,12h', {
     description: 'delays before each retry of a webhook delivery (units `ms s m h d`); attempts = retries + 1, each delay ±20 % jitter',
   }),
