@@ -23,6 +23,12 @@ const ttlMs = 10 * 60_000;
 const maxProjects = 1000;
 /** Documents per project (scopes: tokens with different rights). */
 const maxScopes = 200;
+/**
+ * Characters of documents kept, every project together: a big project's document is about 1 MB
+ * and every different set of rights makes its own, so without this bound an organization's
+ * tokens could fill the server's memory (docs/studio.md "The generated document").
+ */
+export const defaultCacheChars = 64 * 1024 * 1024;
 
 /** The name of a shared cache's entry as `CacheRegistry.watch` takes it (`cache` NUL `key`). */
 const entryName = (cache: string, key: string) => `${cache}\u0000${key}`;
@@ -40,6 +46,12 @@ export class StudioDocuments {
   /** Fresh builds and answers from the cache, for the bench and the tests. */
   builds = 0;
   hits = 0;
+  /** The bound on the characters kept (tests lower it). */
+  maxChars = defaultCacheChars;
+  /** The characters kept now. */
+  chars = 0;
+  /** Every kept document, least recently used first (project id NUL scope key → its length). */
+  private readonly kept = new Map<string, number>();
 
   constructor(private readonly app: FastifyInstance) {}
 
@@ -74,17 +86,44 @@ export class StudioDocuments {
   private document(entry: ProjectEntry, scope: DocumentScope): string {
     const key = [scope.caller, scope.userAdmin, scope.assets, ...[...scope.collections].map(([slug, r]) => `${slug}:${operations.map((op) => (r[op] ? 1 : 0)).join('')}`)].join('|');
     const known = entry.documents.get(key);
+    const name = `${entry.project.id}\u0000${key}`;
     if (known !== undefined) {
       this.hits += 1;
+      const size = this.kept.get(name);
+      if (size !== undefined) {
+        this.kept.delete(name);
+        this.kept.set(name, size);
+      }
       return known;
     }
     this.builds += 1;
     const text = JSON.stringify(
       buildDocument({ project: entry.project, collections: entry.collections, scope, surface: publicSurface(this.app), publicUrl: this.app.ctx.config.publicUrl }),
     );
-    if (entry.documents.size >= maxScopes) entry.documents.delete(entry.documents.keys().next().value!);
+    // A project entry used once (not kept) keeps nothing either.
+    if (this.projects.get(entry.project.id) !== entry) return text;
+    if (entry.documents.size >= maxScopes) this.forget(entry.project.id, entry.documents.keys().next().value!);
     entry.documents.set(key, text);
+    this.kept.set(name, text.length);
+    this.chars += text.length;
+    // The least recently used documents go first, of any project (the newest always stays).
+    for (const [oldest] of this.kept) {
+      if (this.chars <= this.maxChars || oldest === name) break;
+      const cut = oldest.indexOf('\u0000');
+      this.forget(oldest.slice(0, cut), oldest.slice(cut + 1));
+    }
     return text;
+  }
+
+  /** Forgets one kept document. */
+  private forget(projectId: string, key: string) {
+    const name = `${projectId}\u0000${key}`;
+    const size = this.kept.get(name);
+    if (size !== undefined) {
+      this.kept.delete(name);
+      this.chars -= size;
+    }
+    this.projects.get(projectId)?.documents.delete(key);
   }
 
   /** The project's entry: cached, or read and watched. */
@@ -123,6 +162,7 @@ export class StudioDocuments {
     const entry = this.projects.get(projectId);
     if (!entry) return;
     entry.stop();
+    for (const key of [...entry.documents.keys()]) this.forget(projectId, key);
     this.projects.delete(projectId);
   }
 

@@ -57,8 +57,8 @@ describe.each(databaseKinds)('project mail lanes on %s', (kind) => {
     // The silent server's connections end, so the worker's waits end with them.
     for (const socket of held) socket.destroy();
     await t?.close();
-    await new Promise((resolve) => silent?.close(resolve));
-    await new Promise((resolve) => smtp?.close(resolve));
+    await new Promise<void>((resolve) => silent?.close(() => resolve()));
+    await new Promise<void>((resolve) => smtp?.close(() => resolve()));
   });
 
   it('delivers a project’s mail while another project’s server stays silent', async () => {
