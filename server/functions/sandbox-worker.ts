@@ -143,6 +143,12 @@ function ownStack(stack: string | undefined, map: SourceMap | undefined): string
 async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<InvocationResult> {
   const { limits } = request;
   const started = performance.now();
+  let eventText: string;
+  try {
+    eventText = JSON.stringify(request.event ?? null);
+  } catch (error) {
+    return { ok: false, error: { name: 'TypeError', message: `The event is not JSON: ${(error as Error).message}` }, logs: [], durationMs: 0, memoryBytes: 0 };
+  }
   const deadline = Date.now() + limits.timeoutMs;
   const logs: LogLine[] = [];
   let logBytes = 0;
@@ -259,7 +265,7 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
     const runner = own(unwrap(vm.callFunction(prelude, vm.undefined, nativeLog, nativeCall)));
     const namespace = own(unwrap(vm.evalCode(request.code, FILE, { type: 'module' })));
     const fn = own(vm.getProp(namespace, 'default'));
-    const eventJson = own(vm.newString(JSON.stringify(request.event ?? null)));
+    const eventJson = own(vm.newString(eventText));
     const promise = own(unwrap(vm.callMethod(runner, 'run', [fn, eventJson])));
 
     // Pump the function's jobs until its promise settles; wait for the host between rounds.
@@ -428,6 +434,14 @@ parentPort!.on('message', (message: WorkerRequest) => {
     while (Date.now() < until);
   } else if (message.type === 'run')
     queue = queue.then(async () => {
-      post({ type: 'done', id: message.id, result: await run(message) });
+      let result: InvocationResult;
+      try {
+        result = await run(message);
+      } catch (error) {
+        // A fault of the sandbox's own (run answers every fault of the function): the instance is replaced.
+        result = { ok: false, error: { name: 'InternalError', message: `The sandbox failed while running the function: ${(error as Error).message}` }, logs: [], durationMs: 0, memoryBytes: 0 };
+        await recycle().catch(() => process.exit(1));
+      }
+      post({ type: 'done', id: message.id, result });
     });
 });

@@ -232,6 +232,8 @@ describe('what a function sees and gives back', () => {
     expect(result.memoryBytes).toBeGreaterThan(0);
     const circular = await pool.run({ code: compile('export default async () => { const a: any = {}; a.self = a; return a; }'), event: null, limits, host: noHost });
     expect(circular.error?.message).toMatch(/^The function's result is not JSON/);
+    const badEvent = await pool.run({ code: compile('export default async (e: unknown) => e'), event: { n: 10n }, limits, host: noHost });
+    expect(badEvent.error?.message).toMatch(/^The event is not JSON/);
     const fn = await pool.run({ code: compile('export default async () => () => 1'), event: null, limits, host: noHost });
     expect(fn.error?.message).toBe("The function's result is not JSON (it returned a function).");
   });
