@@ -17,7 +17,7 @@
  * The routes live one file per resource in server/auth/public/.
  */
 import type { FastifyInstance } from 'fastify';
-import { unauthorized } from '../lib/errors.ts';
+import { forbidden, unauthorized } from '../lib/errors.ts';
 import { bearerToken } from './authenticate.ts';
 import { currentUserRoutes } from './public/current-user.ts';
 import { oneTimeCodeRoutes } from './public/one-time-codes.ts';
@@ -62,6 +62,9 @@ export async function publicAuthRoutes(fastify: FastifyInstance) {
         return;
       }
       const apiToken = await apiTokens.verify(token);
+      // A Studio token reads and writes collections in the workbench for a member; it does not
+      // sign app users up or in, nor send them codes or mails (docs/studio.md "Tokens in the workbench").
+      if (apiToken.studio) throw forbidden('studio_token_not_allowed', 'A Studio token calls only the collections of the public API. App users’ sign-up, sign-in and mails take one of the project’s API tokens.');
       request.authCaller = { projectId: apiToken.projectId, apiToken, endUser: null };
     });
 

@@ -68,6 +68,8 @@ export interface VerifiedToken {
   projectId: string;
   organizationId: string;
   rights: TokenRights & { userGroupID: string | null };
+  /** A Studio token (docs/studio.md "Tokens in the workbench"): the collections' calls only. */
+  studio?: boolean;
 }
 
 export class ApiTokenService {
@@ -159,6 +161,7 @@ export class ApiTokenService {
       projectId: row.projectId,
       organizationId: row.organizationId,
       rights: rightsOf(row),
+      studio: Boolean(row.temporaryFor),
     };
   }
 
@@ -179,6 +182,7 @@ export class ApiTokenService {
         powerWrite: apiTokens.powerWrite,
         roles: apiTokens.roles,
         expiresAt: apiTokens.expiresAt,
+        temporaryFor: apiTokens.temporaryFor,
       })
       .from(apiTokens)
       .where(eq(apiTokens.id, tokenId));

@@ -36,6 +36,8 @@ export interface CachedApiToken {
   roles: unknown;
   /** A Studio token's end (docs/studio.md); null: never. */
   expiresAt?: Date | null;
+  /** The member a Studio token was minted for; null: a project token. */
+  temporaryFor?: string | null;
 }
 
 /** A user group as rights need it (null: no such group). */

@@ -175,4 +175,27 @@ describe.each(databaseKinds)('Studio tokens on %s', (kind) => {
     expectProblem(await mint({ from: writer.id }, tokens.access_token), 403, 'token_exceeds_permissions');
     await t.app.inject({ method: 'PUT', url: `/api/organization/${f.org}/project/${f.project}`, headers: bearer(f.access), payload: { settings: { restrictedView: null } } });
   });
+  it('is refused by the app users’ auth calls (sign-up, sign-in, codes and reset mails): a read-only member cannot act for the app with one', async () => {
+    // A read-only member's preview, and the owner's token from a project token.
+    for (const [body, access] of [[{ preview: true }, reader.access], [{ from: writer.id }, f.access]] as const) {
+      const minted = await mint(body, access);
+      expect(minted.statusCode, minted.body).toBe(201);
+      const token = json<Minted>(minted).jwtToken;
+      const email = `studio-auth-${Date.now()}@example.test`;
+      const auth = (path: string, payload: object) =>
+        t.app.inject({ method: 'POST', url: `/auth/public${path}`, headers: { ...bearer(token), 'accept-version': 'v1' }, payload });
+      for (const [path, payload] of [
+        ['/user', { email, password: 'correct horse 1' }],
+        ['/user/otp', { emailOrPhone: email }],
+        ['/user/resetpassword', { email }],
+      ] as const) {
+        expectProblem(await auth(path, payload), 403, 'studio_token_not_allowed');
+      }
+      // The collections it may read still answer.
+      expect((await publicCall('GET', 'collection/notes/items', token)).statusCode).toBe(200);
+    }
+    // The project's own token still signs users up.
+    const signUp = await t.app.inject({ method: 'POST', url: '/auth/public/user', headers: { ...bearer(writer.jwtToken), 'accept-version': 'v1' }, payload: { email: `app-${Date.now()}@example.test`, password: 'correct horse 1' } });
+    expect(signUp.statusCode, signUp.body).toBe(201);
+  });
 });
