@@ -34,6 +34,8 @@ const server = await startServer({
   RATE_LIMIT_RESET_ACCOUNT: '200/1m',
   RATE_LIMIT_RESET_ADDRESS: '1000/1m',
   RATE_LIMIT_SIGNUP_ADDRESS: '1000/1m',
+  RATE_LIMIT_MAIL_SEND_USER: '1000/1m',
+  RATE_LIMIT_MAIL_PREVIEW_USER: '1000/1m',
   // Link previews may reach pages the tests serve on 127.0.0.2, and nothing else private (docs/security.md "Outbound requests").
   OUTBOUND_ALLOW_PRIVATE: '127.0.0.2/32',
   // Webhook retries seconds apart, so e2e/webhooks.spec.ts sees them (docs/webhooks.md).
