@@ -1,11 +1,11 @@
 /** Projects of an organization, with their collections. Webhooks and files join the view as their issues land. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { SchemaField } from '../../definitions/field-types/index.ts';
 import { allowedActions, type MemberPermissions } from '../../definitions/permissions.ts';
 import { collectionVisibility, isRestricted, normaliseRestrictedView, readRestrictedView, type RestrictedView } from '../../definitions/restricted-view.ts';
 import { readRichTextSettings, richTextSettingKeys, type RichTextSettings } from '../../definitions/rich-text.ts';
 import type { Db } from '../db/index.ts';
-import { projects, webhooks } from '../db/schema.ts';
+import { apiTokens, projects, webhooks } from '../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../lib/errors.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
 import { newId } from '../lib/ids.ts';
@@ -169,6 +169,11 @@ export class ProjectService {
       await this.db.update(projects).set(changes).where(eq(projects.id, projectId));
       // The trigger tells every process at commit; this one must not answer from its old entry meanwhile.
       this.cache?.drop(projectId);
+    }
+    // Studio tokens carry the collections the view showed when minted: they end with a change of it
+    // (docs/studio.md "Tokens in the workbench"; the row's trigger drops the cached token everywhere).
+    if (input.settings?.restrictedView !== undefined) {
+      await this.db.delete(apiTokens).where(and(eq(apiTokens.projectId, projectId), isNotNull(apiTokens.temporaryFor)));
     }
     return this.get(organizationId, projectId, options.viewer);
   }

@@ -1,7 +1,8 @@
 /**
  * A Studio token does not outlive what it was minted under (docs/studio.md "Tokens in the
  * workbench"): a member's tokens end when their permissions are edited, when they are removed from
- * the organization, and when their account is disabled; another member's tokens stay.
+ * the organization, and when their account is disabled; another member's tokens stay. A project's
+ * Studio tokens end when its restricted view changes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships } from '../../server/db/schema.ts';
@@ -27,7 +28,7 @@ describe.each(databaseKinds)('Studio tokens end with their member on %s', (kind)
     expect(minted.statusCode, minted.body).toBe(201);
     const token = json<{ jwtToken: string }>(minted).jwtToken;
     expect((await list(token)).statusCode).toBe(200);
-    return { email: account.email, userId: me._id, token };
+    return { email: account.email, userId: me._id, token, access: tokens.access_token };
   }
 
   beforeAll(async () => {
@@ -58,5 +59,26 @@ describe.each(databaseKinds)('Studio tokens end with their member on %s', (kind)
     const disabled = await memberWithToken('disabled');
     await t.app.ctx.tokens.revokeAllForUser(disabled.userId, 'account_disabled');
     expect((await list(disabled.token)).statusCode).toBe(401);
+  });
+
+  it('ends the project’s Studio tokens when its restricted view changes (a preview read what the view then showed)', async () => {
+    await createCollection(f, { id: 'secrets', name: 'Secrets', schema });
+    const viewer = await memberWithToken('viewer');
+    const secrets = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/public/collection/secrets/items', headers: { ...bearer(token), 'accept-version': 'v1' } });
+    expect((await secrets(viewer.token)).statusCode).toBe(200);
+    const project = (restrictedView: unknown) =>
+      t.app.inject({ method: 'PUT', url: `/api/organization/${f.org}/project/${f.project}`, headers: bearer(f.access), payload: { settings: { restrictedView } } });
+    const narrowed = await project({ members: [viewer.email], collections: ['notes'] });
+    expect(narrowed.statusCode, narrowed.body).toBe(200);
+    expect((await secrets(viewer.token)).statusCode).toBe(401);
+    // A new preview follows the view; a change of the name alone leaves it be.
+    const again = json<{ jwtToken: string }>(await f.call('POST', 'studio/tokens', { preview: true }, { access: viewer.access })).jwtToken;
+    expect((await secrets(again)).statusCode).toBe(403);
+    expect((await list(again)).statusCode).toBe(200);
+    await t.app.inject({ method: 'PUT', url: `/api/organization/${f.org}/project/${f.project}`, headers: bearer(f.access), payload: { name: 'Renamed' } });
+    expect((await list(again)).statusCode).toBe(200);
+    expect((await project(null)).statusCode).toBe(200);
+    expect((await list(again)).statusCode).toBe(401);
   });
 });
