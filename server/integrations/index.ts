@@ -1,23 +1,31 @@
 /**
- * A project's integrations (docs/integrations.md): the instances of the catalogue's connectors and
- * their console routes. Their runs (item events, schedules, tests) arrive with the relay.
+ * A project's integrations (docs/integrations.md): the instances of the catalogue's connectors,
+ * their runs (the relay from item events, schedules, tests; started with the app and stopped when
+ * it closes, before the database) and their console routes.
  */
 import type { FastifyInstance } from 'fastify';
 import { loadSecretBox } from '../mail/secrets.ts';
 import { IntegrationInstanceService } from './instances.ts';
 import { integrationRoutes } from './routes.ts';
+import { IntegrationRunner } from './runner.ts';
 
 declare module '../app.ts' {
   interface AppContext {
     /** A project's integration instances (server/integrations); set once registered. */
     integrations?: IntegrationInstanceService;
+    /** Their runs; set once registered. */
+    integrationRunner?: IntegrationRunner;
   }
 }
 
 export async function registerIntegrations(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.ctx;
+  const { config, database, outbound } = app.ctx;
   const box = await loadSecretBox(database.db, config.secretsKey);
   const service = new IntegrationInstanceService(database.db, box);
   app.ctx.integrations = service;
-  await app.register(integrationRoutes, { prefix: '/api/organization/:org/project/:proj/integrations', service });
+  const runner = new IntegrationRunner({ database, instances: service, outbound, config: config.integrations, publicUrl: config.publicUrl, log: app.log });
+  await runner.start();
+  app.ctx.integrationRunner = runner;
+  app.addHook('onClose', () => runner.stop());
+  await app.register(integrationRoutes, { prefix: '/api/organization/:org/project/:proj/integrations', service, runner });
 }

@@ -2,7 +2,7 @@
  * A project's Integrations for the console (docs/integrations.md), under
  * `/api/organization/{org}/project/{proj}/integrations`:
  * `GET /` (the project's instances), `POST /` (201), `GET|PUT|DELETE /{integrationID}`,
- * `GET /{integrationID}/runs?page`. Instances hold secrets and send the project's data out, so
+ * `GET /{integrationID}/runs?page`, `POST /{integrationID}/test` (202: a run now). Instances hold secrets and send the project's data out, so
  * every call needs the organization's admin right (checked by the request scope).
  */
 import type { FastifyInstance } from 'fastify';
@@ -18,13 +18,14 @@ import { currentUser } from '../auth/authenticate.ts';
 import { Id } from '../content/route-schemas.ts';
 import { Empty, responses } from '../lib/schemas.ts';
 import type { IntegrationInstanceService } from './instances.ts';
+import type { IntegrationRunner } from './runner.ts';
 
 const ProjectParams = Type.Object({ org: Id, proj: Id });
 const InstanceParams = Type.Object({ org: Id, proj: Id, integrationID: Type.String({ pattern: '^[0-9a-f]{24}$' }) });
 const RunsQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }, { additionalProperties: false });
 const access = { action: 'admin', scope: 'project' } as const;
 
-export async function integrationRoutes(fastify: FastifyInstance, { service }: { service: IntegrationInstanceService }) {
+export async function integrationRoutes(fastify: FastifyInstance, { service, runner }: { service: IntegrationInstanceService; runner: IntegrationRunner }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['integrations'];
   const security = [{ bearer: [] as string[] }];
@@ -101,6 +102,24 @@ export async function integrationRoutes(fastify: FastifyInstance, { service }: {
     },
     async function integrationRuns(request) {
       return service.runs(request.scope.projectId, request.params.integrationID, request.query.page ?? 1);
+    },
+  );
+
+  app.post(
+    '/:integrationID/test',
+    {
+      config: access,
+      schema: {
+        summary: 'Run the integration now as a test (admin): a sample message, an export, an index rebuild; 202 with the run, which the run log shows',
+        tags,
+        security,
+        params: InstanceParams,
+        response: responses({ 202: Type.Object({ runID: Type.String() }) }),
+      },
+    },
+    async function testIntegration(request, reply) {
+      const instance = await service.get(request.scope.projectId, request.params.integrationID);
+      return reply.code(202).send({ runID: await runner.test(instance.id, request.scope.projectId) });
     },
   );
 }

@@ -107,9 +107,11 @@ function toSql(text: string, values: readonly unknown[]): SQL {
   return sql.join(chunks, sql.raw(''));
 }
 
-const inTransaction = (tx: Executor): BossDb => ({
+export const inTransaction = (tx: Executor): BossDb => ({
   executeSql: async (text, values = []) => ({ rows: await query(tx, toSql(text, values)) }),
 });
+
+const bossPools = new WeakMap<Database, { pool: pg.Pool; users: number }>();
 
 /**
  * pg-boss's way to the database: on PostgreSQL a small pool of its own with asynchronous commit (a
@@ -119,10 +121,29 @@ const inTransaction = (tx: Executor): BossDb => ({
 export function bossDb(database: Database): BossDb {
   const client = (database.db as unknown as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
-    // Setting `options` replaces what pg would take from PostgreSQL's own PGOPTIONS variable, so it is passed on here.
-    const pool = new pg.Pool({ ...(client as unknown as { options: pg.PoolConfig }).options, max: 3, options: `-c synchronous_commit=off ${process.env.PGOPTIONS ?? ''}` });
-    pool.on('error', () => undefined);
-    return { executeSql: (text, values = []) => pool.query(text, values as unknown[]), close: () => pool.end() };
+    // One pool per database for every queue of the app (webhooks, billing, integrations), ended when the last lets go.
+    let shared = bossPools.get(database);
+    if (!shared) {
+      // Setting `options` replaces what pg would take from PostgreSQL's own PGOPTIONS variable, so it is passed on here.
+      const pool = new pg.Pool({ ...(client as unknown as { options: pg.PoolConfig }).options, max: 3, options: `-c synchronous_commit=off ${process.env.PGOPTIONS ?? ''}` });
+      pool.on('error', () => undefined);
+      shared = { pool, users: 0 };
+      bossPools.set(database, shared);
+    }
+    const { pool } = shared;
+    shared.users++;
+    let closed = false;
+    return {
+      executeSql: (text, values = []) => pool.query(text, values as unknown[]),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        if (--shared.users === 0) {
+          bossPools.delete(database);
+          await pool.end();
+        }
+      },
+    };
   }
   if (client instanceof PGlite) {
     return {
