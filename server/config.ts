@@ -77,6 +77,8 @@ export interface Config {
   webhooks: WebhookDeliveryConfig;
   /** Integration runs (docs/integrations.md "Runs"). */
   integrations: { retryDelaysMs: number[]; timeoutMs: number };
+  /** Functions (docs/functions.md): a run's limits, runs at once per project, the log's retention. */
+  functions: { memoryBytes: number; timeoutMs: number; concurrencyPerProject: number; logRetentionDays: number };
   /** Whether PGlite runs repeated reads as named statements (`LARDER_PGLITE_NAMED`). */
   pgliteNamedStatements: boolean;
   /** CSV export batches: not settings, this app's own copy of the defaults (server/content/csv-limits.ts). */
@@ -145,6 +147,12 @@ export function loadConfig(env: Env = process.env): Config {
     maps: loadMapsConfig(env),
     webhooks: webhooksConfig(s),
     integrations: { retryDelaysMs: s.INTEGRATION_RETRY_SCHEDULE, timeoutMs: s.INTEGRATION_TIMEOUT_S * 1000 },
+    functions: {
+      memoryBytes: s.FUNCTION_MEMORY_MB * 1024 * 1024,
+      timeoutMs: s.FUNCTION_TIMEOUT_MS,
+      concurrencyPerProject: s.FUNCTION_CONCURRENCY_PER_PROJECT,
+      logRetentionDays: s.FUNCTION_LOG_RETENTION_DAYS,
+    },
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
     csv: { ...defaultCsvLimits },
     listQueries: queryTuning({

@@ -825,3 +825,71 @@ export const integrationRuns = pgTable(
   },
   (t) => [index('integration_runs_instance').on(t.instanceId, t.createdAt, t.id)],
 );
+
+/** A project's function (docs/functions.md "Functions and versions"; migration 0033). */
+export const functions = pgTable(
+  'functions',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    organizationId: text('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    language: text('language').$type<'js' | 'ts'>().notNull(),
+    public: boolean('public').notNull().default(false),
+    apiTokenId: text('api_token_id').references(() => apiTokens.id, { onDelete: 'set null' }),
+    /** References function_versions (a constraint of the migration: the two tables name each other). */
+    deployedVersionId: text('deployed_version_id'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('functions_project_name').on(t.projectId, t.name)],
+);
+
+/** One saved source of a function with its compiled code. */
+export const functionVersions = pgTable(
+  'function_versions',
+  {
+    id: text('id').primaryKey(),
+    functionId: text('function_id').notNull().references(() => functions.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    source: text('source').notNull(),
+    code: text('code').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('function_versions_number').on(t.functionId, t.number)],
+);
+
+/** One run of a function, kept FUNCTION_LOG_RETENTION_DAYS. */
+export const functionInvocations = pgTable(
+  'function_invocations',
+  {
+    id: text('id').primaryKey(),
+    functionId: text('function_id').notNull().references(() => functions.id, { onDelete: 'cascade' }),
+    versionId: text('version_id').references(() => functionVersions.id, { onDelete: 'set null' }),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    trigger: text('trigger').$type<'http' | 'test'>().notNull(),
+    status: text('status').$type<'ok' | 'error'>().notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    memoryBytes: bigint('memory_bytes', { mode: 'number' }).notNull(),
+    error: jsonb('error').$type<{ name: string; message: string; stack?: string } | null>(),
+    logs: jsonb('logs').$type<{ level: string; text: string }[]>().notNull().default([]),
+    resultPreview: text('result_preview'),
+    createdAt: created(),
+  },
+  (t) => [index('function_invocations_function').on(t.functionId, t.createdAt, t.id), index('function_invocations_created').on(t.createdAt)],
+);
+
+/** A project's function secrets (ctx.secrets.NAME), sealed with the secrets key. */
+export const projectFunctionSecrets = pgTable(
+  'project_function_secrets',
+  {
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    valueEncrypted: text('value_encrypted').notNull(),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.name] })],
+);
