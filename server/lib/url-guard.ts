@@ -89,6 +89,16 @@ export interface GuardedSendOptions {
   timeoutMs?: number;
 }
 
+/** A request of any method (an API client's calls: GET, DELETE, PATCH as well as POST and PUT). */
+export interface GuardedRequestOptions {
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers: Record<string, string>;
+  body?: string;
+  /** Most bytes of the answer's body to keep. */
+  maxBytes: number;
+  timeoutMs?: number;
+}
+
 export interface GuardedSendResponse {
   status: number;
   body: Buffer;
@@ -408,6 +418,14 @@ export class UrlGuard {
    * timeout (`timeoutMs`, default the guard's) or a connection that fails.
    */
   async send(input: string | URL, options: GuardedSendOptions): Promise<GuardedSendResponse> {
+    return this.request(input, options);
+  }
+
+  /**
+   * `send` for any method, with or without a body (an API's GET and DELETE calls): the same checks,
+   * one hop, no redirect followed, the same deadline and cap.
+   */
+  async request(input: string | URL, options: GuardedRequestOptions): Promise<GuardedSendResponse> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new OutboundError('timeout', 'the address took too long to answer')), timeoutMs);
@@ -420,7 +438,7 @@ export class UrlGuard {
         path: `${url.pathname}${url.search}`,
         method: options.method,
         headers: { accept: '*/*', 'accept-encoding': 'identity', 'user-agent': this.userAgent, ...options.headers },
-        body: options.body,
+        ...(options.body === undefined ? {} : { body: options.body }),
         signal: controller.signal,
       });
       response.body.on('error', () => undefined);
