@@ -72,7 +72,18 @@ export class IntegrationInstanceService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  private view(row: Row): IntegrationInstance {
+  /** The project's collections' slugs by row id: answers name collections as the project does now. */
+  private async slugs(projectId: string): Promise<Map<string, string>> {
+    const rows = await this.db.select({ id: contentCollections.id, slug: contentCollections.slug }).from(contentCollections).where(eq(contentCollections.projectId, projectId));
+    return new Map(rows.map((r) => [r.id, r.slug]));
+  }
+
+  /**
+   * An instance as answered. Collections are kept by row id (a renamed slug keeps them) and
+   * answered by today's slug (nested path after a dot), as the console and the API name them; a
+   * collection that is gone keeps its row id.
+   */
+  private view(row: Row, slugs: ReadonlyMap<string, string>): IntegrationInstance {
     const entry = catalogueEntry(row.integration);
     const stored = this.openSecrets(row);
     return {
@@ -80,7 +91,10 @@ export class IntegrationInstanceService {
       integration: row.integration,
       name: row.name,
       enabled: row.enabled,
-      collections: row.collections,
+      collections: row.collections.map((stored) => {
+        const [head = '', ...rest] = stored.split('.');
+        return [slugs.get(head) ?? head, ...rest].join('.');
+      }),
       events: row.events as IntegrationInstance['events'],
       schedule: row.schedule,
       nextRunDate: row.nextRunAt?.toISOString() ?? null,
@@ -109,11 +123,13 @@ export class IntegrationInstanceService {
 
   async list(projectId: string): Promise<IntegrationInstance[]> {
     const rows = await this.db.select().from(integrationInstances).where(eq(integrationInstances.projectId, projectId)).orderBy(integrationInstances.createdAt, integrationInstances.id);
-    return rows.map((row) => this.view(row));
+    const slugs = await this.slugs(projectId);
+    return rows.map((row) => this.view(row, slugs));
   }
 
   async get(projectId: string, id: string): Promise<IntegrationInstance> {
-    return this.view(await this.row(projectId, id));
+    const row = await this.row(projectId, id);
+    return this.view(row, await this.slugs(projectId));
   }
 
   /** The instance's settings with its secrets, for its handler (server side only). */
@@ -233,7 +249,7 @@ export class IntegrationInstanceService {
         .returning();
       return row!;
     });
-    return this.view(inserted);
+    return this.view(inserted, await this.slugs(scope.projectId));
   }
 
   async update(projectId: string, id: string, input: IntegrationInstanceUpdate): Promise<IntegrationInstance> {
@@ -274,7 +290,7 @@ export class IntegrationInstanceService {
       .where(and(eq(integrationInstances.projectId, projectId), eq(integrationInstances.id, id)))
       .returning();
     if (!updated) throw integrationNotFound();
-    return this.view(updated);
+    return this.view(updated, await this.slugs(projectId));
   }
 
   async remove(projectId: string, id: string): Promise<void> {
