@@ -5,7 +5,7 @@
  */
 import type { MessageKey } from './messages/format.ts';
 
-export const projectSections = ['collections', 'webhooks', 'auth', 'settings', 'studio', 'mail'] as const;
+export const projectSections = ['collections', 'webhooks', 'auth', 'settings', 'studio', 'mail', 'integrations'] as const;
 export type ProjectSection = (typeof projectSections)[number];
 
 /**
@@ -23,6 +23,8 @@ const sectionByRoute: Readonly<Record<string, ProjectSection>> = {
   newAPIKey: 'settings',
   viewBagelStudio: 'studio',
   viewMail: 'mail',
+  viewIntegrations: 'integrations',
+  viewIntegration: 'integrations',
 };
 
 /** The active section for the names of the matched routes, outermost first. */
@@ -41,6 +43,7 @@ export const sectionLabels: Readonly<Record<ProjectSection, MessageKey>> = {
   settings: 'project.section.settings',
   studio: 'project.section.studio',
   mail: 'project.section.mail',
+  integrations: 'project.section.integrations',
 };
 
 /** A place in the project: a route name and the parameters it adds to the project's own. */
@@ -83,6 +86,8 @@ export function sectionTarget(section: ProjectSection, state: SectionState): Sec
       return { route: 'viewBagelStudio' };
     case 'mail':
       return { route: 'viewMail' };
+    case 'integrations':
+      return { route: 'viewIntegrations' };
   }
 }
 

@@ -68,6 +68,10 @@ export const screenNames = [
   'studio',
   /** Mail: the project's app-user mail templates, sender settings and delivery log. */
   'mail',
+  /** Integrations: the project's instances, the catalogue and the add form. */
+  'integrations',
+  /** One integration instance: its form, enable switch, test, delete and run log. */
+  'integration',
   /** Webhooks: the list or its empty state, and the Create Webhook dialog. */
   'webhooks',
   /** One webhook: settings, disabled notice, delivery log with Redeliver. */
@@ -196,7 +200,8 @@ const projectChildren: readonly RouteDefinition[] = [
       { name: 'editCollection', path: '{collectionID}/edit', title: 'route.editCollection.title', screen: 'collectionSettings' },
     ],
   },
-  { name: 'viewIntegration', path: 'integration/{integrationID}', title: 'route.viewIntegration.title', placeholder: true },
+  { name: 'viewIntegrations', path: 'integrations', title: 'route.viewIntegrations.title', query: ['add'], screen: 'integrations' },
+  { name: 'viewIntegration', path: 'integration/{integrationID}', title: 'route.viewIntegration.title', query: ['page'], screen: 'integration' },
 ];
 
 export const routes: readonly RouteDefinition[] = [

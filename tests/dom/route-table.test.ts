@@ -46,6 +46,7 @@ const specPaths: Record<string, string> = {
   viewItem: '/organization/{organizationID}/project/{projectID}/collection/{collectionID}/item/{itemID}',
   viewNestedCollection: '/organization/{organizationID}/project/{projectID}/collection/{collectionID}/item/{itemID}/nestedID/{nestedID}',
   editCollection: '/organization/{organizationID}/project/{projectID}/collection/{collectionID}/edit',
+  viewIntegrations: '/organization/{organizationID}/project/{projectID}/integrations',
   viewIntegration: '/organization/{organizationID}/project/{projectID}/integration/{integrationID}',
 };
 

@@ -16,17 +16,18 @@ describe('activeSection', () => {
     [under('newAPIKey'), 'settings'],
     [under('viewBagelStudio'), 'studio'],
     [under('viewMail'), 'mail'],
+    [under('viewIntegrations'), 'integrations'],
+    [under('viewIntegration'), 'integrations'],
     [under('noCollectionSelected'), 'collections'],
     [under('collection', 'viewCollection', 'viewItem'), 'collections'],
     [under('collection', 'createCollection'), 'collections'],
-    [under('viewIntegration'), 'collections'],
     [under(), 'collections'],
   ] as const)('%j gives %s', (names, section) => {
     expect(activeSection(names)).toBe(section);
   });
 
-  it('only ever answers one of the six sections', () => {
-    expect(projectSections).toEqual(['collections', 'webhooks', 'auth', 'settings', 'studio', 'mail']);
+  it('only ever answers one of the seven sections', () => {
+    expect(projectSections).toEqual(['collections', 'webhooks', 'auth', 'settings', 'studio', 'mail', 'integrations']);
   });
 });
 
@@ -69,6 +70,7 @@ describe('sectionTarget', () => {
     expect(sectionTarget('settings', state([]))).toEqual({ route: 'viewProjectSettings' });
     expect(sectionTarget('studio', state([]))).toEqual({ route: 'viewBagelStudio' });
     expect(sectionTarget('mail', state([]))).toEqual({ route: 'viewMail' });
+    expect(sectionTarget('integrations', state([]))).toEqual({ route: 'viewIntegrations' });
   });
 
   it('names only routes that exist in the route table', () => {

@@ -1,16 +1,17 @@
 /**
  * The project's side menu: Data (collections, each with its settings), Auth (Users,
- * Groups; Beta), Webhooks (list with an add button), Studio, Mail, Help, Project Settings and the theme toggle.
+ * Groups; Beta), Webhooks (list with an add button), Studio, Mail, Integrations (organization admins
+ * only: the server answers its calls to them alone), Help, Project Settings and the theme toggle.
  * The active section follows the route; choosing a section goes where the section rule says.
  */
-import { BookOpen, Database, FlaskConical, Mail, Plus, Settings, Settings2, UsersRound, Webhook } from 'lucide-react';
+import { BookOpen, Database, FlaskConical, Mail, Plug, Plus, Settings, Settings2, UsersRound, Webhook } from 'lucide-react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { betaSections, type ProjectSection } from '../../../definitions/project-sections.ts';
 import { routePath } from '../../../definitions/route-path.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import type { Project } from '../../api/platform.ts';
 import { ThemeToggle } from '../../theme/ThemeToggle.tsx';
-import { useActiveSection, useGoToSection, useProjectPath } from './project-context.ts';
+import { useActiveSection, useGoToSection, useProjectActions, useProjectPath } from './project-context.ts';
 
 export function ProjectMenu({ project, onNavigate }: { project: Project | undefined; onNavigate?: () => void }) {
   const format = useFormat();
@@ -18,6 +19,7 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
   const goTo = useGoToSection();
   const path = useProjectPath();
   const navigate = useNavigate();
+  const { admin } = useProjectActions();
   const choose = (section: ProjectSection) => {
     goTo(section);
     onNavigate?.();
@@ -141,6 +143,17 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
           </button>
         </div>
       </div>
+
+      {admin ? (
+        <div className="menu-group" data-section="integrations">
+          <div className="menu-group-header">
+            <button type="button" className="menu-section" aria-current={current('integrations')} onClick={() => choose('integrations')}>
+              <Plug aria-hidden="true" size={18} />
+              {format('project.section.integrations')}
+            </button>
+          </div>
+        </div>
+      ) : null}
 
       <div className="menu-footer">
         <Link className="menu-section" to={routePath('dovs')} onClick={onNavigate}>
