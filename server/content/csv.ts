@@ -410,7 +410,7 @@ const cellNamesOf = (columns: ExportColumn[]) => columns.map((_, i) => sql.ident
  * The list the export writes (the pipeline refused, a search's words resolved), its total, its
  * columns, and which way its batches are written.
  */
-async function planExport(db: Db, source: CsvSource, config: Config): Promise<ExportPlan> {
+async function planExport(db: Db, source: Omit<CsvSource, 'filename'>, config: Pick<Config, 'csv' | 'listQueries'>): Promise<ExportPlan> {
   let q = source.query;
   if (q.pipeline) throw invalid([{ path: 'aggregationPipeline', message: 'cannot be exported as CSV: export the list, filtered with query, filter or find' }]);
   const limits = config.csv;
@@ -615,7 +615,7 @@ function room(out: PassThrough) {
  * keyset; each next batch is asked for before the one in hand is written, so the database works
  * meanwhile. Stops when the client leaves.
  */
-async function pumpBatches(out: PassThrough, header: string, first: Batch, readBatch: BatchReader, [firstRun, secondRun]: Run[]) {
+async function pumpBatches(out: PassThrough, header: string, first: Batch, readBatch: BatchReader, [firstRun, secondRun]: Run[], written: { rows: number }) {
   /** The batch after `batch` (undefined at the end). */
   const nextOf = (run: Run, batch: Batch): [Run, Promise<Batch>] | undefined => {
     if (batch.more && batch.last) return [run, readBatch({ run, last: batch.last })];
@@ -629,6 +629,7 @@ async function pumpBatches(out: PassThrough, header: string, first: Batch, readB
     // A read the client no longer waits for must not reject unhandled.
     next?.[1].catch(() => undefined);
     if (out.destroyed) return;
+    written.rows += batch.rows;
     if (typeof batch.text === 'string') {
       if (batch.text && !out.write(batch.text)) await room(out);
     } else {
@@ -643,27 +644,44 @@ async function pumpBatches(out: PassThrough, header: string, first: Batch, readB
 }
 
 /**
+ * A list's CSV as a stream (the header, then the batches), for a route or a job (the scheduled
+ * export to S3). Bad input and the first batch's errors throw here; a later failure destroys the
+ * stream with its error (after `onError`). `written.rows`: the items written so far.
+ */
+export async function itemsCsvStream(
+  db: Db,
+  source: Omit<CsvSource, 'filename'>,
+  config: Pick<Config, 'csv' | 'listQueries'>,
+  onError?: (error: unknown) => void,
+): Promise<{ stream: PassThrough; total: number; written: { rows: number } }> {
+  const plan = await planExport(db, source, config);
+  const header = stringify([plan.columns.map((c) => c.header)], { eof: true });
+  const readBatch = batchReader(plan);
+  const runs = runsOf(plan.keyset);
+  const first = await readBatch({ run: runs[0]! });
+  const out = new PassThrough();
+  const written = { rows: 0 };
+  void pumpBatches(out, header, first, readBatch, runs, written).catch((error: unknown) => {
+    onError?.(error);
+    out.destroy(error as Error);
+  });
+  return { stream: out, total: plan.total, written };
+}
+
+/**
  * Streams a list as CSV: `text/csv`, `content-disposition: attachment` with the file name, and
  * `item-count` with the number of rows to expect (for the console's progress). Bad input and the
  * first batch's errors are answered as problems before anything is sent.
  */
 export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyReply): Promise<FastifyReply> {
-  const plan = await planExport(db, source, reply.server.ctx.config);
-  const header = stringify([plan.columns.map((c) => c.header)], { eof: true });
-  const readBatch = batchReader(plan);
-  const runs = runsOf(plan.keyset);
-  const first = await readBatch({ run: runs[0]! });
-
-  const out = new PassThrough();
-  void pumpBatches(out, header, first, readBatch, runs).catch((error: unknown) => {
+  const { stream: out, total } = await itemsCsvStream(db, source, reply.server.ctx.config, (error) => {
     // Headers are gone: the client sees a cut-off file.
     reply.log.warn({ err: error }, 'csv export stopped');
-    out.destroy(error as Error);
   });
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${source.filename}"`)
-    .header('item-count', String(plan.total))
+    .header('item-count', String(total))
     .header('cache-control', 'no-store')
     .send(out);
 }
