@@ -55,6 +55,7 @@ import { BackgroundWork } from './lib/background.ts';
 import { registerWebhooks } from './webhooks/index.ts';
 import { registerProjectMail } from './mail/index.ts';
 import { registerIntegrations } from './integrations/index.ts';
+import { registerFunctions } from './functions/index.ts';
 import { WebhookService } from './webhooks/webhooks.ts';
 import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
 import { CollectionService } from './content/collections.ts';
@@ -286,6 +287,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerWebhooks(app);
   await registerProjectMail(app);
   await registerIntegrations(app);
+  await registerFunctions(app);
   await app.register(usageRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(adminBillingRoutes, { prefix: '/billing' });

@@ -27,7 +27,7 @@ import {
 import type { InvocationResult, LogLine, SandboxLimits } from './sandbox.ts';
 
 export type WorkerRequest =
-  | { type: 'run'; id: number; code: string; event: unknown; limits: SandboxLimits }
+  | { type: 'run'; id: number; code: string; event: unknown; limits: SandboxLimits; secrets?: Record<string, string> }
   | { type: 'host'; id: number; call: number; ok: true; value: unknown }
   | { type: 'host'; id: number; call: number; ok: false; message: string }
   | { type: 'stall'; ms: number }
@@ -65,16 +65,23 @@ const PRELUDE = `(function (nativeLog, nativeCall) {
   console.debug = console.log;
   Object.defineProperty(globalThis, 'console', { value: freeze(console), writable: false, configurable: false, enumerable: false });
   const call = (name, ...args) => nativeCall(String(name), stringify(args)).then((text) => (text === undefined ? undefined : parse(text)));
-  const ctx = freeze({
-    call,
-    fetch: (url, init) => {
-      const options = init || {};
-      return call('fetch', String(url), { method: options.method || 'GET', headers: options.headers || {}, body: options.body === undefined ? null : options.body });
-    },
+  const fetch = (url, init) => {
+    const options = init || {};
+    return call('fetch', String(url), { method: options.method || 'GET', headers: options.headers || {}, body: options.body === undefined ? null : options.body });
+  };
+  // The project's data with the rights of the function's API token: each is one host call 'data'
+  // (server/functions/data-client.ts), answered by the public API.
+  const data = freeze({
+    list: (collection, options) => call('data', 'list', String(collection), options || {}),
+    get: (collection, id) => call('data', 'get', String(collection), String(id)),
+    create: (collection, item) => call('data', 'create', String(collection), item),
+    update: (collection, id, values) => call('data', 'update', String(collection), String(id), values),
+    delete: (collection, id) => call('data', 'delete', String(collection), String(id)),
   });
   return freeze({
-    run(fn, eventJson) {
+    run(fn, eventJson, secretsJson) {
       if (typeof fn !== 'function') throw new TypeError('The function has no default export to run: write export default async function (event, ctx) { … }.');
+      const ctx = freeze({ call, fetch, data, secrets: freeze(parse(secretsJson)) });
       return fn(parse(eventJson), ctx);
     },
     toJson(value) { return stringify(value); },
@@ -266,7 +273,8 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
     const namespace = own(unwrap(vm.evalCode(request.code, FILE, { type: 'module' })));
     const fn = own(vm.getProp(namespace, 'default'));
     const eventJson = own(vm.newString(eventText));
-    const promise = own(unwrap(vm.callMethod(runner, 'run', [fn, eventJson])));
+    const secretsJson = own(vm.newString(JSON.stringify(request.secrets ?? {})));
+    const promise = own(unwrap(vm.callMethod(runner, 'run', [fn, eventJson, secretsJson])));
 
     // Pump the function's jobs until its promise settles; wait for the host between rounds.
     for (;;) {

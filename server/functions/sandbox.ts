@@ -38,6 +38,8 @@ export interface Invocation {
   /** The function's first argument (JSON). */
   event: unknown;
   limits: SandboxLimits;
+  /** `ctx.secrets` inside the function (frozen); none: {}. */
+  secrets?: Record<string, string>;
   /** Runs on the main thread: 'fetch', 'data', … (JSON in, JSON out). A thrown Error rejects the function's promise with its message. */
   host: (name: string, args: unknown[]) => Promise<unknown>;
 }
@@ -212,7 +214,7 @@ export class SandboxPool {
       const job = this.queue.shift();
       if (!job) return;
       slot.job = job;
-      const { code, event, limits } = job.invocation;
+      const { code, event, limits, secrets } = job.invocation;
       job.timer = setTimeout(() => {
         this.options.log?.warn({ timeoutMs: limits.timeoutMs }, 'functions sandbox thread did not answer in time; replaced');
         const worker = slot.worker;
@@ -220,7 +222,7 @@ export class SandboxPool {
         void worker.terminate();
       }, limits.timeoutMs + STUCK_GRACE_MS);
       try {
-        slot.worker.postMessage({ type: 'run', id: job.id, code, event, limits } satisfies WorkerRequest);
+        slot.worker.postMessage({ type: 'run', id: job.id, code, event, limits, ...(secrets ? { secrets } : {}) } satisfies WorkerRequest);
       } catch (error) {
         // The event cannot be copied to the thread (a function or a symbol in it).
         this.settle(slot, failure(job, 'TypeError', `The event is not JSON: ${(error as Error).message}`));

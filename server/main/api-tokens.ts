@@ -2,7 +2,7 @@
  * API tokens of a project. The token is a JWT signed with the server key, shown once at
  * creation and stored only as a hash: deleting the row ends it at once, whatever its signature.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { jwtVerify, SignJWT } from 'jose';
 import type { TokenRights } from '../../definitions/permissions.ts';
@@ -141,9 +141,33 @@ export class ApiTokenService {
     await this.db.delete(apiTokens).where(eq(apiTokens.id, id));
   }
 
+  /**
+   * Credentials of function runs (docs/functions.md "The data client"): a random bearer, known only
+   * to this process, that stands for one token row while a function runs. API tokens are kept
+   * only as hashes, so a function's data calls cannot send the token itself; with this bearer the
+   * public API's call is verified below exactly as the token's own would be — the same row (from the
+   * same cache, so a deleted or changed token counts at once), the same expiry, the same rights —
+   * and everything after verification (rights, limits, metering) does not know the difference.
+   */
+  private readonly runCredentials = new Map<string, string>();
+
+  /** A bearer that verifies as token `tokenId` until `end()` is called. */
+  grantRun(tokenId: string): { bearer: string; end(): void } {
+    const bearer = `${RUN_CREDENTIAL_PREFIX}${randomBytes(32).toString('base64url')}`;
+    this.runCredentials.set(bearer, tokenId);
+    return { bearer, end: () => void this.runCredentials.delete(bearer) };
+  }
+
   /** Verifies an API token presented to the public API; 401 for anything but a live token. */
   async verify(token: string): Promise<VerifiedToken> {
     let tokenId: string;
+    if (token.startsWith(RUN_CREDENTIAL_PREFIX)) {
+      const id = this.runCredentials.get(token);
+      if (!id) throw unauthorized('invalid_token', 'The API token is invalid.');
+      const row = this.cache ? await this.cache.get(id, () => this.load(id)) : await this.load(id);
+      if (!row) throw unauthorized('invalid_token', 'The API token has been deleted.');
+      return this.verified(row);
+    }
     try {
       const { payload } = await jwtVerify(token, this.keys.publicKey, { algorithms: [ACCESS_TOKEN_ALG], issuer: 'larder', audience: AUDIENCE });
       if (payload.typ !== 'api' || typeof payload.sub !== 'string') throw new Error('not an API token');
@@ -154,6 +178,11 @@ export class ApiTokenService {
     }
     const row = this.cache ? await this.cache.get(tokenId, () => this.load(tokenId)) : await this.load(tokenId);
     if (!row || !sameHash(row.tokenHash, hashSecret(token))) throw unauthorized('invalid_token', 'The API token has been deleted.');
+    return this.verified(row);
+  }
+
+  /** What a live token row grants; an ended one is 401. */
+  private verified(row: CachedApiToken): VerifiedToken {
     // The signature's own expiry already refuses an ended Studio token; the row's is checked too.
     if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw unauthorized('token_expired', 'The API token has expired.');
     return {
@@ -189,5 +218,8 @@ export class ApiTokenService {
     return row ?? null;
   }
 }
+
+/** Function runs' bearers (never a JWT, whose first segment is base64url JSON). */
+const RUN_CREDENTIAL_PREFIX = 'larder-function-run.';
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -1,0 +1,54 @@
+/**
+ * A project's functions (docs/functions.md): the sandbox pool (made when the server starts
+ * listening, so no caller waits for its threads; closed with the app), the service, the console's routes under
+ * `/api/organization/{org}/project/{proj}/functions`, the HTTP trigger under `/functions/v1`, and
+ * the hourly sweep of the invocation log.
+ */
+import type { FastifyInstance } from 'fastify';
+import { loadSecretBox } from '../mail/secrets.ts';
+import { functionHost } from './data-client.ts';
+import { functionHttpRoutes } from './http.ts';
+import { functionRoutes } from './routes.ts';
+import { SandboxPool } from './sandbox.ts';
+import { FunctionService } from './service.ts';
+
+declare module '../app.ts' {
+  interface AppContext {
+    /** A project's functions (server/functions); set once registered. */
+    functions?: FunctionService;
+  }
+}
+
+const SWEEP_EVERY_MS = 3_600_000;
+
+export async function registerFunctions(app: FastifyInstance): Promise<void> {
+  const { config, database } = app.ctx;
+  const box = await loadSecretBox(database.db, config.secretsKey);
+  // Made when the server starts listening, and its threads warmed up then, so no caller waits for
+  // them; an app that never listens (tests, the command line) makes it on its first run.
+  let pool: SandboxPool | undefined;
+  const sandbox = () => (pool ??= new SandboxPool({ log: app.log }));
+  const service = new FunctionService(database.db, box, sandbox, config.functions, functionHost(app, config.functions.timeoutMs));
+  app.ctx.functions = service;
+
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    sweeping = service.sweep().catch((error) => app.log.error({ err: error }, 'function log sweep failed'));
+  };
+  const timer = setInterval(sweep, SWEEP_EVERY_MS);
+  timer.unref();
+  sweep();
+  app.addHook('onListen', async () => {
+    void sandbox()
+      .ready()
+      .catch((error) => app.log.error({ err: error }, 'functions sandbox could not start'));
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await sweeping;
+    await pool?.close();
+  });
+
+  await app.register(functionRoutes, { prefix: '/api/organization/:org/project/:proj/functions', service });
+  await app.register(functionHttpRoutes, { prefix: '/functions/v1', service });
+}
