@@ -6,11 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { functionInvocations, functionVersions, projectFunctionSecrets } from '../../server/db/schema.ts';
+import { functionInvocations, functionVersions, memberships, projectFunctionSecrets } from '../../server/db/schema.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { expectProblem } from './support/assertions.ts';
 import { contentFixture, createCollection, type ContentFixture } from './support/content.ts';
-import { bearer } from './support/flows.ts';
+import { bearer, verifiedUser } from './support/flows.ts';
+import { newEmail, signUpEndUser } from './support/end-users.ts';
 
 const SECRET = 'sk-live-TOPSECRET-4711';
 
@@ -95,7 +96,14 @@ describe.each(databaseKinds)('functions on the server on %s', (kind) => {
     expect(answered.statusCode, answered.body).toBe(201);
     expect(answered.headers['x-echo']).toBe('yes');
     expect(json(answered)).toEqual({ method: 'POST', path: '/deep/er', query: { x: '1' }, body: { a: 1 }, caller: { kind: 'apiToken', id: writer.id }, auth: null });
+    // One of the project's app users.
+    const appUser = await signUpEndUser(t, writer.jwt, newEmail('fncaller'));
+    const asUser = await call(f.project, 'echo', { token: appUser.access_token });
+    expect(asUser.statusCode, asUser.body).toBe(201);
+    expect(json(asUser).caller).toEqual({ kind: 'appUser', id: appUser.user_id });
+    expectProblem(await call(other.project, 'echo', { token: appUser.access_token }), 404, 'function_not_found');
     expectProblem(await call(f.project, 'echo'), 401, 'missing_token');
+    expectProblem(await call(f.project, 'echo', { token: 'not-a-token' }), 401);
     expectProblem(await call(f.project, 'echo', { token: otherToken.jwt }), 403);
     expectProblem(await call(f.project, 'nope', { token: writer.jwt }), 404, 'function_not_found');
 
@@ -213,6 +221,17 @@ describe.each(databaseKinds)('functions on the server on %s', (kind) => {
   it('lets members who may read see functions and their log, and only admins change them', async () => {
     const list = json(await f.call('GET', 'functions'));
     expect(list.map((fn: { name: string }) => fn.name)).toContain('hello');
+    const { tokens } = await verifiedUser(t.app, 'fnreader');
+    const me = json(await t.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(tokens.access_token) }));
+    await t.database.db.insert(memberships).values({ organizationId: f.org, userId: me._id, permissions: { read: true, write: true, create: true, update: true, delete: true } });
+    const reader = { access: tokens.access_token };
+    expect((await f.call('GET', 'functions', undefined, reader)).statusCode).toBe(200);
+    expect((await f.call('GET', 'functions/hello/versions', undefined, reader)).statusCode).toBe(200);
+    expect((await f.call('GET', 'functions/hello/invocations', undefined, reader)).statusCode).toBe(200);
+    expectProblem(await f.call('PUT', 'functions/hello/source', { source: 'export default async () => 1;' }, reader), 403);
+    expectProblem(await f.call('POST', 'functions/hello/test', { event: {} }, reader), 403);
+    expectProblem(await f.call('GET', 'functions/secrets', undefined, reader), 403);
+    expectProblem(await f.call('DELETE', 'functions/hello', undefined, reader), 403);
     expectProblem(await f.call('POST', 'functions', { name: 'hello' }), 409, 'function_exists');
     expectProblem(await f.call('POST', 'functions', { name: 'secrets' }), 400, 'function_invalid');
     expectProblem(await f.call('POST', 'functions', { name: 'x', apiTokenID: otherToken.id }), 400, 'function_invalid');
