@@ -59,7 +59,16 @@ export async function functionHttpRoutes(app: FastifyInstance, { service }: { se
   async function handle(request: FastifyRequest<{ Params: { projectID: string; name: string; '*'?: string } }>, reply: FastifyReply) {
     const { projectID, name } = request.params;
     if (!ID.test(projectID) || !NAME.test(name)) throw functionNotFound();
-    const fn = await service.row(projectID, name);
+    const fn = await service.row(projectID, name).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'function_not_found') return undefined;
+      throw error;
+    });
+    // Who may call is settled before whether the name exists, so a caller without the project's
+    // credentials learns nothing of its functions' names (401 for every name, public ones aside).
+    if (!fn) {
+      await caller(request, projectID, false);
+      throw functionNotFound();
+    }
     const who = await caller(request, projectID, fn.public);
     const version = await service.version(fn.id, fn.deployedVersionId);
     if (!version) throw new AppError(404, 'function_not_deployed', 'This function has no deployed version yet.');

@@ -101,7 +101,10 @@ describe.each(databaseKinds)('functions on the server on %s', (kind) => {
     const asUser = await call(f.project, 'echo', { token: appUser.access_token });
     expect(asUser.statusCode, asUser.body).toBe(201);
     expect(json(asUser).caller).toEqual({ kind: 'appUser', id: appUser.user_id });
-    expectProblem(await call(other.project, 'echo', { token: appUser.access_token }), 404, 'function_not_found');
+    // Another project's credentials are refused before any name is looked at: nothing tells which names exist.
+    expectProblem(await call(other.project, 'echo', { token: appUser.access_token }), 403, 'not_permitted');
+    expectProblem(await call(f.project, 'nope'), 401, 'missing_token');
+    expectProblem(await call(f.project, 'nope', { token: otherToken.jwt }), 403);
     expectProblem(await call(f.project, 'echo'), 401, 'missing_token');
     expectProblem(await call(f.project, 'echo', { token: 'not-a-token' }), 401);
     expectProblem(await call(f.project, 'echo', { token: otherToken.jwt }), 403);
