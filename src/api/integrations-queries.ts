@@ -26,15 +26,15 @@ export function useIntegrationsApi(): IntegrationsApi {
   return useContext(IntegrationsApiContext) ?? getIntegrationsApi();
 }
 
-/** The list, polled slowly so the last run's status stays current. */
+/** The list, asked again whenever it is shown and polled slowly, so each last run stays current. */
 export function useIntegrationInstances(scope: IntegrationScope, enabled: boolean) {
   const api = useIntegrationsApi();
-  return useQuery({ queryKey: integrationKeys.list(scope), queryFn: () => api.list(scope), enabled, retry: shouldRetry, refetchInterval: 15_000 });
+  return useQuery({ queryKey: integrationKeys.list(scope), queryFn: () => api.list(scope), enabled, retry: shouldRetry, refetchOnMount: 'always', refetchInterval: 15_000 });
 }
 
 export function useIntegrationInstance(scope: IntegrationScope, id: string, enabled: boolean) {
   const api = useIntegrationsApi();
-  return useQuery({ queryKey: integrationKeys.instance(scope, id), queryFn: () => api.get(scope, id), enabled, retry: shouldRetry });
+  return useQuery({ queryKey: integrationKeys.instance(scope, id), queryFn: () => api.get(scope, id), enabled, retry: shouldRetry, refetchOnMount: 'always' });
 }
 
 export function useCreateIntegration(scope: IntegrationScope) {

@@ -268,7 +268,7 @@ export function IntegrationForm({ entry, instance, collections, busy, error, sub
           {fieldError('schedule')}
         </div>
       ) : null}
-      <h3 className="integration-settings-title">{format('integrations.settings.title')}</h3>
+      <h4 className="integration-settings-title">{format('integrations.form.settingsOf', { name: format(entry.name) })}</h4>
     </div>
   );
 
