@@ -3,11 +3,13 @@ import './areas/admin.ts';
 import './areas/studio.ts';
 import './areas/mail.ts';
 import './areas/integrations.ts';
+import './areas/functions.ts';
 import en from './en.json' with { type: 'json' };
 import admin from './areas/admin.json' with { type: 'json' };
 import studio from './areas/studio.json' with { type: 'json' };
 import mail from './areas/mail.json' with { type: 'json' };
 import integrations from './areas/integrations.json' with { type: 'json' };
+import functions from './areas/functions.json' with { type: 'json' };
 
 /** The whole catalogue as one object, as the tests read it. */
-export const allMessages: Readonly<Record<string, string>> = { ...en, ...admin, ...studio, ...mail, ...integrations };
+export const allMessages: Readonly<Record<string, string>> = { ...en, ...admin, ...studio, ...mail, ...integrations, ...functions };
