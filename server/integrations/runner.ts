@@ -71,9 +71,15 @@ export class IntegrationRunner {
     return this.options.now?.() ?? new Date();
   }
 
-  /** A job that fails (a database error) runs again; one whose worker died runs again after its expiry. */
-  private jobOptions() {
-    return { retryLimit: 3, retryDelay: 5, expireInSeconds: Math.ceil(this.options.config.timeoutMs / 1000) * 2 + 5 };
+  /**
+   * A job that fails (a database error) runs again; one whose worker died runs again after its
+   * expiry. An item event's attempt is a few requests, each under the deadline; a schedule's or a
+   * test's (an export, an index rebuild) reads a whole collection, so its expiry is an hour: sooner,
+   * pg-boss would start a second copy while the first still runs.
+   */
+  private jobOptions(trigger: string) {
+    const long = trigger === 'schedule' || trigger === 'test';
+    return { retryLimit: 3, retryDelay: 5, expireInSeconds: long ? 3600 : Math.ceil(this.options.config.timeoutMs / 1000) * 2 + 5 };
   }
 
   async start(): Promise<void> {
@@ -203,7 +209,7 @@ export class IntegrationRunner {
           sql`insert into integration_runs (id, instance_id, project_id, trigger, event_id, detail) values ${rows}
               on conflict (instance_id, event_id) where event_id is not null do nothing returning id`,
         );
-        queued += await this.enqueue(tx, inserted.map((row) => String(row.id)));
+        queued += await this.enqueue(tx, inserted.map((row) => String(row.id)), 'event');
       }
       const last = events[events.length - 1]!;
       await tx.execute(sql`update event_relays set xid = ${last.xid}::xid8, event_id = ${last.id}, updated_at = now() where name = 'integrations'`);
@@ -214,10 +220,10 @@ export class IntegrationRunner {
   }
 
   /** Enqueues the first attempts of runs, in the caller's transaction; how many. */
-  private async enqueue(tx: Executor, runIds: readonly string[]): Promise<number> {
+  private async enqueue(tx: Executor, runIds: readonly string[], trigger: string): Promise<number> {
     if (!runIds.length) return 0;
     await this.boss!.insert(
-      runIds.map((runId) => ({ name: integrationQueue, data: { runId, attempt: 1 } satisfies JobData, ...this.jobOptions() })),
+      runIds.map((runId) => ({ name: integrationQueue, data: { runId, attempt: 1 } satisfies JobData, ...this.jobOptions(trigger) })),
       { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
     );
     return runIds.length;
@@ -243,7 +249,7 @@ export class IntegrationRunner {
           await tx.execute(sql`insert into integration_runs (id, instance_id, project_id, trigger, detail) values (${id}, ${instance.id}, ${instance.project_id}, 'schedule', ${JSON.stringify({ scheduledFor: now.toISOString() })}::jsonb)`);
           ids.push(id);
         }
-        return this.enqueue(tx, ids);
+        return this.enqueue(tx, ids, 'schedule');
       });
       if (made) this.wake();
       return made;
@@ -258,7 +264,7 @@ export class IntegrationRunner {
     const id = newId();
     await this.options.database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into integration_runs (id, instance_id, project_id, trigger, detail) values (${id}, ${instanceId}, ${projectId}, 'test', '{}'::jsonb)`);
-      await this.enqueue(tx, [id]);
+      await this.enqueue(tx, [id], 'test');
     });
     this.wake();
     return id;
@@ -307,7 +313,7 @@ export class IntegrationRunner {
         where id = ${run.instance_id}`);
       if (retryIn !== undefined) {
         await this.boss!.insert(
-          [{ name: integrationQueue, data: { runId: job.runId, attempt: job.attempt + 1 } satisfies JobData, startAfter: new Date(Date.now() + retryIn), ...this.jobOptions() }],
+          [{ name: integrationQueue, data: { runId: job.runId, attempt: job.attempt + 1 } satisfies JobData, startAfter: new Date(Date.now() + retryIn), ...this.jobOptions(String(run.trigger)) }],
           { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
         );
       }
