@@ -23,7 +23,7 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   devMailbox: boolean;
-  /** SECRETS_KEY: the key of the secrets projects store (server/mail/secrets.ts); unset: one kept in the database. */
+  /** SECRETS_KEY: the key of the secrets projects store (server/lib/secrets.ts); unset: one kept in the database. */
   secretsKey: Buffer | undefined;
   /** Days a project's sent and failed mails stay in its delivery log (docs/mail.md). */
   mailLogRetentionDays: number;

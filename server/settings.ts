@@ -155,7 +155,7 @@ export const settingsSchema = Type.Object({
       valueType: 'base64',
       expect: '32 bytes in base64 (`openssl rand -base64 32`)',
       defaultText: 'a key made at first start, kept in the database',
-      description: "encrypts the secrets projects store (their SMTP passwords); set, a database dump alone does not reveal them. Changing it makes the stored ones unreadable (enter them again)",
+      description: "encrypts the secrets projects store (SMTP passwords, integration and function secrets); set, a database dump alone does not reveal them. Changing it makes the stored ones unreadable (enter them again)",
     }),
   ),
   MAIL_LOG_RETENTION_DAYS: positive(30, { description: "days a project's sent and failed mails stay in its delivery log (queued ones stay until delivered)" }),

@@ -5,7 +5,7 @@
  * the hourly sweep of the invocation log.
  */
 import type { FastifyInstance } from 'fastify';
-import { loadSecretBox } from '../mail/secrets.ts';
+import { loadSecretBox } from '../lib/secrets.ts';
 import { functionHost } from './data-client.ts';
 import { functionHttpRoutes } from './http.ts';
 import { functionRoutes } from './routes.ts';

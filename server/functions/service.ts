@@ -18,7 +18,7 @@ import type { Db } from '../db/index.ts';
 import { apiTokens, functionInvocations, functions, functionVersions, projectFunctionSecrets } from '../db/schema.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
-import type { SecretBox } from '../mail/secrets.ts';
+import type { SecretBox } from '../lib/secrets.ts';
 import { compileFunction } from './compile.ts';
 import type { InvocationResult, SandboxLimits, SandboxPool } from './sandbox.ts';
 

@@ -4,7 +4,7 @@
  * it closes, before the database) and their console routes.
  */
 import type { FastifyInstance } from 'fastify';
-import { loadSecretBox } from '../mail/secrets.ts';
+import { loadSecretBox } from '../lib/secrets.ts';
 import { IntegrationInstanceService } from './instances.ts';
 import { integrationRoutes } from './routes.ts';
 import { IntegrationRunner } from './runner.ts';

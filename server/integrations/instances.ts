@@ -23,7 +23,7 @@ import { contentCollections, integrationInstances, integrationRuns } from '../db
 import { levelAt, topLevel } from '../content/schema-tree.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
-import type { SecretBox } from '../mail/secrets.ts';
+import type { SecretBox } from '../lib/secrets.ts';
 
 type Row = typeof integrationInstances.$inferSelect;
 type Problems = { path: string; message: string }[];

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { ProjectDelivery } from './project-delivery.ts';
 import { ProjectMailService } from './project-mail.ts';
 import { projectMailRoutes } from './routes.ts';
-import { loadSecretBox } from './secrets.ts';
+import { loadSecretBox } from '../lib/secrets.ts';
 
 declare module '../app.ts' {
   interface AppContext {

@@ -14,7 +14,7 @@ import type { Db } from '../db/index.ts';
 import { outbox, projectMailSettings } from '../db/schema.ts';
 import type { UrlGuard } from '../lib/url-guard.ts';
 import { claimDue, claimedRow, deliverRow, recordFailure, type Claim, type OutboxRow } from './mailer.ts';
-import type { SecretBox } from './secrets.ts';
+import type { SecretBox } from '../lib/secrets.ts';
 
 /** The options nodemailer gets for a stored URL (without password) and its password. */
 export function transportOptions(storedUrl: string, password: string | null, address?: string) {

@@ -25,7 +25,7 @@ import { newId } from '../lib/ids.ts';
 import type { UrlGuard } from '../lib/url-guard.ts';
 import { outboxValues, type Mailer, type MailMessage, type OutboxRow } from './mailer.ts';
 import type { ProjectDelivery } from './project-delivery.ts';
-import type { SecretBox } from './secrets.ts';
+import type { SecretBox } from '../lib/secrets.ts';
 import { checkTemplate, renderTemplate } from './templates.ts';
 
 /** Rows the retention sweep deletes a statement. */

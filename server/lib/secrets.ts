@@ -1,8 +1,8 @@
 /**
- * Secrets a project stores with the server (its SMTP password), encrypted with AES-256-GCM. The
- * key is the SECRETS_KEY setting when set (then a database dump alone does not reveal them:
- * docs/mail.md "Sender settings"), else one made at first start and kept in the settings table,
- * as the signing keys are (server/auth/keys.ts).
+ * Secrets projects store with the server (SMTP passwords, integration and function secrets),
+ * encrypted with AES-256-GCM. The key is the SECRETS_KEY setting when set (then a database dump
+ * alone does not reveal them: docs/mail.md "Sender settings"), else one made at first start and
+ * kept in the settings table, as the signing keys are (server/auth/keys.ts).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
