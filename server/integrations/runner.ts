@@ -19,8 +19,9 @@ import PgBoss from 'pg-boss';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { query, type Executor } from '../content/storage.ts';
-import { contentEventChannel } from '../live/events.ts';
+import { contentEventChannel, eventsPastPlace } from '../live/events.ts';
 import { newId } from '../lib/ids.ts';
+import { RelayLoop } from '../lib/relay-loop.ts';
 import type { UrlGuard } from '../lib/url-guard.ts';
 import { bossDb, committedBefore, inTransaction, type BossDb } from '../webhooks/delivery.ts';
 import { eventKeys } from '../webhooks/webhooks.ts';
@@ -56,9 +57,11 @@ export class IntegrationRunner {
   private stopListening: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private soon: NodeJS.Timeout | undefined;
-  private relaying: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
+  private readonly loop = new RelayLoop(
+    () => this.relayBatch(),
+    (error) => this.options.log.warn({ err: error }, 'integration relay failed; it runs again shortly'),
+  );
   private workerId: string | undefined;
 
   constructor(private readonly options: IntegrationRunnerOptions) {}
@@ -85,6 +88,7 @@ export class IntegrationRunner {
   async start(): Promise<void> {
     const { database, log } = this.options;
     this.stopped = false;
+    this.loop.restart();
     this.bossDb = bossDb(database);
     const boss = new PgBoss({ db: this.bossDb, schedule: false, supervise: true, maintenanceIntervalSeconds: 60 } as unknown as PgBoss.ConstructorOptions);
     boss.on('error', (error) => log.warn({ err: error }, 'integration queue error'));
@@ -105,10 +109,12 @@ export class IntegrationRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    // The loop stops with the rest at once: no batch after this one, no warning of a closing database.
+    const relayStopped = this.loop.stop();
     if (this.timer) clearInterval(this.timer);
     if (this.soon) clearTimeout(this.soon);
     await this.stopListening?.();
-    await this.relaying;
+    await relayStopped;
     await this.boss?.stop({ graceful: true, wait: true, timeout: this.options.config.timeoutMs + 2000 });
     this.boss = undefined;
     await this.bossDb?.close?.();
@@ -131,29 +137,12 @@ export class IntegrationRunner {
   /** Runs the relay now, or once more after the run under way. */
   relay(): void {
     if (this.stopped || !this.boss) return;
-    if (this.relaying) {
-      this.again = true;
-      return;
-    }
-    this.relaying = (async () => {
-      try {
-        do {
-          this.again = false;
-          while (!this.stopped && (await this.relayBatch()) > 0) {
-            /* more may wait */
-          }
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        if (!this.stopped) this.options.log.warn({ err: error }, 'integration relay failed; it runs again shortly');
-      } finally {
-        this.relaying = undefined;
-      }
-    })();
+    this.loop.run();
   }
 
   /** Waits for the relay run under way (tests and shutdown). */
   async settled(): Promise<void> {
-    while (this.relaying) await this.relaying;
+    await this.loop.settled();
   }
 
   /** One batch of events into runs; the number of events read (0: caught up, or another process relays). */
@@ -162,14 +151,7 @@ export class IntegrationRunner {
     const read = await this.options.database.db.transaction(async (tx) => {
       const [place] = await query(tx, sql`select xid::text as xid, event_id from event_relays where name = 'integrations' for update skip locked`);
       if (!place) return 0;
-      const events = await query(
-        tx,
-        sql`select e.id, e.xid::text as xid, e.project_id, e.collection_id, e.trigger, e.item_id, e.root_item_id, e.nested_path, e.item, c.slug
-            from item_events e left join content_collections c on c.id = e.collection_id
-            where (e.xid, e.id) > (${place.xid}::xid8, ${place.event_id}::bigint)
-              and e.xid < pg_snapshot_xmin(pg_current_snapshot())
-            order by e.xid, e.id limit 500`,
-      );
+      const events = await eventsPastPlace(tx, { xid: String(place.xid), eventId: String(place.event_id) });
       if (!events.length) return 0;
       const projectIds = [...new Set(events.map((e) => String(e.project_id)))];
       const instances = await query(

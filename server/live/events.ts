@@ -168,3 +168,29 @@ export async function pruneEvents(db: Executor, seconds: number): Promise<void> 
   await db.execute(sql`delete from item_events where created_at < now() - make_interval(secs => ${seconds})`);
   await db.execute(sql`delete from live_requests where updated_at < now() - make_interval(secs => ${seconds})`);
 }
+
+/** A relay's place in the events: the last event it handed on, by transaction and id. */
+export interface RelayPlace {
+  xid: string;
+  eventId: number | string;
+}
+
+/** An event as a relay reads it: with its transaction id (text) and its collection's slug. */
+export type RelayedEventRow = Record<string, unknown> & { id: unknown; xid: string; project_id: unknown; collection_id: unknown; trigger: unknown; item_id: unknown; root_item_id: unknown; nested_path: unknown; item: unknown; slug: unknown };
+
+/**
+ * The events past a relay's place (webhooks, integrations), at most `limit`, in the order their
+ * transactions became final: by `(xid, id)`, only those older than every transaction still
+ * running (`pg_snapshot_xmin`), so a write that commits late, with a lower id, is never skipped
+ * (docs/webhooks.md "Never lose an event").
+ */
+export async function eventsPastPlace(tx: Executor, place: RelayPlace, limit = 500): Promise<RelayedEventRow[]> {
+  return (await query(
+    tx,
+    sql`select e.id, e.xid::text as xid, e.project_id, e.collection_id, e.trigger, e.item_id, e.root_item_id, e.nested_path, e.item, c.slug
+        from item_events e left join content_collections c on c.id = e.collection_id
+        where (e.xid, e.id) > (${place.xid}::xid8, ${place.eventId}::bigint)
+          and e.xid < pg_snapshot_xmin(pg_current_snapshot())
+        order by e.xid, e.id limit ${limit}`,
+  )) as RelayedEventRow[];
+}

@@ -24,8 +24,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { webhookHeaders, webhookLimits } from '../../definitions/webhooks.ts';
 import type { Database } from '../db/index.ts';
 import { query, type Executor } from '../content/storage.ts';
-import { contentEventChannel } from '../live/events.ts';
+import { contentEventChannel, eventsPastPlace } from '../live/events.ts';
 import { newId } from '../lib/ids.ts';
+import { RelayLoop } from '../lib/relay-loop.ts';
 import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
 import { eventKeys, matches } from './webhooks.ts';
 import { OffThreadSender, type DeliverySender } from './sender.ts';
@@ -196,8 +197,10 @@ export class WebhookDispatcher {
   private bossDb: BossDb | undefined;
   private stopListening: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private relaying: Promise<void> | undefined;
-  private again = false;
+  private readonly loop = new RelayLoop(
+    () => this.relayBatch(),
+    (error) => this.options.log.warn({ err: error }, 'webhook relay failed; it runs again shortly'),
+  );
   private stopped = false;
   private workerId: string | undefined;
   private soon: NodeJS.Timeout | undefined;
@@ -226,6 +229,7 @@ export class WebhookDispatcher {
   async start(): Promise<void> {
     const { database, config, log } = this.options;
     this.stopped = false;
+    this.loop.restart();
     this.sender = config.sender === 'inline' ? undefined : new OffThreadSender(this.options.outbound, log, config.sender ?? 'thread', config.senderNice ?? 0);
     this.bossDb = bossDb(database);
     const boss = new PgBoss({
@@ -255,10 +259,12 @@ export class WebhookDispatcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    // The loop stops with the rest at once: no batch after this one, no warning of a closing database.
+    const relayStopped = this.loop.stop();
     if (this.timer) clearInterval(this.timer);
     if (this.soon) clearTimeout(this.soon);
     await this.stopListening?.();
-    await this.relaying;
+    await relayStopped;
     await Promise.all([...this.directRuns]);
     await this.boss?.stop({ graceful: true, wait: true, timeout: this.options.config.timeoutMs + 2000 });
     await this.sender?.close();
@@ -283,30 +289,12 @@ export class WebhookDispatcher {
   /** Runs the relay now, or once more after the run under way. */
   relay(): void {
     if (this.stopped || !this.boss) return;
-    if (this.relaying) {
-      this.again = true;
-      return;
-    }
-    this.lastRelayAt = Date.now();
-    this.relaying = (async () => {
-      try {
-        do {
-          this.again = false;
-          while (!this.stopped && (await this.relayBatch()) > 0) {
-            /* more may wait */
-          }
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        if (!this.stopped) this.options.log.warn({ err: error }, 'webhook relay failed; it runs again shortly');
-      } finally {
-        this.relaying = undefined;
-      }
-    })();
+    if (this.loop.run()) this.lastRelayAt = Date.now();
   }
 
   /** Waits for the relay run under way (tests and shutdown). */
   async settled(): Promise<void> {
-    while (this.relaying) await this.relaying;
+    await this.loop.settled();
   }
 
   /** One batch of events into deliveries; the number of events read (0: caught up, or another process relays). */
@@ -318,14 +306,7 @@ export class WebhookDispatcher {
       await tx.execute(sql`set local synchronous_commit = off`);
       const [cursor] = await query(tx, sql`select xid::text as xid, event_id from webhook_relay where id = 1 for update skip locked`);
       if (!cursor) return 0;
-      const events = await query(
-        tx,
-        sql`select e.id, e.xid::text as xid, e.project_id, e.collection_id, e.trigger, e.item_id, e.root_item_id, e.nested_path, e.item, c.slug
-            from item_events e left join content_collections c on c.id = e.collection_id
-            where (e.xid, e.id) > (${cursor.xid}::xid8, ${cursor.event_id}::bigint)
-              and e.xid < pg_snapshot_xmin(pg_current_snapshot())
-            order by e.xid, e.id limit 500`,
-      );
+      const events = await eventsPastPlace(tx, { xid: String(cursor.xid), eventId: String(cursor.event_id) });
       if (!events.length) return 0;
       const projectIds = [...new Set(events.map((e) => String(e.project_id)))];
       const hooks = await query(
