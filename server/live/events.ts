@@ -182,7 +182,7 @@ export type RelayedEventRow = Record<string, unknown> & { id: unknown; xid: stri
  * The events past a relay's place (webhooks, integrations), at most `limit`, in the order their
  * transactions became final: by `(xid, id)`, only those older than every transaction still
  * running (`pg_snapshot_xmin`), so a write that commits late, with a lower id, is never skipped
- * (docs/webhooks.md "Never lose an event").
+ * (docs/webhooks.md, on the outbox).
  */
 export async function eventsPastPlace(tx: Executor, place: RelayPlace, limit = 500): Promise<RelayedEventRow[]> {
   return (await query(
