@@ -27,6 +27,8 @@ export interface IntegrationDefinition {
   secrets: readonly string[];
   /** Secrets an instance cannot work without: refused when neither sent nor stored. */
   requiredSecrets: readonly string[];
+  /** Settings that are addresses the server will call: checked by the URL guard when saved (and at every call). */
+  addresses: readonly string[];
   /** What it can react to. `schedule` needs a cron expression in the instance. */
   events: readonly IntegrationEvent[];
   /** Which collections an instance names: any number of lists (nested ones too), or exactly one top-level collection. */

@@ -21,7 +21,7 @@ declare module '../app.ts' {
 export async function registerIntegrations(app: FastifyInstance): Promise<void> {
   const { config, database, outbound } = app.ctx;
   const box = await loadSecretBox(database.db, config.secretsKey);
-  const service = new IntegrationInstanceService(database.db, box);
+  const service = new IntegrationInstanceService(database.db, box, outbound);
   app.ctx.integrations = service;
   const runner = new IntegrationRunner({ database, instances: service, outbound, config: config.integrations, publicUrl: config.publicUrl, log: app.log });
   await runner.start();

@@ -24,6 +24,7 @@ import { levelAt, topLevel } from '../content/schema-tree.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secrets.ts';
+import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
 
 type Row = typeof integrationInstances.$inferSelect;
 type Problems = { path: string; message: string }[];
@@ -69,6 +70,7 @@ export class IntegrationInstanceService {
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox,
+    private readonly outbound: UrlGuard,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -173,6 +175,18 @@ export class IntegrationInstanceService {
       }
     }
     for (const key of entry.requiredSecrets) if (!secrets[key]) errors.push({ path: `settings/${key}`, message: 'must be given' });
+    // Addresses the runs will call: refused now when the URL guard would refuse them then (a name
+    // that does not resolve yet passes; every call checks again).
+    for (const key of entry.addresses) {
+      const value = key in secrets ? secrets[key] : settings[key];
+      if (typeof value !== 'string' || !value || errors.some((e) => e.path === `settings/${key}`)) continue;
+      try {
+        await this.outbound.checkResolved(value);
+      } catch (error) {
+        const reason = error instanceof OutboundError ? error.message : 'not an address';
+        errors.push({ path: `settings/${key}`, message: `must be a public http or https address (${reason})` });
+      }
+    }
 
     // Collections: one top-level collection, or any lists (ids, slugs, nested slugs).
     const collections = [...new Set(input.collections.map((c) => c.trim()))];

@@ -124,7 +124,7 @@ describe.each(databaseKinds)('integration instances on %s', (kind) => {
       const response = await f.call('POST', 'integrations', body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
     }
-    const made = json(await f.call('POST', 'integrations', { integration: 'meilisearch', name: 'Search', collections: ['posts'], events: ['create', 'update', 'delete'], settings: { host: 'http://127.0.0.1:7700', indexUid: 'posts' } }));
+    const made = json(await f.call('POST', 'integrations', { integration: 'meilisearch', name: 'Search', collections: ['posts'], events: ['create', 'update', 'delete'], settings: { host: 'https://search.example.com', indexUid: 'posts' } }));
     expect(made.secretsSet).toEqual({ apiKey: false });
     // Another project of the same organization does not see it.
     const other = await f.otherProject();

@@ -251,8 +251,14 @@ describe.each(databaseKinds)('the Meilisearch sync on %s', (kind) => {
     expect(meili.state.calls.length).toBe(calls);
   });
 
-  it('refuses a host inside the network that is not allowed, at once', async () => {
-    const inside = await make('Inside', { indexUid: 'inside', host: 'http://10.2.3.4:7700' });
+  it('refuses a host inside the network that is not allowed: when saved, and at once when a run meets one', async () => {
+    const saved = await call('POST', 'integrations', { integration: 'meilisearch', name: 'Inside', collections: ['articles'], events: ['create'], settings: { host: 'http://10.2.3.4:7700', indexUid: 'inside' } });
+    expect(saved.statusCode).toBe(400);
+    expect(json(saved).errors).toEqual([{ path: 'settings/host', message: expect.stringMatching(/^must be a public http or https address/) }]);
+    // A host that became one since it was saved (a name now answering an inside address) is refused by the run.
+    const inside = await make('Inside', { indexUid: 'inside' });
+    const [row] = await t.database.db.select().from(integrationInstances).where(eq(integrationInstances.id, inside.id));
+    await t.database.db.update(integrationInstances).set({ settings: { ...row!.settings, host: 'http://10.2.3.4:7700' } }).where(eq(integrationInstances.id, inside.id));
     const runId = json(await call('POST', `integrations/${inside.id}/test`)).runID as string;
     const refused = await waitFor(async () => (await runsOf(inside.id)).find((r) => r.id === runId && r.status !== 'pending'), 20_000);
     expect(refused).toMatchObject({ status: 'failed', attempts: 1 });

@@ -179,8 +179,20 @@ describe.each(databaseKinds)('the scheduled export to S3 on %s', (kind) => {
     expect(await keys('flaky/')).toHaveLength(1);
   });
 
-  it('refuses an endpoint inside the network that is not allowed, at once', async () => {
-    const instance = await make('Inside', { endpoint: 'http://10.9.8.7:9000', prefix: 'inside/' });
+  it('refuses an endpoint inside the network that is not allowed: when saved, and at once when a run meets one', async () => {
+    const saved = await call('POST', 'integrations', {
+      integration: 's3-export',
+      name: 'Inside',
+      collections: ['products'],
+      schedule: '0 3 * * *',
+      settings: { endpoint: 'http://10.9.8.7:9000', region: 'us-east-1', bucket: 'exports', accessKeyId: ACCESS_KEY, secretAccessKey: SECRET, format: 'csv' },
+    });
+    expect(saved.statusCode).toBe(400);
+    expect(json(saved).errors).toEqual([{ path: 'settings/endpoint', message: expect.stringMatching(/^must be a public http or https address/) }]);
+    // An endpoint that became one since it was saved (a name now answering an inside address) is refused by the run.
+    const instance = await make('Inside', { prefix: 'inside/' });
+    const [row] = await t.database.db.select().from(integrationInstances).where(eq(integrationInstances.id, instance.id));
+    await t.database.db.update(integrationInstances).set({ settings: { ...row!.settings, endpoint: 'http://10.9.8.7:9000' } }).where(eq(integrationInstances.id, instance.id));
     const run = await finished(instance.id, json(await call('POST', `integrations/${instance.id}/test`)).runID);
     expect(run).toMatchObject({ status: 'failed', attempts: 1 });
     expect(run.error).toMatch(/^The bucket's address is refused: /);

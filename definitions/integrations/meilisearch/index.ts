@@ -36,6 +36,7 @@ export const meilisearch: IntegrationDefinition = {
   },
   secrets: ['apiKey'],
   requiredSecrets: [],
+  addresses: ['host'],
   events: ['create', 'update', 'delete'],
   collections: 'one',
   testHelp: 'integrations.meilisearch.testHelp',

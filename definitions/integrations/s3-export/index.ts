@@ -55,6 +55,7 @@ export const s3Export: IntegrationDefinition = {
   },
   secrets: ['secretAccessKey'],
   requiredSecrets: ['secretAccessKey'],
+  addresses: ['endpoint'],
   events: ['schedule'],
   collections: 'one',
   testHelp: 'integrations.s3Export.testHelp',

@@ -31,6 +31,7 @@ export const slack: IntegrationDefinition = {
   },
   secrets: ['webhookUrl'],
   requiredSecrets: ['webhookUrl'],
+  addresses: ['webhookUrl'],
   events: ['create', 'update', 'delete'],
   collections: 'many',
   testHelp: 'integrations.slack.testHelp',
