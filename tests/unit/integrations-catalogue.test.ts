@@ -36,6 +36,7 @@ describe('the integration catalogue', () => {
       // A secret may be left out of an edit (kept as stored), so the schema never requires it.
       expect(entry.settings.schema.required ?? []).not.toContain(secret);
     }
+    for (const address of entry.addresses) expect(properties).toContain(address);
     expect(validate({ unknown: 'x' })).toBe(false);
     const keys: string[] = [entry.name, entry.description, entry.testHelp, entry.settings.title, entry.settings.submit, entry.settings.submitting];
     for (const field of entry.settings.fields) keys.push(field.label, ...(field.help ? [field.help] : []), ...(field.options ?? []).map((option) => option.label));
