@@ -227,6 +227,13 @@ describe.each(databaseKinds)('the Meilisearch sync on %s', (kind) => {
     const done = await waitFor(async () => (await runsOf(instance.id)).find((run) => run.status === 'succeeded'), 20_000);
     expect(done.attempts).toBe(2);
     expect(documents('flaky')[item._id]).toMatchObject({ title: 'Retried' });
+
+    // Always 500: the first attempt and the schedule's two retries, then failed.
+    meili.state.mode = 'error500';
+    await publicCall('POST', '', { title: 'Never indexed', views: 2 });
+    const failed = await waitFor(async () => (await runsOf(instance.id)).find((run) => run.status === 'failed'), 20_000);
+    expect(failed).toMatchObject({ attempts: 3, error: 'Meilisearch answered 500: Something went wrong.' });
+    meili.state.mode = 'ok';
     await call('PUT', `integrations/${instance.id}`, { enabled: false });
 
     const wrong = await make('Wrong key', { indexUid: 'wrong', apiKey: 'not-the-key' });

@@ -177,6 +177,15 @@ describe.each(databaseKinds)('the scheduled export to S3 on %s', (kind) => {
     expect(run.status, run.error ?? '').toBe('succeeded');
     expect(run.attempts).toBeGreaterThanOrEqual(2);
     expect(await keys('flaky/')).toHaveLength(1);
+
+    // Down for good: the first attempt and the schedule's three retries, then failed, nothing written.
+    await s3.server.close();
+    const lost = json(await call('POST', `integrations/${instance.id}/test`)).runID as string;
+    const failed = await finished(instance.id, lost);
+    s3 = await startS3(dir, s3.port);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 4 });
+    expect(failed.error).toMatch(/^The bucket could not be reached/);
+    expect(await keys('flaky/')).toHaveLength(1);
   });
 
   it('refuses an endpoint inside the network that is not allowed: when saved, and at once when a run meets one', async () => {
