@@ -9,6 +9,7 @@ import { functionLimits } from '../../definitions/schemas/functions.ts';
 import { bearerToken } from '../auth/authenticate.ts';
 import { AppError, forbidden } from '../lib/errors.ts';
 import { resolvePrincipal } from '../public/principal.ts';
+import { meterBandwidth } from '../usage/routes.ts';
 import { functionNotFound, type FunctionService } from './service.ts';
 
 const ID = /^[0-9a-f]{24}$/;
@@ -70,6 +71,13 @@ export async function functionHttpRoutes(app: FastifyInstance, { service }: { se
       throw functionNotFound();
     }
     const who = await caller(request, projectID, fn.public);
+    // An app's call like those of /api/public (docs/billing.md "Usage limits"): 402 under a billing
+    // BLOCK, 429 past a hard ApiCalls or BandWidth limit; counted once answered, its bytes metered.
+    await app.ctx.billing.enforcement.checkApp(fn.organizationId, 'call', reply);
+    meterBandwidth(request, fn.organizationId);
+    reply.raw.once('finish', () => {
+      if (reply.statusCode !== 402 && reply.statusCode !== 429) app.ctx.usage.add(fn.organizationId, 'ApiCalls', 1);
+    });
     const version = await service.version(fn.id, fn.deployedVersionId);
     if (!version) throw new AppError(404, 'function_not_deployed', 'This function has no deployed version yet.');
 

@@ -5,7 +5,7 @@
  * log and the project's secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { functionInvocations, functionVersions, memberships, projectFunctionSecrets } from '../../server/db/schema.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { expectProblem } from './support/assertions.ts';
@@ -243,5 +243,31 @@ describe.each(databaseKinds)('functions on the server on %s', (kind) => {
     expectProblem(await other.call('GET', 'functions/hello'), 404, 'function_not_found');
     expect((await f.call('DELETE', 'functions/hello')).statusCode).toBe(204);
     expectProblem(await call(f.project, 'hello', { token: writer.jwt }), 404, 'function_not_found');
+  });
+
+  it('counts each HTTP call as an app call (ApiCalls, BandWidth) and refuses it under a billing BLOCK with 402, as /api/public', async () => {
+    await deployed('metered', 'export default async () => ({ padding: "x".repeat(1000) });');
+    const amount = async (metric: string) => {
+      await t.app.ctx.usage.flush();
+      return Number((await t.app.ctx.usage.read(f.org)).usage.find((u: { name: string }) => u.name === metric)?.amount ?? 0);
+    };
+    const [calls, bytes] = [await amount('ApiCalls'), await amount('BandWidth')];
+    expect((await call(f.project, 'metered', { token: writer.jwt })).statusCode).toBe(200);
+    expect(await amount('ApiCalls')).toBe(calls + 1);
+    expect(await amount('BandWidth')).toBeGreaterThanOrEqual(bytes + 1000);
+
+    // 20 days after a failed charge: BLOCK (docs/billing.md "Billing status"); the call is refused, not run and not counted.
+    const setFailedDate = (date: Date | null) =>
+      t.database.db.execute(sql`update billing_accounts set initial_billing_failed_date = ${date ? date.toISOString() : null}::timestamptz where organization_id = ${f.org}`);
+    await t.app.inject({ method: 'GET', url: `/billing/billingDetails?organizationID=${f.org}`, headers: bearer(f.access) });
+    await setFailedDate(new Date(Date.now() - 20 * 86_400_000));
+    await t.app.ctx.caches.settle();
+    const runs = (await t.database.db.select().from(functionInvocations)).length;
+    expectProblem(await call(f.project, 'metered', { token: writer.jwt }), 402, 'billing_blocked');
+    expect((await t.database.db.select().from(functionInvocations)).length).toBe(runs);
+    expect(await amount('ApiCalls')).toBe(calls + 1);
+    await setFailedDate(null);
+    await t.app.ctx.caches.settle();
+    expect((await call(f.project, 'metered', { token: writer.jwt })).statusCode).toBe(200);
   });
 });
