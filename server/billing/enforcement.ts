@@ -296,6 +296,21 @@ export class BillingEnforcement {
     }
   }
 
+  /**
+   * Whether the organization's apps are suspended (an enforced account in BLOCK): what sends its
+   * data out on its behalf (integration runs) stops too. Answers no when it cannot tell (logged).
+   */
+  async suspended(organizationId: string): Promise<boolean> {
+    if (!this.enabled) return false;
+    try {
+      const account = await this.account(organizationId);
+      return account.enforced && this.statusOf(account) === 'BLOCK';
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'could not read the billing status; the run goes on');
+      return false;
+    }
+  }
+
   /** Reads the organization's usage figures now (tests; otherwise requests do, every `refreshMs`). */
   async refreshUsage(organizationId: string): Promise<void> {
     const account = await this.account(organizationId);

@@ -23,7 +23,16 @@ export async function registerIntegrations(app: FastifyInstance): Promise<void> 
   const box = await loadSecretBox(database.db, config.secretsKey);
   const service = new IntegrationInstanceService(database.db, box, outbound);
   app.ctx.integrations = service;
-  const runner = new IntegrationRunner({ database, instances: service, outbound, config: config.integrations, publicUrl: config.publicUrl, log: app.log });
+  const runner = new IntegrationRunner({
+    database,
+    instances: service,
+    outbound,
+    config: config.integrations,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    // Under a billing BLOCK the organization's data is not sent out on its behalf (docs/billing.md).
+    suspended: (organizationId) => app.ctx.billing.enforcement.suspended(organizationId),
+  });
   await runner.start();
   app.ctx.integrationRunner = runner;
   app.addHook('onClose', () => runner.stop());

@@ -43,6 +43,8 @@ export interface IntegrationRunnerOptions {
   config: { retryDelaysMs: number[]; timeoutMs: number };
   publicUrl: string;
   log: FastifyBaseLogger;
+  /** Whether the organization's apps are suspended by billing (BLOCK): its runs then fail, not retried. */
+  suspended?: (organizationId: string) => Promise<boolean>;
   /** How often the relay and the schedule look without being told (ms). */
   intervalMs?: number;
   now?: () => Date;
@@ -265,6 +267,9 @@ export class IntegrationRunner {
       const loaded = await instances.forRun(String(run.instance_id));
       if (!loaded) return;
       if ('error' in loaded) throw new RunFailure(loaded.error, false);
+      if (await this.options.suspended?.(loaded.row.organizationId)) {
+        throw new RunFailure('Not run: the organization’s API services are suspended (billing account unpaid).', false);
+      }
       const handler = integrationHandlers.get(loaded.entry.id);
       if (!handler) throw new RunFailure(`Runs of "${loaded.entry.id}" are not available in this version of Larder.`, false);
       const detail = (typeof run.detail === 'string' ? JSON.parse(run.detail) : run.detail) as { event?: RunEvent };

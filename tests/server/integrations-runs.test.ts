@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { integrationInstances, integrationRuns } from '../../server/db/schema.ts';
@@ -15,6 +15,7 @@ import { databaseKinds, json, openTestDatabase, testEnv, type TestApp } from './
 import { waitFor } from './support/assertions.ts';
 import { contentFixture, createCollection, type ContentFixture } from './support/content.ts';
 import { mintToken } from './support/end-users.ts';
+import { bearer } from './support/flows.ts';
 
 type Mode = 'ok' | 'error500' | 'error404';
 
@@ -153,6 +154,26 @@ describe.each(databaseKinds)('integration runs of the chat integration on %s', (
     expect(inside.statusCode).toBe(400);
     expect(json(inside).errors).toEqual([{ path: 'settings/webhookUrl', message: 'must be a public http or https address (the address is not public)' }]);
     expect((await t.database.db.select().from(integrationInstances)).length).toBe(instancesBefore);
+  });
+
+  it('does not run while billing suspends the organization (BLOCK): the run fails with the reason, nothing is sent', async () => {
+    const instance = json(await call('POST', 'integrations', { integration: 'slack', name: 'Blocked', collections: ['orders'], events: ['create'], settings: { webhookUrl: slack.url } }));
+    const setFailedDate = (date: Date | null) =>
+      t.database.db.execute(sql`update billing_accounts set initial_billing_failed_date = ${date ? date.toISOString() : null}::timestamptz where organization_id = ${f.org}`);
+    await t.app.inject({ method: 'GET', url: `/billing/billingDetails?organizationID=${f.org}`, headers: bearer(f.access) });
+    // 20 days after a failed charge: BLOCK (docs/billing.md "Billing status").
+    await setFailedDate(new Date(Date.now() - 20 * 86_400_000));
+    await t.app.ctx.caches.settle();
+    const received = slack.state.received.length;
+    const test = json(await call('POST', `integrations/${instance.id}/test`)).runID as string;
+    const run = await waitFor(async () => (await runsOf(instance.id)).find((r) => r.id === test && r.status !== 'pending'), 15_000);
+    expect(run).toMatchObject({ status: 'failed', attempts: 1, error: 'Not run: the organization’s API services are suspended (billing account unpaid).' });
+    expect(slack.state.received.length).toBe(received);
+    await setFailedDate(null);
+    await t.app.ctx.caches.settle();
+    const again = json(await call('POST', `integrations/${instance.id}/test`)).runID as string;
+    expect(await waitFor(async () => (await runsOf(instance.id)).find((r) => r.id === again && r.status !== 'pending'), 15_000)).toMatchObject({ status: 'succeeded' });
+    await call('PUT', `integrations/${instance.id}`, { enabled: false });
   });
 
   it('never writes the secret webhook address into an answer or a log line', async () => {
