@@ -3,7 +3,8 @@
  * opens it from the side menu, adds the chat integration with the webhook URL of a stand-in on
  * 127.0.0.2 (the one range the e2e server may reach: `OUTBOUND_ALLOW_PRIVATE` in e2e/run.ts), an
  * item created through the API arrives there as a Slack message and its run shows in the run log;
- * "Send a test" does the same. axe on the list and the instance at 1280 and 900 px, light and dark.
+ * "Send a test" does the same. axe on the list and the instance at 1280 and 900 px (the instance
+ * also at 600 px, its run log without sideways scrolling), light and dark.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -105,7 +106,7 @@ test('the chat integration: added in the console, an item reaches the stand-in, 
   await expect(row).toContainText('Succeeded');
 });
 
-test('the list and an instance pass axe at 1280 and 900 px, light and dark, without sideways scrolling', async ({ browser, request }) => {
+test('the list and an instance pass axe at 1280 and 900 px (the instance at 600 px too), light and dark, without sideways scrolling', async ({ browser, request }) => {
   test.setTimeout(90_000);
   // On its own (a retry runs in a fresh project): the instance is made through the API.
   const calls = `/api/organization/${made.organizationID}/project/${made.projectID}/integrations`;
@@ -131,10 +132,13 @@ test('the list and an instance pass axe at 1280 and 900 px, light and dark, with
       await page.setViewportSize({ width: 1280, height: 900 });
       await list.getByRole('link', { name: 'Team chat' }).click();
       await expect(page.getByRole('table', { name: 'Run log' })).toBeVisible();
-      for (const width of [1280, 900]) {
+      for (const width of [1280, 900, 600]) {
         await page.setViewportSize({ width, height: 900 });
         await page.screenshot({ path: `/tmp/integrations-instance-${colorScheme}-${width}.png`, fullPage: true });
         expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth), `instance at ${width} px`).toBe(true);
+        // The run log fits too: below 40rem its runs are laid out on lines of their own.
+        const runLog = page.locator('.integration-runs .table-scroll');
+        expect(await runLog.evaluate((element) => element.scrollWidth <= element.clientWidth), `run log at ${width} px`).toBe(true);
         await expectAccessible(page, `integration instance ${colorScheme} ${width}`);
       }
       // The delete confirmation, reached with the keyboard, and left with Escape.

@@ -257,7 +257,7 @@ describe('Integrations', () => {
     open(`${base}/integration/i1`, api);
     const log = await screen.findByRole('table', { name: 'Run log' });
     expect(within(log).getAllByRole('row')).toHaveLength(51);
-    expect(within(log).getAllByRole('row')[1]).toHaveTextContent(/Item created\s*Failed\s*7\s*120 ms\s*The channel answered 404/);
+    expect(within(log).getAllByRole('row')[1]).toHaveTextContent(/Item created\s*Failed\s*Attempts:\s*7\s*Duration:\s*120 ms\s*The channel answered 404/);
     await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
     await waitFor(() => expect(where()).toBe(`${base}/integration/i1?page=2`));
     await waitFor(() => expect(within(screen.getByRole('table', { name: 'Run log' })).getAllByRole('row')).toHaveLength(11));
@@ -271,7 +271,7 @@ describe('Integrations', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Send a test' }));
     expect(screen.getByRole('button', { name: 'Send a test' })).toHaveAccessibleDescription('Sends a sample message to the channel.');
-    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Run log' })).getAllByRole('row')[1]).toHaveTextContent(/Test\s*Pending\s*0/));
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Run log' })).getAllByRole('row')[1]).toHaveTextContent(/Test\s*Pending\s*Attempts:\s*0/));
     expect(api.test).toHaveBeenCalledTimes(1);
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete' }));

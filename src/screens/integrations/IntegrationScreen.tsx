@@ -271,9 +271,19 @@ function RunLog({ scope, instanceID }: { scope: IntegrationScope; instanceID: st
                     <td>
                       <StatusBadge status={run.status} />
                     </td>
-                    <td>{run.attempts}</td>
-                    <td className="integration-nowrap">{duration(run.durationMs)}</td>
-                    <td className="integration-error">{run.error ?? '—'}</td>
+                    <td>
+                      <span className="integration-run-label" aria-hidden="true">
+                        {format('integrations.runs.attempts')}:{' '}
+                      </span>
+                      {run.attempts}
+                    </td>
+                    <td className="integration-nowrap">
+                      <span className="integration-run-label" aria-hidden="true">
+                        {format('integrations.runs.duration')}:{' '}
+                      </span>
+                      {duration(run.durationMs)}
+                    </td>
+                    <td className={run.error ? 'integration-error' : 'integration-error integration-error-none'}>{run.error ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>
