@@ -42,6 +42,7 @@ import { consoleRoutes } from './console.ts';
 import { LiveHub } from './live/hub.ts';
 import { registerFiles } from './files/routes.ts';
 import { UrlGuard, type Resolver } from './lib/url-guard.ts';
+import { loadSecretBox, type SecretBox } from './lib/secrets.ts';
 import { linkPreview } from '../definitions/constants.ts';
 import { EndUserTokenService } from './auth/end-user-tokens.ts';
 import { EndUserService } from './auth/end-users.ts';
@@ -91,6 +92,8 @@ export interface AppContext {
   authCaches: AuthCaches;
   /** The one way to fetch an address a user gave (docs/security.md "Outbound requests"). */
   outbound: UrlGuard;
+  /** Seals and opens the secrets projects store (Mail, Integrations, Functions): server/lib/secrets.ts. */
+  secrets: SecretBox;
   /** Project users (end users of apps) and their tokens: `/auth/public` (docs/end-users.md). */
   endUsers: EndUserService;
   /** A project's user groups and what they grant per collection. */
@@ -217,6 +220,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     itemUsers: new ItemUserService(database.db),
     background: new BackgroundWork(app.log),
     outbound,
+    secrets: await loadSecretBox(database.db, config.secretsKey),
     collections,
     items: new ItemService(database.db, collections),
     itemQueries: new ItemQueryService(database.db, database.read, caches, collections, config.listQueries),

@@ -5,7 +5,6 @@
  * the hourly sweep of the invocation log.
  */
 import type { FastifyInstance } from 'fastify';
-import { loadSecretBox } from '../lib/secrets.ts';
 import { functionHost } from './data-client.ts';
 import { functionHttpRoutes } from './http.ts';
 import { functionRoutes } from './routes.ts';
@@ -23,7 +22,7 @@ const SWEEP_EVERY_MS = 3_600_000;
 
 export async function registerFunctions(app: FastifyInstance): Promise<void> {
   const { config, database } = app.ctx;
-  const box = await loadSecretBox(database.db, config.secretsKey);
+  const box = app.ctx.secrets;
   // Made when the server starts listening, and its threads warmed up then, so no caller waits for
   // them; an app that never listens (tests, the command line) makes it on its first run.
   let pool: SandboxPool | undefined;

@@ -4,7 +4,6 @@
  * it closes, before the database) and their console routes.
  */
 import type { FastifyInstance } from 'fastify';
-import { loadSecretBox } from '../lib/secrets.ts';
 import { IntegrationInstanceService } from './instances.ts';
 import { integrationRoutes } from './routes.ts';
 import { IntegrationRunner } from './runner.ts';
@@ -20,7 +19,7 @@ declare module '../app.ts' {
 
 export async function registerIntegrations(app: FastifyInstance): Promise<void> {
   const { config, database, outbound } = app.ctx;
-  const box = await loadSecretBox(database.db, config.secretsKey);
+  const box = app.ctx.secrets;
   const service = new IntegrationInstanceService(database.db, box, outbound);
   app.ctx.integrations = service;
   const runner = new IntegrationRunner({

@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { ProjectDelivery } from './project-delivery.ts';
 import { ProjectMailService } from './project-mail.ts';
 import { projectMailRoutes } from './routes.ts';
-import { loadSecretBox } from '../lib/secrets.ts';
 
 declare module '../app.ts' {
   interface AppContext {
@@ -21,7 +20,7 @@ const SWEEP_EVERY_MS = 3_600_000;
 
 export async function registerProjectMail(app: FastifyInstance): Promise<void> {
   const { config, database, mailer, outbound } = app.ctx;
-  const box = await loadSecretBox(database.db, config.secretsKey);
+  const box = app.ctx.secrets;
   const delivery = new ProjectDelivery({ db: database.db, box, log: app.log, outbound, fallback: mailer.transport });
   const service = new ProjectMailService({ db: database.db, config, mailer, delivery, box, outbound, log: app.log });
   app.ctx.projectMail = service;
