@@ -22,9 +22,17 @@ export const functionLimits = {
   resultPreviewBytes: 2048,
   /** An HTTP trigger's request body, at most. */
   httpBodyBytes: 1024 * 1024,
+  /** Collections (and nested levels) an event trigger listens to, at most. */
+  collectionsMax: 50,
 } as const;
 
 const Language = Type.Union([Type.Literal('js'), Type.Literal('ts')]);
+/** The item events a function may run after (docs/functions.md "Event and schedule triggers"). */
+const ItemEvent = Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]);
+/** A collection's id or slug, or `slug.nested` for a nested level; none: every collection. */
+const TriggerCollections = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: functionLimits.collectionsMax });
+/** A cron expression (5 or 6 fields, UTC), at most every 5 minutes; null: no schedule. */
+const Schedule = Nullable(Type.String({ maxLength: 100 }));
 
 export const FunctionView = Type.Object({
   id: Type.String(),
@@ -35,6 +43,11 @@ export const FunctionView = Type.Object({
   deployedVersionID: Nullable(Type.String()),
   deployedVersion: Nullable(Type.Integer()),
   latestVersion: Nullable(Type.Integer()),
+  /** Item events it runs after ([]: none), on these collections ([]: every one). */
+  events: Type.Array(ItemEvent),
+  collections: Type.Array(Type.String()),
+  schedule: Nullable(Type.String()),
+  nextRunDate: Nullable(IsoDate),
   createdDate: IsoDate,
   updatedDate: IsoDate,
 });
@@ -46,6 +59,9 @@ export const FunctionInput = Type.Object(
     language: Type.Optional(Language),
     public: Type.Optional(Type.Boolean()),
     apiTokenID: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{24}$' }))),
+    events: Type.Optional(Type.Array(ItemEvent, { maxItems: 3 })),
+    collections: Type.Optional(TriggerCollections),
+    schedule: Type.Optional(Schedule),
   },
   { additionalProperties: false },
 );
@@ -56,6 +72,9 @@ export const FunctionUpdate = Type.Object(
     language: Type.Optional(Language),
     public: Type.Optional(Type.Boolean()),
     apiTokenID: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{24}$' }))),
+    events: Type.Optional(Type.Array(ItemEvent, { maxItems: 3 })),
+    collections: Type.Optional(TriggerCollections),
+    schedule: Type.Optional(Schedule),
   },
   { additionalProperties: false },
 );
@@ -78,7 +97,10 @@ const LogLine = Type.Object({ level: Type.String(), text: Type.String() });
 export const FunctionInvocationView = Type.Object({
   id: Type.String(),
   versionID: Nullable(Type.String()),
-  trigger: Type.Union([Type.Literal('http'), Type.Literal('test')]),
+  trigger: Type.Union([Type.Literal('http'), Type.Literal('test'), Type.Literal('event'), Type.Literal('schedule')]),
+  /** An event's or schedule's run this was an attempt of (retried: attempt 2, 3…); null for http and test. */
+  runID: Nullable(Type.String()),
+  attempt: Nullable(Type.Integer()),
   status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
   durationMs: Type.Integer(),
   memoryBytes: Type.Integer(),

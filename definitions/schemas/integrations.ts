@@ -12,8 +12,6 @@ export const integrationLimits = {
   nameMax: 100,
   collectionsMax: 50,
   perProject: 20,
-  /** A schedule runs at most this often. */
-  minScheduleMinutes: 5,
   runsPerPage: 50,
 } as const;
 

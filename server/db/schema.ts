@@ -842,8 +842,33 @@ export const functions = pgTable(
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: created(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /** Event and schedule triggers (migration 0034). */
+    events: jsonb('events').$type<('create' | 'update' | 'delete')[]>().notNull().default([]),
+    collections: jsonb('collections').$type<string[]>().notNull().default([]),
+    schedule: text('schedule'),
+    nextRunAt: ts('next_run_at'),
+    triggersSnapshot: text('triggers_snapshot'),
   },
   (t) => [uniqueIndex('functions_project_name').on(t.projectId, t.name)],
+);
+
+/** An event's or a schedule's run of a function: retried until it succeeds or its attempts are spent (migration 0034). */
+export const functionRuns = pgTable(
+  'function_runs',
+  {
+    id: text('id').primaryKey(),
+    functionId: text('function_id').notNull().references(() => functions.id, { onDelete: 'cascade' }),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    trigger: text('trigger').$type<'event' | 'schedule'>().notNull(),
+    eventId: bigint('event_id', { mode: 'number' }),
+    status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: created(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [index('function_runs_created').on(t.createdAt)],
 );
 
 /** One saved source of a function with its compiled code. */
@@ -869,7 +894,9 @@ export const functionInvocations = pgTable(
     functionId: text('function_id').notNull().references(() => functions.id, { onDelete: 'cascade' }),
     versionId: text('version_id').references(() => functionVersions.id, { onDelete: 'set null' }),
     projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    trigger: text('trigger').$type<'http' | 'test'>().notNull(),
+    trigger: text('trigger').$type<'http' | 'test' | 'event' | 'schedule'>().notNull(),
+    runId: text('run_id').references(() => functionRuns.id, { onDelete: 'set null' }),
+    attempt: integer('attempt'),
     status: text('status').$type<'ok' | 'error'>().notNull(),
     durationMs: integer('duration_ms').notNull(),
     memoryBytes: bigint('memory_bytes', { mode: 'number' }).notNull(),

@@ -18,6 +18,7 @@ import type { Db } from '../db/index.ts';
 import { apiTokens, functionInvocations, functions, functionVersions, projectFunctionSecrets } from '../db/schema.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
+import { collectionNames, nextRun, projectSlugs, resolveCollections } from '../lib/subscribers.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import { compileFunction } from './compile.ts';
 import type { InvocationResult, SandboxLimits, SandboxPool } from './sandbox.ts';
@@ -73,6 +74,7 @@ export class FunctionService {
     private readonly pool: () => SandboxPool,
     private readonly config: FunctionsConfig,
     private readonly hostFor: HostFor,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   get limits(): SandboxLimits {
@@ -92,7 +94,7 @@ export class FunctionService {
     return out;
   }
 
-  private view(row: FunctionRow, numbers?: { latest: number | null; ids: Map<string, number> }): FunctionView {
+  private view(row: FunctionRow, numbers: { latest: number | null; ids: Map<string, number> } | undefined, slugs: ReadonlyMap<string, string>): FunctionView {
     return {
       id: row.id,
       name: row.name,
@@ -102,6 +104,10 @@ export class FunctionService {
       deployedVersionID: row.deployedVersionId,
       deployedVersion: row.deployedVersionId ? (numbers?.ids.get(row.deployedVersionId) ?? null) : null,
       latestVersion: numbers?.latest ?? null,
+      events: row.events,
+      collections: collectionNames(row.collections, slugs),
+      schedule: row.schedule,
+      nextRunDate: row.nextRunAt?.toISOString() ?? null,
       createdDate: row.createdAt.toISOString(),
       updatedDate: row.updatedAt.toISOString(),
     };
@@ -116,12 +122,52 @@ export class FunctionService {
   async list(projectId: string): Promise<FunctionView[]> {
     const rows = await this.db.select().from(functions).where(eq(functions.projectId, projectId)).orderBy(functions.name);
     const numbers = await this.numbers(rows.map((r) => r.id));
-    return rows.map((row) => this.view(row, numbers.get(row.id)));
+    const slugs = await projectSlugs(this.db, projectId);
+    return rows.map((row) => this.view(row, numbers.get(row.id), slugs));
   }
 
   async get(projectId: string, name: string): Promise<FunctionView> {
     const row = await this.row(projectId, name);
-    return this.view(row, (await this.numbers([row.id])).get(row.id));
+    return this.view(row, (await this.numbers([row.id])).get(row.id), await projectSlugs(this.db, projectId));
+  }
+
+  /**
+   * The triggers as sent, checked: events, the lists they listen to (kept by row id), and a cron
+   * schedule with its next time. Changing the events or lists starts listening afresh: events
+   * committed before are not the function's (docs/functions.md "Event and schedule triggers").
+   */
+  private async checkTriggers(projectId: string, input: FunctionUpdate, row?: FunctionRow) {
+    const errors: { path: string; message: string }[] = [];
+    const events = input.events === undefined ? (row?.events ?? []) : [...new Set(input.events)];
+    let collections = row?.collections ?? [];
+    if (input.collections !== undefined) {
+      const checked = await resolveCollections(this.db, projectId, input.collections);
+      for (const message of checked.errors) errors.push({ path: 'collections', message });
+      collections = checked.resolved;
+    }
+    let schedule = row?.schedule ?? null;
+    let nextRunAt = row?.nextRunAt ?? null;
+    if (input.schedule !== undefined) {
+      const wanted = input.schedule?.trim() || null;
+      if (wanted !== schedule || !nextRunAt) {
+        schedule = wanted;
+        nextRunAt = null;
+        if (wanted) {
+          const next = nextRun(wanted, this.now());
+          if ('error' in next) errors.push({ path: 'schedule', message: next.error });
+          else nextRunAt = next.next;
+        }
+      }
+    }
+    if (errors.length) throw invalid(errors);
+    const listening = JSON.stringify([events, collections]) !== JSON.stringify([row?.events ?? [], row?.collections ?? []]);
+    return {
+      events,
+      collections,
+      schedule,
+      nextRunAt,
+      ...(listening || !row ? { triggersSnapshot: sql`pg_current_snapshot()::text` } : {}),
+    };
   }
 
   /** The token must be one of the project's own API tokens (not a Studio token). */
@@ -135,6 +181,7 @@ export class FunctionService {
     // `…/functions/secrets` is the project's secrets.
     if (input.name === 'secrets') throw invalid([{ path: 'name', message: '"secrets" is a reserved name' }]);
     await this.checkToken(scope.projectId, input.apiTokenID);
+    const triggers = await this.checkTriggers(scope.projectId, input);
     const [{ n } = { n: 0 }] = await this.db.select({ n: count() }).from(functions).where(eq(functions.projectId, scope.projectId));
     if (n >= functionLimits.perProject) throw conflict('function_limit', `A project may have at most ${functionLimits.perProject} functions.`, { max: functionLimits.perProject });
     const [row] = await this.db
@@ -148,27 +195,30 @@ export class FunctionService {
         public: input.public ?? false,
         apiTokenId: input.apiTokenID ?? null,
         createdBy: scope.userId,
+        ...triggers,
       })
       .onConflictDoNothing()
       .returning();
     if (!row) throw conflict('function_exists', `The project already has a function named "${input.name}".`);
-    return this.view(row);
+    return this.view(row, undefined, await projectSlugs(this.db, scope.projectId));
   }
 
   async update(projectId: string, name: string, input: FunctionUpdate): Promise<FunctionView> {
     const row = await this.row(projectId, name);
     if (input.apiTokenID !== undefined) await this.checkToken(projectId, input.apiTokenID);
+    const triggers = await this.checkTriggers(projectId, input, row);
     const [updated] = await this.db
       .update(functions)
       .set({
         ...(input.language ? { language: input.language } : {}),
         ...(input.public !== undefined ? { public: input.public } : {}),
         ...(input.apiTokenID !== undefined ? { apiTokenId: input.apiTokenID } : {}),
+        ...triggers,
         updatedAt: new Date(),
       })
       .where(eq(functions.id, row.id))
       .returning();
-    return this.view(updated!, (await this.numbers([row.id])).get(row.id));
+    return this.view(updated!, (await this.numbers([row.id])).get(row.id), await projectSlugs(this.db, projectId));
   }
 
   async remove(projectId: string, name: string): Promise<void> {
@@ -324,6 +374,8 @@ export class FunctionService {
       id: row.id,
       versionID: row.versionId,
       trigger: row.trigger,
+      runID: row.runId,
+      attempt: row.attempt,
       status: row.status,
       durationMs: row.durationMs,
       memoryBytes: row.memoryBytes,

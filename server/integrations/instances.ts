@@ -6,9 +6,7 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import cronParser from 'cron-parser';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { SchemaField } from '../../definitions/field-types/index.ts';
 import { formAjvOptions } from '../../definitions/forms/ajv-options.ts';
 import { integration as catalogueEntry, itemEvents, type IntegrationDefinition } from '../../definitions/integrations/index.ts';
 import {
@@ -19,11 +17,11 @@ import {
   type IntegrationRunPage,
 } from '../../definitions/schemas/integrations.ts';
 import type { Db } from '../db/index.ts';
-import { contentCollections, integrationInstances, integrationRuns } from '../db/schema.ts';
-import { levelAt, topLevel } from '../content/schema-tree.ts';
+import { integrationInstances, integrationRuns } from '../db/schema.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secrets.ts';
+import { collectionNames, nextRun, projectSlugs, resolveCollections } from '../lib/subscribers.ts';
 import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
 
 type Row = typeof integrationInstances.$inferSelect;
@@ -45,21 +43,6 @@ function settingsValidator(entry: IntegrationDefinition): ValidateFunction {
   return validate;
 }
 
-/** The next time a cron expression fires after `from` (UTC), or the reason it is not one. */
-export function nextRun(schedule: string, from: Date): { next: Date } | { error: string } {
-  try {
-    const parsed = cronParser.parseExpression(schedule, { currentDate: from, tz: 'UTC' });
-    const first = parsed.next().toDate();
-    const second = parsed.next().toDate();
-    if (second.getTime() - first.getTime() < integrationLimits.minScheduleMinutes * 60_000) {
-      return { error: `must run at most every ${integrationLimits.minScheduleMinutes} minutes` };
-    }
-    return { next: first };
-  } catch (error) {
-    return { error: `is not a cron expression (${(error as Error).message})` };
-  }
-}
-
 export interface InstanceScope {
   organizationId: string;
   projectId: string;
@@ -74,17 +57,7 @@ export class IntegrationInstanceService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** The project's collections' slugs by row id: answers name collections as the project does now. */
-  private async slugs(projectId: string): Promise<Map<string, string>> {
-    const rows = await this.db.select({ id: contentCollections.id, slug: contentCollections.slug }).from(contentCollections).where(eq(contentCollections.projectId, projectId));
-    return new Map(rows.map((r) => [r.id, r.slug]));
-  }
-
-  /**
-   * An instance as answered. Collections are kept by row id (a renamed slug keeps them) and
-   * answered by today's slug (nested path after a dot), as the console and the API name them; a
-   * collection that is gone keeps its row id.
-   */
+  /** An instance as answered; its collections as `collectionNames` answers them. */
   private view(row: Row, slugs: ReadonlyMap<string, string>): IntegrationInstance {
     const entry = catalogueEntry(row.integration);
     const stored = this.openSecrets(row);
@@ -93,10 +66,7 @@ export class IntegrationInstanceService {
       integration: row.integration,
       name: row.name,
       enabled: row.enabled,
-      collections: row.collections.map((stored) => {
-        const [head = '', ...rest] = stored.split('.');
-        return [slugs.get(head) ?? head, ...rest].join('.');
-      }),
+      collections: collectionNames(row.collections, slugs),
       events: row.events as IntegrationInstance['events'],
       schedule: row.schedule,
       nextRunDate: row.nextRunAt?.toISOString() ?? null,
@@ -125,13 +95,13 @@ export class IntegrationInstanceService {
 
   async list(projectId: string): Promise<IntegrationInstance[]> {
     const rows = await this.db.select().from(integrationInstances).where(eq(integrationInstances.projectId, projectId)).orderBy(integrationInstances.createdAt, integrationInstances.id);
-    const slugs = await this.slugs(projectId);
+    const slugs = await projectSlugs(this.db, projectId);
     return rows.map((row) => this.view(row, slugs));
   }
 
   async get(projectId: string, id: string): Promise<IntegrationInstance> {
     const row = await this.row(projectId, id);
-    return this.view(row, await this.slugs(projectId));
+    return this.view(row, await projectSlugs(this.db, projectId));
   }
 
   /** The instance's settings with its secrets, for its handler (server side only). */
@@ -189,19 +159,9 @@ export class IntegrationInstanceService {
     }
 
     // Collections: one top-level collection, or any lists (ids, slugs, nested slugs).
-    const collections = [...new Set(input.collections.map((c) => c.trim()))];
-    const rows = collections.length
-      ? await this.db.select({ id: contentCollections.id, slug: contentCollections.slug, schema: contentCollections.schema }).from(contentCollections).where(eq(contentCollections.projectId, projectId))
-      : [];
-    const resolved: string[] = [];
-    for (const entryName of collections) {
-      const [head, ...rest] = entryName.split('.');
-      const row = rows.find((r) => r.id === head || r.slug === head);
-      if (!row || !levelAt(topLevel(row.id, row.schema as SchemaField[]), rest)) errors.push({ path: 'collections', message: `"${entryName.slice(0, 100)}" is not a collection of this project` });
-      else if (entry.collections === 'one' && rest.length) errors.push({ path: 'collections', message: 'must be a top-level collection' });
-      else resolved.push([row.id, ...rest].join('.'));
-    }
-    if (entry.collections === 'one' && collections.length !== 1) errors.push({ path: 'collections', message: 'must name exactly one collection' });
+    const { resolved, errors: listErrors } = await resolveCollections(this.db, projectId, input.collections, entry.collections === 'one');
+    for (const message of listErrors) errors.push({ path: 'collections', message });
+    if (entry.collections === 'one' && new Set(input.collections.map((c) => c.trim())).size !== 1) errors.push({ path: 'collections', message: 'must name exactly one collection' });
 
     // Events: those the integration reacts to; a schedule when it runs on one.
     const offered = itemEvents.filter((event) => entry.events.includes(event));
@@ -263,7 +223,7 @@ export class IntegrationInstanceService {
         .returning();
       return row!;
     });
-    return this.view(inserted, await this.slugs(scope.projectId));
+    return this.view(inserted, await projectSlugs(this.db, scope.projectId));
   }
 
   async update(projectId: string, id: string, input: IntegrationInstanceUpdate): Promise<IntegrationInstance> {
@@ -304,7 +264,7 @@ export class IntegrationInstanceService {
       .where(and(eq(integrationInstances.projectId, projectId), eq(integrationInstances.id, id)))
       .returning();
     if (!updated) throw integrationNotFound();
-    return this.view(updated, await this.slugs(projectId));
+    return this.view(updated, await projectSlugs(this.db, projectId));
   }
 
   async remove(projectId: string, id: string): Promise<void> {

@@ -3,23 +3,14 @@
  * (docs/integrations.md "Runs"). A handler throws `RunFailure` (or any error) to fail the attempt;
  * the runner retries it on the schedule unless `retry` is false.
  */
+import type { SubscriberEvent } from '../../lib/subscribers.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IntegrationDefinition } from '../../../definitions/integrations/index.ts';
 import type { Db } from '../../db/index.ts';
 import type { UrlGuard } from '../../lib/url-guard.ts';
 
-/** An item event as the relay recorded it in the run's detail. */
-export interface RunEvent {
-  /** The collection's row id. */
-  collectionID: string;
-  collectionSlug: string;
-  /** The written item's own id, and for a nested item its top item and the chain of slugs and ids to its list. */
-  itemID: string;
-  rootItemID: string | null;
-  nestedPath: string;
-  trigger: 'create' | 'update' | 'delete';
-  item: Record<string, unknown>;
-}
+/** An item event as the relay recorded it in the run's detail (server/lib/subscribers.ts). */
+export type RunEvent = SubscriberEvent;
 
 export interface RunInput {
   trigger: 'create' | 'update' | 'delete' | 'schedule' | 'test';

@@ -1,0 +1,341 @@
+/**
+ * What runs on a project's item events and schedules through the job queue — integration
+ * instances (docs/integrations.md "Runs") and functions (docs/functions.md "Event and schedule
+ * triggers") — has one owner here, as webhook deliveries have theirs (docs/webhooks.md):
+ *
+ * - a subscriber (an instance, a function) names the item events it runs after and the lists it
+ *   listens to (collection row ids, with a nested path after a dot; none: every list), and maybe a
+ *   cron schedule;
+ * - the relay reads `item_events` past its place (`event_relays`, one row per kind of subscriber)
+ *   in the order their transactions became final, and in ONE transaction inserts a run per
+ *   matching subscriber (one per subscriber and event), enqueues its first attempt as a pg-boss
+ *   job and moves its place. Events committed before a subscriber began listening are not its own
+ *   (its snapshot);
+ * - subscribers whose `next_run_at` passed get a run and their next time in one transaction
+ *   (`for update skip locked`: one process takes each);
+ * - one job is one attempt, made by the kind's own `attempt`, which enqueues the next one (in its
+ *   own transaction) when the run is to be tried again.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import cronParser from 'cron-parser';
+import { eq, sql } from 'drizzle-orm';
+import type { SchemaField } from '../../definitions/field-types/index.ts';
+import type { Database, Db } from '../db/index.ts';
+import { contentCollections } from '../db/schema.ts';
+import { levelAt, topLevel } from '../content/schema-tree.ts';
+import { query, type Executor } from '../content/storage.ts';
+import { contentEventChannel, eventsPastPlace } from '../live/events.ts';
+import { newId } from './ids.ts';
+import { RelayLoop } from './relay-loop.ts';
+import { bossDb, committedBefore, inTransaction, type BossDb } from '../webhooks/delivery.ts';
+import { eventKeys } from '../webhooks/webhooks.ts';
+
+/** A schedule runs at most this often. */
+export const minScheduleMinutes = 5;
+
+/** The next time a cron expression fires after `from` (UTC), or the reason it is not one. */
+export function nextRun(schedule: string, from: Date): { next: Date } | { error: string } {
+  try {
+    const parsed = cronParser.parseExpression(schedule, { currentDate: from, tz: 'UTC' });
+    const first = parsed.next().toDate();
+    const second = parsed.next().toDate();
+    if (second.getTime() - first.getTime() < minScheduleMinutes * 60_000) {
+      return { error: `must run at most every ${minScheduleMinutes} minutes` };
+    }
+    return { next: first };
+  } catch (error) {
+    return { error: `is not a cron expression (${(error as Error).message})` };
+  }
+}
+
+/** The project's collections' slugs by row id. */
+export async function projectSlugs(db: Db, projectId: string): Promise<Map<string, string>> {
+  const rows = await db.select({ id: contentCollections.id, slug: contentCollections.slug }).from(contentCollections).where(eq(contentCollections.projectId, projectId));
+  return new Map(rows.map((r) => [r.id, r.slug]));
+}
+
+/**
+ * Lists as answered. They are kept by row id (a renamed slug keeps them) and answered by today's
+ * slug (nested path after a dot), as the console and the API name them; a collection that is gone
+ * keeps its row id.
+ */
+export function collectionNames(stored: readonly string[], slugs: ReadonlyMap<string, string>): string[] {
+  return stored.map((entry) => {
+    const [head = '', ...rest] = entry.split('.');
+    return [slugs.get(head) ?? head, ...rest].join('.');
+  });
+}
+
+/**
+ * Lists named as a person names them (a collection's id or slug, then a nested list's slugs after
+ * dots) resolved to how they are kept; a message per name that is no list of the project (or a
+ * nested one where `topLevelOnly`).
+ */
+export async function resolveCollections(db: Db, projectId: string, names: readonly string[], topLevelOnly = false): Promise<{ resolved: string[]; errors: string[] }> {
+  const wanted = [...new Set(names.map((c) => c.trim()))];
+  const rows = wanted.length
+    ? await db.select({ id: contentCollections.id, slug: contentCollections.slug, schema: contentCollections.schema }).from(contentCollections).where(eq(contentCollections.projectId, projectId))
+    : [];
+  const resolved: string[] = [];
+  const errors: string[] = [];
+  for (const name of wanted) {
+    const [head, ...rest] = name.split('.');
+    const row = rows.find((r) => r.id === head || r.slug === head);
+    if (!row || !levelAt(topLevel(row.id, row.schema as SchemaField[]), rest)) errors.push(`"${name.slice(0, 100)}" is not a collection of this project`);
+    else if (topLevelOnly && rest.length) errors.push('must be a top-level collection');
+    else resolved.push([row.id, ...rest].join('.'));
+  }
+  return { resolved, errors };
+}
+
+/** An item event as a subscriber's run gets it. */
+export interface SubscriberEvent {
+  collectionID: string;
+  collectionSlug: string;
+  itemID: string;
+  rootItemID: string | null;
+  nestedPath: string;
+  trigger: 'create' | 'update' | 'delete';
+  /** The item after the write (before it, for a delete). */
+  item: Record<string, unknown>;
+}
+
+/** One job: one attempt of one run. */
+export interface RunJob {
+  runId: string;
+  attempt: number;
+}
+
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+export interface SubscriberRunnerOptions {
+  database: Database;
+  log: FastifyBaseLogger;
+  /** Words for the log ("integration", "function"). */
+  label: string;
+  /** The `event_relays` row and the pg-boss queue. */
+  relay: string;
+  queue: string;
+  /**
+   * The tables: `owners` has id, project_id, events, collections, schedule, next_run_at and the
+   * snapshot column; `runs` has id, the owner column, project_id, trigger, event_id, detail (and a
+   * unique index on the owner column and event_id). `active` picks the owners that run at all.
+   */
+  tables: { owners: string; runs: string; ownerColumn: string; snapshotColumn: string; active: string };
+  /** pg-boss options of a job of this trigger ('event', 'schedule', 'test'). */
+  jobOptions: (trigger: string) => { retryLimit: number; retryDelay: number; expireInSeconds: number };
+  /** One attempt of a run; it enqueues the next with `enqueueAttempt` when there is to be one. */
+  attempt: (job: RunJob) => Promise<void>;
+  /** How often the relay and the schedule look without being told (ms). */
+  intervalMs?: number;
+  now?: () => Date;
+}
+
+export class SubscriberRunner {
+  private boss: PgBoss | undefined;
+  private bossDb: BossDb | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private workerId: string | undefined;
+  private readonly loop: RelayLoop;
+
+  constructor(private readonly options: SubscriberRunnerOptions) {
+    this.loop = new RelayLoop(
+      () => this.relayBatch(),
+      (error) => options.log.warn({ err: error }, `${options.label} relay failed; it runs again shortly`),
+    );
+  }
+
+  private now() {
+    return this.options.now?.() ?? new Date();
+  }
+
+  async start(): Promise<void> {
+    const { database, log, queue } = this.options;
+    this.stopped = false;
+    this.loop.restart();
+    this.bossDb = bossDb(database);
+    const boss = new PgBoss({ db: this.bossDb, schedule: false, supervise: true, maintenanceIntervalSeconds: 60 } as unknown as PgBoss.ConstructorOptions);
+    boss.on('error', (error) => log.warn({ err: error }, `${this.options.label} queue error`));
+    await boss.start();
+    await boss.createQueue(queue);
+    this.boss = boss;
+    this.workerId = await boss.work<RunJob>(queue, { pollingIntervalSeconds: 1, batchSize: 10 }, async (jobs) => {
+      await Promise.all(jobs.map((job) => this.options.attempt(job.data)));
+    });
+    this.stopListening = await database.listen(contentEventChannel, () => this.relaySoon(), () => this.relay());
+    this.timer = setInterval(() => {
+      this.relay();
+      void this.scheduleDue();
+    }, this.options.intervalMs ?? 2000);
+    this.timer.unref();
+    this.relay();
+  }
+
+  /** Stops taking work; an attempt under way ends first (at most `drainMs`). */
+  async stop(drainMs: number): Promise<void> {
+    this.stopped = true;
+    // The loop stops with the rest at once: no batch after this one, no warning of a closing database.
+    const relayStopped = this.loop.stop();
+    if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    await this.stopListening?.();
+    await relayStopped;
+    await this.boss?.stop({ graceful: true, wait: true, timeout: drainMs });
+    this.boss = undefined;
+    await this.bossDb?.close?.();
+    this.bossDb = undefined;
+  }
+
+  private wake() {
+    if (this.workerId && !this.stopped) this.boss?.notifyWorker(this.workerId);
+  }
+
+  /** Relays shortly after a write's notification, so the writes of one moment go in one batch. */
+  private relaySoon(): void {
+    if (this.soon || this.stopped) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.relay();
+    }, 50);
+  }
+
+  /** Runs the relay now, or once more after the run under way. */
+  relay(): void {
+    if (this.stopped || !this.boss) return;
+    this.loop.run();
+  }
+
+  /** Waits for the relay run under way (tests and shutdown). */
+  async settled(): Promise<void> {
+    await this.loop.settled();
+  }
+
+  /** One batch of events into runs; the number of events read (0: caught up, or another process relays). */
+  private async relayBatch(): Promise<number> {
+    const { relay, tables } = this.options;
+    const owners = sql.identifier(tables.owners);
+    let queued = 0;
+    const read = await this.options.database.db.transaction(async (tx) => {
+      const [place] = await query(tx, sql`select xid::text as xid, event_id from event_relays where name = ${relay} for update skip locked`);
+      if (!place) return 0;
+      const events = await eventsPastPlace(tx, { xid: String(place.xid), eventId: String(place.event_id) });
+      if (!events.length) return 0;
+      const projectIds = [...new Set(events.map((e) => String(e.project_id)))];
+      const subscribers = await query(
+        tx,
+        sql`select id, project_id, collections, events, ${sql.identifier(tables.snapshotColumn)} as snapshot from ${owners}
+            where ${sql.raw(tables.active)} and jsonb_array_length(events) > 0 and project_id in (${sql.join(projectIds.map((p) => sql`${p}`), sql`, `)})`,
+      );
+      const before = new Map(subscribers.map((s) => [s.id, s.snapshot == null ? undefined : committedBefore(String(s.snapshot))]));
+      const runs: { id: string; ownerId: string; projectId: string; trigger: string; eventId: number; detail: string }[] = [];
+      for (const event of events) {
+        const keys = eventKeys({ id: String(event.collection_id), slug: String(event.slug ?? event.collection_id) }, String(event.nested_path ?? ''));
+        for (const subscriber of subscribers) {
+          if (subscriber.project_id !== event.project_id) continue;
+          if (before.get(subscriber.id)?.(BigInt(String(event.xid)))) continue;
+          const wanted = json<string[]>(subscriber.events);
+          const collections = json<string[]>(subscriber.collections);
+          // No lists named: every list.
+          if (!wanted.includes(String(event.trigger)) || (collections.length > 0 && !collections.some((entry) => keys.includes(entry)))) continue;
+          const detail: SubscriberEvent = {
+            collectionID: String(event.collection_id),
+            collectionSlug: String(event.slug ?? event.collection_id),
+            itemID: String(event.item_id),
+            rootItemID: event.root_item_id == null ? null : String(event.root_item_id),
+            nestedPath: String(event.nested_path ?? ''),
+            trigger: String(event.trigger) as SubscriberEvent['trigger'],
+            item: json<Record<string, unknown>>(event.item),
+          };
+          runs.push({ id: newId(), ownerId: String(subscriber.id), projectId: String(subscriber.project_id), trigger: detail.trigger, eventId: Number(event.id), detail: JSON.stringify({ event: detail }) });
+        }
+      }
+      if (runs.length) {
+        const rows = sql.join(
+          runs.map((r) => sql`(${r.id}, ${r.ownerId}, ${r.projectId}, ${r.trigger}, ${r.eventId}, ${r.detail}::jsonb)`),
+          sql`, `,
+        );
+        const inserted = await query(
+          tx,
+          sql`insert into ${sql.identifier(tables.runs)} (id, ${sql.identifier(tables.ownerColumn)}, project_id, trigger, event_id, detail) values ${rows}
+              on conflict (${sql.identifier(tables.ownerColumn)}, event_id) where event_id is not null do nothing returning id`,
+        );
+        queued += await this.enqueue(tx, inserted.map((row) => String(row.id)), 'event');
+      }
+      const last = events[events.length - 1]!;
+      await tx.execute(sql`update event_relays set xid = ${last.xid}::xid8, event_id = ${last.id}, updated_at = now() where name = ${relay}`);
+      return events.length;
+    });
+    if (queued) this.wake();
+    return read;
+  }
+
+  /** Enqueues the first attempts of runs, in the caller's transaction; how many. */
+  async enqueue(tx: Executor, runIds: readonly string[], trigger: string): Promise<number> {
+    if (!runIds.length) return 0;
+    if (!this.boss) throw new Error(`the ${this.options.label} queue is not started`);
+    await this.boss.insert(
+      runIds.map((runId) => ({ name: this.options.queue, data: { runId, attempt: 1 } satisfies RunJob, ...this.options.jobOptions(trigger) })),
+      { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
+    );
+    return runIds.length;
+  }
+
+  /** Enqueues a later attempt of a run, in the caller's transaction. */
+  async enqueueAttempt(tx: Executor, job: RunJob, startAfter: Date, trigger: string): Promise<void> {
+    if (!this.boss) throw new Error(`the ${this.options.label} queue is not started`);
+    await this.boss.insert([{ name: this.options.queue, data: job, startAfter, ...this.options.jobOptions(trigger) }], { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions);
+  }
+
+  /** Makes a run now (a test a person asked for) with its first attempt; its id. */
+  async runNow(ownerId: string, projectId: string, trigger: string, detail: Record<string, unknown>): Promise<string> {
+    const { tables } = this.options;
+    const id = newId();
+    await this.options.database.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`insert into ${sql.identifier(tables.runs)} (id, ${sql.identifier(tables.ownerColumn)}, project_id, trigger, detail) values (${id}, ${ownerId}, ${projectId}, ${trigger}, ${JSON.stringify(detail)}::jsonb)`,
+      );
+      await this.enqueue(tx, [id], trigger);
+    });
+    this.wake();
+    return id;
+  }
+
+  /** Scheduled subscribers whose time came: a run each, and their next time. */
+  async scheduleDue(): Promise<number> {
+    if (this.stopped || !this.boss) return 0;
+    const { tables } = this.options;
+    const owners = sql.identifier(tables.owners);
+    try {
+      const now = this.now();
+      const made = await this.options.database.db.transaction(async (tx) => {
+        const due = await query(
+          tx,
+          sql`select id, project_id, schedule from ${owners}
+              where ${sql.raw(tables.active)} and next_run_at is not null and next_run_at <= ${now.toISOString()}::timestamptz
+              order by next_run_at limit 50 for update skip locked`,
+        );
+        const ids: string[] = [];
+        for (const owner of due) {
+          const next = nextRun(String(owner.schedule), now);
+          await tx.execute(sql`update ${owners} set next_run_at = ${'next' in next ? next.next.toISOString() : null}::timestamptz where id = ${owner.id}`);
+          const id = newId();
+          await tx.execute(
+            sql`insert into ${sql.identifier(tables.runs)} (id, ${sql.identifier(tables.ownerColumn)}, project_id, trigger, detail)
+                values (${id}, ${owner.id}, ${owner.project_id}, 'schedule', ${JSON.stringify({ scheduledFor: now.toISOString() })}::jsonb)`,
+          );
+          ids.push(id);
+        }
+        return this.enqueue(tx, ids, 'schedule');
+      });
+      if (made) this.wake();
+      return made;
+    } catch (error) {
+      if (!this.stopped) this.options.log.warn({ err: error }, `scheduling ${this.options.label} runs failed; it runs again shortly`);
+      return 0;
+    }
+  }
+}
