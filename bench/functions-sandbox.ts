@@ -15,12 +15,7 @@
 import { cpus } from 'node:os';
 import { compileFunction } from '../server/functions/compile.ts';
 import { SandboxPool, type Invocation, type SandboxLimits } from '../server/functions/sandbox.ts';
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
-const round = (n: number) => Math.round(n * 100) / 100;
+import { percentile, round } from './support/stats.ts';
 
 const limits: SandboxLimits = { memoryBytes: 64 * 1024 * 1024, timeoutMs: 5000, maxOutputBytes: 1024 * 1024, maxLogBytes: 64 * 1024 };
 

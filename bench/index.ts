@@ -6,6 +6,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<nu
   'code-figures': () => import('./code-figures.ts'),
   billing: () => import('./billing.ts'),
   'content-storage': () => import('./content-storage.ts'),
+  functions: () => import('./functions.ts'),
   'functions-sandbox': () => import('./functions-sandbox.ts'),
   layouts: () => import('./layouts.ts'),
   list: () => import('./list.ts'),

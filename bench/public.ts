@@ -15,28 +15,17 @@
  *    count, a sort, a filter, a count only), then list throughput with 50 connections.
  */
 import { tmpdir } from 'node:os';
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { fieldTypes } from '../definitions/field-types/index.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { openBenchDatabase, type Kind } from './list.ts';
+import { autocannon, type Load, type LoadDetail } from './support/autocannon.ts';
+import { percentile, round } from './support/stats.ts';
 
-const require = createRequire(import.meta.url);
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
-const round = (n: number) => Math.round(n * 100) / 100;
-
-interface Load {
-  connections: number;
-  requestsPerSecond: number;
-  p95Ms: number;
-  errors: number;
-}
+/** The figures this bench has always answered. */
+const load = ({ connections, requestsPerSecond, p95Ms, errors }: LoadDetail): Load => ({ connections, requestsPerSecond, p95Ms, errors });
 
 interface Figures {
   database: Kind;
@@ -83,24 +72,6 @@ async function setUp(base: string, bootstrap: () => Promise<unknown>) {
   return token;
 }
 
-/** autocannon in a process of its own; `-c` connections for `seconds`. */
-async function autocannon(args: string[], connections: number, seconds: number): Promise<Load & { total: number }> {
-  const child = spawn(process.execPath, [require.resolve('autocannon/autocannon.js'), '--json', '-c', String(connections), '-d', String(seconds), ...args], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await new Promise((resolve) => child.on('close', resolve));
-  const result = JSON.parse(out) as { requests: { average: number; total: number }; latency: Record<string, number>; errors: number; non2xx: number; '2xx': number };
-  return {
-    connections,
-    requestsPerSecond: Math.round(result.requests.average),
-    p95Ms: result.latency.p97_5 ?? result.latency.p99 ?? 0,
-    errors: result.errors + result.non2xx,
-    total: result['2xx'],
-  };
-}
-
 async function timeCase(base: string, token: string, url: string, runs: number) {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -137,9 +108,7 @@ async function runOne(kind: Kind, seconds: number, runs: number, log: (line: str
     }
     const listThroughput = await autocannon([...auth, base + cases['first page (100) with count']!], 50, seconds);
     log(`  list, 50 clients: ${listThroughput.requestsPerSecond} req/s (p95 ${listThroughput.p95Ms} ms, ${listThroughput.errors} errors)`);
-    const { total, ...createLoad } = created;
-    const { total: _t, ...listLoad } = listThroughput;
-    return { database: kind, create: { ...createLoad, itemsCreated: total }, list, listThroughput: listLoad };
+    return { database: kind, create: { ...load(created), itemsCreated: created.total }, list, listThroughput: load(listThroughput) };
   } finally {
     await app.close();
     await database.close();

@@ -1,0 +1,348 @@
+/**
+ * Functions (docs/functions.md) through the real server listening on a port, called over HTTP with
+ * a project API token, on PGlite (the default) or PostgreSQL:
+ *
+ *   npm run bench -- functions                               # PGlite
+ *   npm run bench -- functions --db postgres                 # BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres
+ *   npm run bench -- functions --database-url postgres://…   # PostgreSQL at that address
+ *   npm run bench -- functions --db pglite,postgres --json
+ *   npm run bench -- functions --only http,cold,throughput,events --calls 1000 --seconds 5 --creates 300
+ *   npm run bench -- functions --concurrency 16              # FUNCTION_CONCURRENCY_PER_PROJECT for the run (default: the server's, 8)
+ *
+ * 1. http: warm invocation overhead. A trivial deployed function at `/functions/v1/{project}/{name}`
+ *    and, for comparison, a cheap route that is no function (GET of one item on /api/public), called
+ *    one after the other `--calls` times each after a warm-up (alternating, so both see the same
+ *    machine): p50/p95 of the round trip of each and their difference. Target: p50 ≤ 5 ms.
+ * 2. cold: the first call of a function just made and deployed, on the running server whose pool
+ *    is ready (`--cold` functions, each called once, then once more warm), with the sandbox's own
+ *    durationMs from the invocation log. Target ≤ 50 ms. Also the server's very first function
+ *    call, some seconds after it started listening (when the pool's threads start).
+ * 3. throughput: invocations per second with 1, 4 and 16 concurrent callers for `--seconds` each
+ *    (autocannon in a process of its own, so the load generator does not share the server's
+ *    event loop). A project runs at most FUNCTION_CONCURRENCY_PER_PROJECT (8) functions at once:
+ *    with 16 callers on one project the rest are answered 429 function_busy, counted apart from
+ *    the invocations; so 16 callers are also measured split over two projects (8 + 8). Target ≥ 200/s.
+ * 4. events: item-create latency through /api/public (`--creates` sequential, then as many by 4
+ *    concurrent callers) without a function, then with a function on `create` of the collection
+ *    (it makes one small ctx.data call), then without again (the baseline is both runs without);
+ *    the runs completed and how long after the last create the queue drained. Target: the
+ *    function adds ≤ 10 % to the create latency (p50), as it runs after the write, from the queue.
+ *
+ * The exit status is 1 when a target measured is not met.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { fieldTypes } from '../definitions/field-types/index.ts';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import type { Database } from '../server/db/index.ts';
+import { query } from '../server/content/storage.ts';
+import { call, openBenchDatabase, signInAdmin, type Kind } from './list.ts';
+import { autocannon, type LoadDetail } from './support/autocannon.ts';
+import { mean, percentile, round } from './support/stats.ts';
+
+const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
+const parts = ['http', 'cold', 'throughput', 'events'] as const;
+type Part = (typeof parts)[number];
+
+const trivialSource = 'export default async (event: { query: Record<string, string> }) => ({ n: Number(event.query.n ?? 0) + 1 });';
+/** Runs after each create: one small call of the data client (a page of one item; the count is kept, not counted). */
+const onCreateSource = "export default async (event: unknown, ctx: any) => { const { items } = await ctx.data.list('articles', { perPage: 1 }); return { seen: items.length }; };";
+
+interface Options {
+  calls: number;
+  seconds: number;
+  creates: number;
+  cold: number;
+  concurrency?: string;
+  only: Set<Part>;
+}
+
+interface Latency {
+  p50Ms: number;
+  p95Ms: number;
+  meanMs: number;
+}
+
+const latency = (times: number[]): Latency => ({ p50Ms: round(percentile(times, 50)), p95Ms: round(percentile(times, 95)), meanMs: round(mean(times)) });
+const load1 = () => round(loadavg()[0]!);
+
+/** One project as an app's owner makes it: organization, project, collection, a power API token. */
+async function makeProject(base: string, admin: string, name: string) {
+  const org = (await call(base, admin, 'POST', '/api/organization', { name })).body as { id: string };
+  const project = (await call(base, admin, 'POST', `/api/organization/${org.id}/project`, { name })).body as { id: string };
+  const prefix = `/api/organization/${org.id}/project/${project.id}`;
+  await call(base, admin, 'POST', `${prefix}/collection`, { id: 'articles', name: 'Articles', schema: [{ name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true }] });
+  const token = (await call(base, admin, 'POST', '/api/apiTokens', { name: 'bench', projectID: project.id, organizationID: org.id, powerRead: true, powerWrite: true })).body as { id: string; jwtToken: string };
+  const functions = `${prefix}/functions`;
+  /** Makes a function, saves its source and deploys it; its id. */
+  const deploy = async (fn: string, source: string) => {
+    const made = (await call(base, admin, 'POST', functions, { name: fn, apiTokenID: token.id })).body as { id: string };
+    const version = (await call(base, admin, 'PUT', `${functions}/${fn}/source`, { source })).body as { id: string };
+    await call(base, admin, 'POST', `${functions}/${fn}/deploy`, { versionID: version.id });
+    return made.id;
+  };
+  return { orgId: org.id, projectId: project.id, prefix, functions, token: token.jwtToken, deploy };
+}
+
+/** A round trip over HTTP: the answer's status and body (read to its end), and the milliseconds. */
+async function timed(url: string, token: string, init: { method?: string; body?: unknown } = {}) {
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  if (response.status >= 300) throw new Error(`${init.method ?? 'GET'} ${url} → ${response.status} ${text.slice(0, 300)}`);
+  return { ms, text, response };
+}
+
+/** The runs a function's item-event trigger made, by status. */
+async function runCounts(database: Database, functionId: string) {
+  const [row] = await query<{ total: number; pending: number; succeeded: number; failed: number }>(
+    database.db,
+    sql`select count(*)::int as total,
+               (count(*) filter (where status = 'pending'))::int as pending,
+               (count(*) filter (where status = 'succeeded'))::int as succeeded,
+               (count(*) filter (where status = 'failed'))::int as failed
+          from function_runs where function_id = ${functionId}`,
+  );
+  return row!;
+}
+
+/** Waits until `expected` runs exist and none is pending (or `timeoutMs` passed): when that was seen, and the counts. */
+async function drained(database: Database, functionId: string, expected: number, timeoutMs: number) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const counts = await runCounts(database, functionId);
+    if ((counts.total >= expected && counts.pending === 0) || performance.now() > deadline) return { at: performance.now(), counts, timedOut: performance.now() > deadline };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function runOne(kind: Kind, options: Options, log: (line: string) => void) {
+  const { database, drop } = await openBenchDatabase(kind, { keep: false }, 'larder_bench_functions');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'larder-bench-functions-'));
+  const config = loadConfig({
+    SERVE_CONSOLE: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: 'bench@larder.test',
+    ADMIN_PASSWORD: 'bench bench bench',
+    DATA_DIR: dataDir,
+    ...(options.concurrency ? { FUNCTION_CONCURRENCY_PER_PROJECT: options.concurrency } : {}),
+  });
+  const app = await buildApp({ config, database });
+  const figures: Record<string, unknown> = { database: kind, concurrencyPerProject: config.functions.concurrencyPerProject, loadAverageAtStart: load1() };
+  const met: Record<string, boolean> = {};
+  log(`${kind} (load average ${figures.loadAverageAtStart}, FUNCTION_CONCURRENCY_PER_PROJECT ${config.functions.concurrencyPerProject}):`);
+  try {
+    const listenedAt = performance.now();
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.ctx.users.bootstrapAdmin();
+    const admin = await signInAdmin(base);
+    const one = await makeProject(base, admin, 'Bench');
+    await one.deploy('echo', trivialSource);
+    const echo = `${base}/functions/v1/${one.projectId}/echo`;
+    const item = JSON.parse((await timed(`${base}/api/public/collection/articles/items`, one.token, { method: 'POST', body: { title: 'read me' } })).text) as { id: string };
+    const itemUrl = `${base}/api/public/collection/articles/items/${item.id}`;
+
+    // The server's first function call: its pool's threads started when it began listening.
+    const firstSince = performance.now() - listenedAt;
+    const first = await timed(`${echo}?n=0`, one.token);
+    figures.firstCallOnServer = { ms: round(first.ms), afterListeningMs: Math.round(firstSince) };
+    log(`  the server's first function call, ${Math.round(firstSince)} ms after it began listening: ${round(first.ms)} ms`);
+
+    if (options.only.has('http')) {
+      for (let i = 0; i < 200; i++) {
+        await timed(`${echo}?n=${i}`, one.token);
+        await timed(itemUrl, one.token);
+      }
+      const fn: number[] = [];
+      const plain: number[] = [];
+      for (let i = 0; i < options.calls; i++) {
+        const answer = await timed(`${echo}?n=${i}`, one.token);
+        if ((JSON.parse(answer.text) as { n: number }).n !== i + 1) throw new Error(`wrong answer: ${answer.text}`);
+        fn.push(answer.ms);
+        plain.push((await timed(itemUrl, one.token)).ms);
+      }
+      const http = { calls: options.calls, function: latency(fn), itemRead: latency(plain), differenceP50Ms: round(percentile(fn, 50) - percentile(plain, 50)), differenceP95Ms: round(percentile(fn, 95) - percentile(plain, 95)) };
+      figures.http = http;
+      met.http = http.function.p50Ms <= 5;
+      log(`  http, ${options.calls} sequential calls each after 200 warm-up (alternating):`);
+      log(`    trivial function   p50 ${http.function.p50Ms} ms, p95 ${http.function.p95Ms} ms (mean ${http.function.meanMs})`);
+      log(`    GET one item       p50 ${http.itemRead.p50Ms} ms, p95 ${http.itemRead.p95Ms} ms (mean ${http.itemRead.meanMs})`);
+      log(`    the function's overhead over the item read: p50 +${http.differenceP50Ms} ms, p95 +${http.differenceP95Ms} ms; target p50 ≤ 5 ms: ${met.http ? 'met' : 'NOT met'}`);
+    }
+
+    if (options.only.has('cold')) {
+      // The pool is ready: the first call above waited for it, if it had to.
+      const firsts: number[] = [];
+      const inSandbox: number[] = [];
+      const seconds: number[] = [];
+      for (let i = 0; i < options.cold; i++) {
+        const name = `cold-${i}`;
+        await one.deploy(name, trivialSource.replace('+ 1', `+ ${i + 1}`));
+        const url = `${base}/functions/v1/${one.projectId}/${name}`;
+        firsts.push((await timed(url, one.token)).ms);
+        const page = (await call(base, admin, 'GET', `${one.functions}/${name}/invocations`)).body as { invocations: { durationMs: number }[] };
+        inSandbox.push(page.invocations[0]!.durationMs);
+        seconds.push((await timed(url, one.token)).ms);
+      }
+      const cold = { functions: options.cold, firstCall: latency(firsts), firstCallMaxMs: round(Math.max(...firsts)), sandboxDurationMs: inSandbox, secondCall: latency(seconds) };
+      figures.cold = cold;
+      met.cold = cold.firstCall.p50Ms <= 50;
+      log(`  cold, the first call of ${options.cold} functions each just made and deployed (pool ready):`);
+      log(`    first call p50 ${cold.firstCall.p50Ms} ms, max ${cold.firstCallMaxMs} ms; the sandbox's durationMs ${inSandbox.join(', ')} ms; the second call p50 ${cold.secondCall.p50Ms} ms; target ≤ 50 ms: ${met.cold ? 'met' : 'NOT met'}`);
+    }
+
+    if (options.only.has('throughput')) {
+      const auth = ['-H', `authorization=Bearer ${one.token}`];
+      const row = (callers: number, answers: LoadDetail[]) => {
+        const ok = answers.reduce((sum, a) => sum + a.total, 0);
+        const busy = answers.reduce((sum, a) => sum + (a.statusCodes['429'] ?? 0), 0);
+        const other = answers.reduce((sum, a) => sum + a.errors, 0) - busy;
+        const seconds = Math.max(...answers.map((a) => a.seconds));
+        return { callers, projects: answers.length, invocationsPerSecond: Math.round(ok / seconds), invocations: ok, busy429: busy, otherErrors: other, seconds: round(seconds), p50Ms: Math.max(...answers.map((a) => a.p50Ms)), p97_5Ms: Math.max(...answers.map((a) => a.p97_5Ms)) };
+      };
+      const rows = [];
+      await autocannon([...auth, `${echo}?n=1`], 4, 2); // warm-up
+      for (const callers of [1, 4, 16]) rows.push(row(callers, [await autocannon([...auth, `${echo}?n=1`], callers, options.seconds)]));
+      // 16 callers over two projects, 8 each: each project within its own limit.
+      const two = await makeProject(base, admin, 'Bench two');
+      await two.deploy('echo', trivialSource);
+      const echoTwo = `${base}/functions/v1/${two.projectId}/echo?n=1`;
+      rows.push(row(16, await Promise.all([autocannon([...auth, `${echo}?n=1`], 8, options.seconds), autocannon(['-H', `authorization=Bearer ${two.token}`, echoTwo], 8, options.seconds)])));
+      figures.throughput = rows;
+      met.throughput = rows.every((r) => r.invocationsPerSecond >= 200);
+      log(`  throughput, ${options.seconds} s each (autocannon in its own process):`);
+      for (const r of rows) {
+        log(`    ${String(r.callers).padStart(2)} caller(s)${r.projects > 1 ? ` over ${r.projects} projects` : ''}: ${r.invocationsPerSecond} invocations/s (p50 ${r.p50Ms} ms, p97.5 ${r.p97_5Ms} ms; ${r.invocations} answered 200, ${r.busy429} answered 429 function_busy, ${r.otherErrors} other errors)`);
+      }
+      log(`    target ≥ 200/s: ${met.throughput ? 'met' : 'NOT met'}`);
+    }
+
+    if (options.only.has('events')) figures.events = await events(base, admin, database, options, met, log);
+    figures.loadAverageAtEnd = load1();
+    figures.targetsMet = met;
+    log(`  load average at the end ${figures.loadAverageAtEnd}; targets: ${Object.entries(met).map(([k, v]) => `${k} ${v ? 'met' : 'NOT met'}`).join(', ') || 'none measured'}`);
+    return { figures, met: Object.values(met).every(Boolean) };
+  } finally {
+    await app.close();
+    await database.close();
+    await drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Part 4: item creates without a function on `create`, with one, and without again. */
+async function events(base: string, admin: string, database: Database, options: Options, met: Record<string, boolean>, log: (line: string) => void) {
+  const project = await makeProject(base, admin, 'Bench events');
+  const functionId = await project.deploy('on-create', onCreateSource);
+  const items = `${base}/api/public/collection/articles/items`;
+  let n = 0;
+  const create = async () => (await timed(items, project.token, { method: 'POST', body: { title: `Article ${n++}` } })).ms;
+  const sequential = async () => {
+    const times: number[] = [];
+    for (let i = 0; i < options.creates; i++) times.push(await create());
+    return times;
+  };
+  const concurrent = async (callers: number) => {
+    const times: number[] = [];
+    let left = options.creates;
+    await Promise.all(
+      Array.from({ length: callers }, async () => {
+        while (left-- > 0) times.push(await create());
+      }),
+    );
+    return times;
+  };
+  const listen = (on: boolean) => call(base, admin, 'PUT', `${project.functions}/on-create`, on ? { events: ['create'], collections: ['articles'] } : { events: [] });
+
+  for (let i = 0; i < 20; i++) await create(); // warm-up
+  const before = { sequential: await sequential(), concurrent: await concurrent(4) };
+
+  await listen(true);
+  // Warm-up of the run path: the relay, the queue's workers, the data client's route.
+  for (let i = 0; i < 20; i++) await create();
+  const warm = await drained(database, functionId, 20, 60_000);
+  if (warm.counts.total === 0) {
+    log(`  events: no run of the function on 'create' within 60 s: the item-event trigger is not there (yet); not measured`);
+    await listen(false);
+    return { measured: false, reason: 'no run of the function on create within 60 s' };
+  }
+  const phase = async (times: () => Promise<number[]>, expected: number) => {
+    const timesMs = await times();
+    const lastCreate = performance.now();
+    const done = await drained(database, functionId, expected, 300_000);
+    return { timesMs, drainMs: round(done.at - lastCreate), counts: done.counts, timedOut: done.timedOut };
+  };
+  const withSequential = await phase(sequential, 20 + options.creates);
+  const withConcurrent = await phase(() => concurrent(4), 20 + 2 * options.creates);
+  await listen(false);
+  const after = { sequential: await sequential(), concurrent: await concurrent(4) };
+
+  const row = (without: number[], withFn: number[]) => {
+    const base = latency(without);
+    const on = latency(withFn);
+    return { without: base, with: on, addedP50Pct: round((on.p50Ms / base.p50Ms - 1) * 100), addedMeanPct: round((on.meanMs / base.meanMs - 1) * 100) };
+  };
+  const seq = row([...before.sequential, ...after.sequential], withSequential.timesMs);
+  const conc = row([...before.concurrent, ...after.concurrent], withConcurrent.timesMs);
+  const counts = withConcurrent.counts;
+  const figures = {
+    measured: true,
+    creates: options.creates,
+    sequential: { ...seq, drainMs: withSequential.drainMs, runs: withSequential.counts },
+    concurrent4: { ...conc, drainMs: withConcurrent.drainMs, runs: withConcurrent.counts },
+    runsExpected: 20 + 2 * options.creates,
+    runsSucceeded: counts.succeeded,
+    runsFailed: counts.failed,
+    runsPending: counts.pending,
+  };
+  met.events = seq.addedP50Pct <= 10 && conc.addedP50Pct <= 10 && !withSequential.timedOut && !withConcurrent.timedOut;
+  const line = (label: string, r: typeof seq, drainMs: number) =>
+    `    ${label}: without p50 ${r.without.p50Ms} ms, p95 ${r.without.p95Ms} ms (mean ${r.without.meanMs}); with p50 ${r.with.p50Ms} ms, p95 ${r.with.p95Ms} ms (mean ${r.with.meanMs}): +${r.addedP50Pct} % at p50, +${r.addedMeanPct} % mean; queue drained ${drainMs} ms after the last create`;
+  log(`  events, ${options.creates} creates through /api/public each way (baseline: before and after the function listened):`);
+  log(line('sequential  ', seq, withSequential.drainMs));
+  log(line('4 concurrent', conc, withConcurrent.drainMs));
+  log(`    runs: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.pending} pending of ${figures.runsExpected} creates while it listened; target ≤ 10 %: ${met.events ? 'met' : 'NOT met'}`);
+  return figures;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const option = (name: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const number = (name: string, fallback: number) => {
+    const value = Number(option(name) ?? fallback);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a whole number of at least 1`);
+    return value;
+  };
+  const databaseUrl = option('database-url');
+  // The PostgreSQL server the benches make their databases on (bench/list.ts openBenchDatabase).
+  if (databaseUrl) process.env.BENCH_DATABASE_URL = databaseUrl;
+  const kinds = (option('db') ?? (databaseUrl ? 'postgres' : 'pglite')).split(',') as Kind[];
+  for (const kind of kinds) if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`--db takes pglite, postgres; not ${kind}`);
+  const only = new Set((option('only') ?? parts.join(',')).split(',') as Part[]);
+  for (const part of only) if (!parts.includes(part)) throw new Error(`--only takes ${parts.join(', ')}; not ${part}`);
+  const concurrency = option('concurrency');
+  const options: Options = { calls: number('calls', 1000), seconds: number('seconds', 5), creates: number('creates', 300), cold: number('cold', 5), only, ...(concurrency ? { concurrency } : {}) };
+  const json = args.includes('--json');
+  const log = (line: string) => {
+    if (!json) console.log(line);
+  };
+  const results = [];
+  let allMet = true;
+  for (const kind of kinds) {
+    const { figures, met } = await runOne(kind, options, log);
+    results.push(figures);
+    allMet &&= met;
+  }
+  if (json) console.log(JSON.stringify(results, null, 2));
+  return allMet ? 0 : 1;
+}
