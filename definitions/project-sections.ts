@@ -5,7 +5,7 @@
  */
 import type { MessageKey } from './messages/format.ts';
 
-export const projectSections = ['collections', 'webhooks', 'auth', 'settings', 'studio', 'mail', 'integrations'] as const;
+export const projectSections = ['collections', 'webhooks', 'auth', 'settings', 'studio', 'mail', 'integrations', 'functions'] as const;
 export type ProjectSection = (typeof projectSections)[number];
 
 /**
@@ -25,6 +25,8 @@ const sectionByRoute: Readonly<Record<string, ProjectSection>> = {
   viewMail: 'mail',
   viewIntegrations: 'integrations',
   viewIntegration: 'integrations',
+  viewFunctions: 'functions',
+  viewFunction: 'functions',
 };
 
 /** The active section for the names of the matched routes, outermost first. */
@@ -44,6 +46,7 @@ export const sectionLabels: Readonly<Record<ProjectSection, MessageKey>> = {
   studio: 'project.section.studio',
   mail: 'project.section.mail',
   integrations: 'project.section.integrations',
+  functions: 'project.section.functions',
 };
 
 /** A place in the project: a route name and the parameters it adds to the project's own. */
@@ -88,6 +91,8 @@ export function sectionTarget(section: ProjectSection, state: SectionState): Sec
       return { route: 'viewMail' };
     case 'integrations':
       return { route: 'viewIntegrations' };
+    case 'functions':
+      return { route: 'viewFunctions' };
   }
 }
 

@@ -72,6 +72,10 @@ export const screenNames = [
   'integrations',
   /** One integration instance: its form, enable switch, test, delete and run log. */
   'integration',
+  /** Functions: the project's functions, New function, and the project's secrets. */
+  'functions',
+  /** One function: code editor, versions, test run, triggers, invocation log, delete. */
+  'function',
   /** Webhooks: the list or its empty state, and the Create Webhook dialog. */
   'webhooks',
   /** One webhook: settings, disabled notice, delivery log with Redeliver. */
@@ -202,6 +206,8 @@ const projectChildren: readonly RouteDefinition[] = [
   },
   { name: 'viewIntegrations', path: 'integrations', title: 'route.viewIntegrations.title', query: ['add'], screen: 'integrations' },
   { name: 'viewIntegration', path: 'integration/{integrationID}', title: 'route.viewIntegration.title', query: ['page'], screen: 'integration' },
+  { name: 'viewFunctions', path: 'functions', title: 'route.viewFunctions.title', screen: 'functions' },
+  { name: 'viewFunction', path: 'function/{functionName}', title: 'route.viewFunction.title', screen: 'function' },
 ];
 
 export const routes: readonly RouteDefinition[] = [

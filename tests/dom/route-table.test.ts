@@ -48,6 +48,8 @@ const specPaths: Record<string, string> = {
   editCollection: '/organization/{organizationID}/project/{projectID}/collection/{collectionID}/edit',
   viewIntegrations: '/organization/{organizationID}/project/{projectID}/integrations',
   viewIntegration: '/organization/{organizationID}/project/{projectID}/integration/{integrationID}',
+  viewFunctions: '/organization/{organizationID}/project/{projectID}/functions',
+  viewFunction: '/organization/{organizationID}/project/{projectID}/function/{functionName}',
 };
 
 describe('route table', () => {

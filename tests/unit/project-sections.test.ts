@@ -18,6 +18,8 @@ describe('activeSection', () => {
     [under('viewMail'), 'mail'],
     [under('viewIntegrations'), 'integrations'],
     [under('viewIntegration'), 'integrations'],
+    [under('viewFunctions'), 'functions'],
+    [under('viewFunction'), 'functions'],
     [under('noCollectionSelected'), 'collections'],
     [under('collection', 'viewCollection', 'viewItem'), 'collections'],
     [under('collection', 'createCollection'), 'collections'],
@@ -26,8 +28,8 @@ describe('activeSection', () => {
     expect(activeSection(names)).toBe(section);
   });
 
-  it('only ever answers one of the seven sections', () => {
-    expect(projectSections).toEqual(['collections', 'webhooks', 'auth', 'settings', 'studio', 'mail', 'integrations']);
+  it('only ever answers one of the eight sections', () => {
+    expect(projectSections).toEqual(['collections', 'webhooks', 'auth', 'settings', 'studio', 'mail', 'integrations', 'functions']);
   });
 });
 
@@ -71,6 +73,7 @@ describe('sectionTarget', () => {
     expect(sectionTarget('studio', state([]))).toEqual({ route: 'viewBagelStudio' });
     expect(sectionTarget('mail', state([]))).toEqual({ route: 'viewMail' });
     expect(sectionTarget('integrations', state([]))).toEqual({ route: 'viewIntegrations' });
+    expect(sectionTarget('functions', state([]))).toEqual({ route: 'viewFunctions' });
   });
 
   it('names only routes that exist in the route table', () => {

@@ -1,10 +1,11 @@
 /**
  * The project's side menu: Data (collections, each with its settings), Auth (Users,
  * Groups; Beta), Webhooks (list with an add button), Studio, Mail, Integrations (organization admins
- * only: the server answers its calls to them alone), Help, Project Settings and the theme toggle.
+ * only: the server answers its calls to them alone), Functions (every member: reading needs the read
+ * right, docs/functions.md "Functions and versions"), Help, Project Settings and the theme toggle.
  * The active section follows the route; choosing a section goes where the section rule says.
  */
-import { BookOpen, Database, FlaskConical, Mail, Plug, Plus, Settings, Settings2, UsersRound, Webhook } from 'lucide-react';
+import { BookOpen, Braces, Database, FlaskConical, Mail, Plug, Plus, Settings, Settings2, UsersRound, Webhook } from 'lucide-react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { betaSections, type ProjectSection } from '../../../definitions/project-sections.ts';
 import { routePath } from '../../../definitions/route-path.ts';
@@ -154,6 +155,15 @@ export function ProjectMenu({ project, onNavigate }: { project: Project | undefi
           </div>
         </div>
       ) : null}
+
+      <div className="menu-group" data-section="functions">
+        <div className="menu-group-header">
+          <button type="button" className="menu-section" aria-current={current('functions')} onClick={() => choose('functions')}>
+            <Braces aria-hidden="true" size={18} />
+            {format('project.section.functions')}
+          </button>
+        </div>
+      </div>
 
       <div className="menu-footer">
         <Link className="menu-section" to={routePath('dovs')} onClick={onNavigate}>
