@@ -18,7 +18,7 @@ CREATE TABLE "function_runs" (
 	"id" text PRIMARY KEY NOT NULL,
 	"function_id" text NOT NULL REFERENCES "functions"("id") ON DELETE cascade,
 	"project_id" text NOT NULL REFERENCES "projects"("id") ON DELETE cascade,
-	-- event or schedule.
+	-- create, update or delete (an item event), or schedule.
 	"trigger" text NOT NULL,
 	-- The item_events row it answers (one run per function and event).
 	"event_id" bigint,
@@ -28,6 +28,8 @@ CREATE TABLE "function_runs" (
 	"next_attempt_at" timestamp with time zone,
 	-- {event} or {scheduledFor}: the function's event.
 	"detail" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	-- Why the last attempt failed (its invocation has the details; a run refused before it ran has only this).
+	"error" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"finished_at" timestamp with time zone
 );

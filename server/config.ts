@@ -78,7 +78,7 @@ export interface Config {
   /** Integration runs (docs/integrations.md "Runs"). */
   integrations: { retryDelaysMs: number[]; timeoutMs: number };
   /** Functions (docs/functions.md): a run's limits, runs at once per project, the log's retention. */
-  functions: { memoryBytes: number; timeoutMs: number; concurrencyPerProject: number; logRetentionDays: number };
+  functions: { memoryBytes: number; timeoutMs: number; concurrencyPerProject: number; logRetentionDays: number; retryDelaysMs: number[] };
   /** Whether PGlite runs repeated reads as named statements (`LARDER_PGLITE_NAMED`). */
   pgliteNamedStatements: boolean;
   /** CSV export batches: not settings, this app's own copy of the defaults (server/content/csv-limits.ts). */
@@ -151,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
       memoryBytes: s.FUNCTION_MEMORY_MB * 1024 * 1024,
       timeoutMs: s.FUNCTION_TIMEOUT_MS,
       concurrencyPerProject: s.FUNCTION_CONCURRENCY_PER_PROJECT,
+      retryDelaysMs: s.FUNCTION_RETRY_SCHEDULE,
       logRetentionDays: s.FUNCTION_LOG_RETENTION_DAYS,
     },
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,

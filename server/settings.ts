@@ -205,6 +205,9 @@ export const settingsSchema = Type.Object({
   FUNCTION_TIMEOUT_MS: positive(5000, { description: "the time one run of a project's function may take, its waits on the host included, in milliseconds" }),
   FUNCTION_CONCURRENCY_PER_PROJECT: positive(8, { description: "runs of a project's functions at once in one process; past that the HTTP trigger answers 429 function_busy" }),
   FUNCTION_LOG_RETENTION_DAYS: positive(14, { description: "days a function's invocation log keeps a run" }),
+  FUNCTION_RETRY_SCHEDULE: durations('10s,1m,10m,1h', {
+    description: "delays before each retry of a function's run on an item event or a schedule that failed (units `ms s m h d`); attempts = retries + 1",
+  }),
   WEBHOOK_RETRY_SCHEDULE: durations('1m,5m,15m,1h,3h,6h,12h', {
     description: 'delays before each retry of a webhook delivery (units `ms s m h d`); attempts = retries + 1, each delay ±20 % jitter',
   }),

@@ -4,7 +4,7 @@
  * compile saves nothing); one version deployed; every run logged with the project's secrets taken
  * out; project secrets sealed with the secrets key and never answered.
  */
-import { and, count, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, max, ne, sql } from 'drizzle-orm';
 import {
   functionLimits,
   type FunctionInput,
@@ -15,7 +15,7 @@ import {
   type FunctionView,
 } from '../../definitions/schemas/functions.ts';
 import type { Db } from '../db/index.ts';
-import { apiTokens, functionInvocations, functions, functionVersions, projectFunctionSecrets } from '../db/schema.ts';
+import { apiTokens, functionInvocations, functionRuns, functions, functionVersions, projectFunctionSecrets } from '../db/schema.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { collectionNames, nextRun, projectSlugs, resolveCollections } from '../lib/subscribers.ts';
@@ -315,7 +315,7 @@ export class FunctionService {
    * Runs a version of a function and logs the run. 429 function_busy when the project already runs
    * FUNCTION_CONCURRENCY_PER_PROJECT functions in this process.
    */
-  async run(fn: FunctionRow, version: VersionRow, event: unknown, trigger: 'http' | 'test'): Promise<RunOutcome> {
+  async run(fn: FunctionRow, version: VersionRow, event: unknown, trigger: InvocationRow['trigger'], of?: { runId: string; attempt: number }): Promise<RunOutcome> {
     const busy = this.running.get(fn.projectId) ?? 0;
     if (busy >= this.config.concurrencyPerProject) {
       throw new AppError(429, 'function_busy', `This project is already running ${this.config.concurrencyPerProject} functions at once; try again in a moment.`, { headers: { 'retry-after': '1' } });
@@ -351,6 +351,8 @@ export class FunctionService {
         versionId: version.id,
         projectId: fn.projectId,
         trigger,
+        runId: of?.runId ?? null,
+        attempt: of?.attempt ?? null,
         status: result.ok ? 'ok' : 'error',
         durationMs: Math.round(result.durationMs),
         memoryBytes: Math.round(result.memoryBytes),
@@ -406,7 +408,7 @@ export class FunctionService {
     return { invocations: rows.slice(0, perPage).map((r) => this.invocationView(r)), page, hasMore: rows.length > perPage };
   }
 
-  /** Deletes runs older than FUNCTION_LOG_RETENTION_DAYS, a batch a statement. */
+  /** Deletes invocations, and event and schedule runs that are over, older than FUNCTION_LOG_RETENTION_DAYS, a batch a statement. */
   async sweep(now = new Date(), batch = SWEEP_BATCH): Promise<number> {
     const before = new Date(now.getTime() - this.config.logRetentionDays * 86_400_000);
     let total = 0;
@@ -414,7 +416,13 @@ export class FunctionService {
       const ids = this.db.select({ id: functionInvocations.id }).from(functionInvocations).where(lt(functionInvocations.createdAt, before)).limit(batch);
       const gone = await this.db.delete(functionInvocations).where(inArray(functionInvocations.id, ids)).returning({ id: functionInvocations.id });
       total += gone.length;
+      if (gone.length < batch) break;
+    }
+    for (;;) {
+      const ids = this.db.select({ id: functionRuns.id }).from(functionRuns).where(and(lt(functionRuns.createdAt, before), ne(functionRuns.status, 'pending'))).limit(batch);
+      const gone = await this.db.delete(functionRuns).where(inArray(functionRuns.id, ids)).returning({ id: functionRuns.id });
       if (gone.length < batch) return total;
     }
   }
+
 }
