@@ -16,6 +16,8 @@ export type { RateLimitRule } from './settings.ts';
 
 export interface Config {
   port: number;
+  /** SIGTERM/SIGINT: the deadline of a clean close (docs/operations.md "Stopping"). */
+  shutdownTimeoutMs: number;
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -106,6 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: s.PORT,
     host: s.HOST,
     dataDir,
+    shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_S * 1000,
     databaseUrl: s.DATABASE_URL,
     publicUrl: (s.PUBLIC_URL ?? `http://localhost:${s.PORT}`).replace(/\/+$/, ''),
     smtpUrl: s.SMTP_URL,

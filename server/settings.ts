@@ -137,6 +137,10 @@ function httpAddress(fallback: string, doc: Doc) {
  */
 export const settingsSchema = Type.Object({
   PORT: count(8080, { description: 'the one port for the console and every service' }),
+  SHUTDOWN_TIMEOUT_S: positive(25, {
+    description:
+      'on SIGTERM or SIGINT: how long the process may take to finish requests in flight and running jobs before it exits anyway (jobs cut short go back to the queue), in seconds',
+  }),
   HOST: text('0.0.0.0', { description: 'the address to listen on' }),
   DATA_DIR: text('./data', { description: 'embedded database (PGlite) files; locked so a second process refuses to open them' }),
   DATABASE_URL: Type.Optional(text(undefined, { description: 'a PostgreSQL connection string; when set, PGlite is not used and `DATA_DIR` holds no database' })),

@@ -32,8 +32,14 @@ let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  app.log.info(`${signal}: closing`);
-  const force = setTimeout(() => process.exit(1), 10_000);
+  app.log.info(`${signal}: closing (at most ${config.shutdownTimeoutMs / 1000} s)`);
+  // New connections are refused at once; requests in flight finish, live streams are told to stop
+  // (their clients reconnect elsewhere), job workers finish what they run; past the deadline the
+  // process exits anyway and jobs cut short go back to the queue (docs/operations.md "Stopping").
+  const force = setTimeout(() => {
+    app.log.error(`${signal}: still closing after ${config.shutdownTimeoutMs / 1000} s (SHUTDOWN_TIMEOUT_S); exiting now`);
+    process.exit(1);
+  }, config.shutdownTimeoutMs);
   force.unref();
   try {
     await app.close();
