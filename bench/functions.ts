@@ -22,11 +22,13 @@
  *    event loop). A project runs at most FUNCTION_CONCURRENCY_PER_PROJECT (8) functions at once:
  *    with 16 callers on one project the rest are answered 429 function_busy, counted apart from
  *    the invocations; so 16 callers are also measured split over two projects (8 + 8). Target ≥ 200/s.
+ *    For comparison, the same server's GET of one item with 4 and 16 callers.
  * 4. events: item-create latency through /api/public (`--creates` sequential, then as many by 4
  *    concurrent callers) without a function, then with a function on `create` of the collection
  *    (it makes one small ctx.data call), then without again (the baseline is both runs without);
  *    the runs completed and how long after the last create the queue drained. Target: the
  *    function adds ≤ 10 % to the create latency (p50), as it runs after the write, from the queue.
+ *    `--no-data-call`: the function makes no data call (the run's own cost without its data call's).
  *
  * The exit status is 1 when a target measured is not met.
  */
@@ -50,12 +52,15 @@ type Part = (typeof parts)[number];
 const trivialSource = 'export default async (event: { query: Record<string, string> }) => ({ n: Number(event.query.n ?? 0) + 1 });';
 /** Runs after each create: one small call of the data client (a page of one item; the count is kept, not counted). */
 const onCreateSource = "export default async (event: unknown, ctx: any) => { const { items } = await ctx.data.list('articles', { perPage: 1 }); return { seen: items.length }; };";
+/** `--no-data-call`: the same without the data call, to tell the run's own cost from its data call's. */
+const onCreateNoDataSource = 'export default async () => ({ seen: 0 });';
 
 interface Options {
   calls: number;
   seconds: number;
   creates: number;
   cold: number;
+  dataCall: boolean;
   concurrency?: string;
   only: Set<Part>;
 }
@@ -216,12 +221,20 @@ async function runOne(kind: Kind, options: Options, log: (line: string) => void)
       await two.deploy('echo', trivialSource);
       const echoTwo = `${base}/functions/v1/${two.projectId}/echo?n=1`;
       rows.push(row(16, await Promise.all([autocannon([...auth, `${echo}?n=1`], 8, options.seconds), autocannon(['-H', `authorization=Bearer ${two.token}`, echoTwo], 8, options.seconds)])));
+      // The same server's ceiling on a route that is no function, for comparison.
+      const itemReads = [];
+      for (const callers of [4, 16]) {
+        const answer = await autocannon([...auth, itemUrl], callers, options.seconds);
+        itemReads.push({ callers, requestsPerSecond: Math.round(answer.total / answer.seconds), p50Ms: answer.p50Ms, p97_5Ms: answer.p97_5Ms, errors: answer.errors });
+      }
       figures.throughput = rows;
+      figures.itemReadThroughput = itemReads;
       met.throughput = rows.every((r) => r.invocationsPerSecond >= 200);
       log(`  throughput, ${options.seconds} s each (autocannon in its own process):`);
       for (const r of rows) {
         log(`    ${String(r.callers).padStart(2)} caller(s)${r.projects > 1 ? ` over ${r.projects} projects` : ''}: ${r.invocationsPerSecond} invocations/s (p50 ${r.p50Ms} ms, p97.5 ${r.p97_5Ms} ms; ${r.invocations} answered 200, ${r.busy429} answered 429 function_busy, ${r.otherErrors} other errors)`);
       }
+      for (const r of itemReads) log(`    for comparison, GET one item, ${r.callers} callers: ${r.requestsPerSecond}/s (p50 ${r.p50Ms} ms, p97.5 ${r.p97_5Ms} ms, ${r.errors} errors)`);
       log(`    target ≥ 200/s: ${met.throughput ? 'met' : 'NOT met'}`);
     }
 
@@ -241,7 +254,7 @@ async function runOne(kind: Kind, options: Options, log: (line: string) => void)
 /** Part 4: item creates without a function on `create`, with one, and without again. */
 async function events(base: string, admin: string, database: Database, options: Options, met: Record<string, boolean>, log: (line: string) => void) {
   const project = await makeProject(base, admin, 'Bench events');
-  const functionId = await project.deploy('on-create', onCreateSource);
+  const functionId = await project.deploy('on-create', options.dataCall ? onCreateSource : onCreateNoDataSource);
   const items = `${base}/api/public/collection/articles/items`;
   let n = 0;
   const create = async () => (await timed(items, project.token, { method: 'POST', body: { title: `Article ${n++}` } })).ms;
@@ -296,6 +309,7 @@ async function events(base: string, admin: string, database: Database, options: 
   const figures = {
     measured: true,
     creates: options.creates,
+    dataCall: options.dataCall,
     sequential: { ...seq, drainMs: withSequential.drainMs, runs: withSequential.counts },
     concurrent4: { ...conc, drainMs: withConcurrent.drainMs, runs: withConcurrent.counts },
     runsExpected: 20 + 2 * options.creates,
@@ -306,7 +320,7 @@ async function events(base: string, admin: string, database: Database, options: 
   met.events = seq.addedP50Pct <= 10 && conc.addedP50Pct <= 10 && !withSequential.timedOut && !withConcurrent.timedOut;
   const line = (label: string, r: typeof seq, drainMs: number) =>
     `    ${label}: without p50 ${r.without.p50Ms} ms, p95 ${r.without.p95Ms} ms (mean ${r.without.meanMs}); with p50 ${r.with.p50Ms} ms, p95 ${r.with.p95Ms} ms (mean ${r.with.meanMs}): +${r.addedP50Pct} % at p50, +${r.addedMeanPct} % mean; queue drained ${drainMs} ms after the last create`;
-  log(`  events, ${options.creates} creates through /api/public each way (baseline: before and after the function listened):`);
+  log(`  events, ${options.creates} creates through /api/public each way (baseline: before and after the function listened; the function ${options.dataCall ? 'makes one ctx.data.list call' : 'makes no data call'}):`);
   log(line('sequential  ', seq, withSequential.drainMs));
   log(line('4 concurrent', conc, withConcurrent.drainMs));
   log(`    runs: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.pending} pending of ${figures.runsExpected} creates while it listened; target ≤ 10 %: ${met.events ? 'met' : 'NOT met'}`);
@@ -331,7 +345,7 @@ export async function run(args: string[]): Promise<number> {
   const only = new Set((option('only') ?? parts.join(',')).split(',') as Part[]);
   for (const part of only) if (!parts.includes(part)) throw new Error(`--only takes ${parts.join(', ')}; not ${part}`);
   const concurrency = option('concurrency');
-  const options: Options = { calls: number('calls', 1000), seconds: number('seconds', 5), creates: number('creates', 300), cold: number('cold', 5), only, ...(concurrency ? { concurrency } : {}) };
+  const options: Options = { calls: number('calls', 1000), seconds: number('seconds', 5), creates: number('creates', 300), cold: number('cold', 5), dataCall: !args.includes('--no-data-call'), only, ...(concurrency ? { concurrency } : {}) };
   const json = args.includes('--json');
   const log = (line: string) => {
     if (!json) console.log(line);
