@@ -137,6 +137,15 @@ describe('Dockerfile', () => {
     for (const folder of needed) expect(copied, folder).toContain(folder);
   });
 
+  it('keeps out of the build context nothing the image copies or the console build reads', () => {
+    const ignored = new Set(read('.dockerignore').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#')));
+    const copied = runtime.instructions.filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from')).flatMap((i) => i.args.split(' ').slice(0, -1));
+    const consoleInputs = ['index.html', 'vite.config.ts', 'vite-plugin-form-validators.ts', 'vite-plugin-precompress.ts', 'src', 'renderers', 'machines', 'definitions'];
+    expect([...copied, ...consoleInputs].filter((entry) => ignored.has(entry))).toEqual([]);
+    expect(ignored).toContain('node_modules');
+    expect(ignored).toContain('.env');
+  });
+
   it('runs as a user other than root, with DATA_DIR a volume, the port exposed and a health check', () => {
     const users = runtime.instructions.filter((i) => i.keyword === 'USER').map((i) => i.args);
     expect(users.length).toBeGreaterThan(0);
