@@ -117,6 +117,7 @@ export const problems = {
   not_an_image: { status: 400, message: 'problem.not_an_image' },
   not_associated: { status: 403, message: 'problem.not_associated' },
   not_found: { status: 404, message: 'problem.not_found' },
+  not_ready: { status: 503, message: 'problem.not_ready' },
   not_permitted: { status: 403, message: 'problem.not_permitted' },
   not_self: { status: 403, message: 'problem.not_self' },
   not_self_admin: { status: 409, message: 'problem.not_self_admin' },

@@ -72,6 +72,8 @@ import { adminRoutes } from './admin/routes.ts';
 import { adminBillingRoutes } from './admin/billing-routes.ts';
 import { registerControlChannel } from './cli/control-routes.ts';
 import { studioRoutes } from './studio/routes.ts';
+import { metricsRoutes, registerMetrics } from './metrics/index.ts';
+import { requestIdOf } from './metrics/request-id.ts';
 
 export interface AppContext {
   config: Config;
@@ -156,6 +158,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     trustProxy: false,
     // Nested levels as paths of their own become the client's nestedID form (server/public/nested-paths.ts).
     rewriteUrl: (request) => rewriteNestedPath(request.url ?? '/'),
+    // A sane incoming x-request-id is kept, else a random one (server/metrics/request-id.ts).
+    genReqId: requestIdOf,
     // The router's and the HTTP parser's own refusals are problem details too (docs/errors.md).
     ...frameworkOptions(),
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -258,6 +262,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerUsageMetering(app);
 
   registerErrorHandling(app);
+  // /metrics, readiness and the request id answered (docs/monitoring.md); its hooks before every route.
+  registerMetrics(app);
   app.addSchema(ProblemSchema);
   registerValidation(app, [ProblemSchema]);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
@@ -270,6 +276,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });
+  await app.register(metricsRoutes);
   registerAuthentication(app);
   registerRequestScope(app);
   // Billing status and usage limits on app calls and console calls (after the access check of each route).

@@ -81,6 +81,8 @@ export interface Config {
   integrations: { retryDelaysMs: number[]; timeoutMs: number };
   /** Functions (docs/functions.md): a run's limits, runs at once per project, the log's retention. */
   functions: { memoryBytes: number; timeoutMs: number; concurrencyPerProject: number; logRetentionDays: number; retryDelaysMs: number[] };
+  /** Who may read `/metrics` besides loopback-by-default: METRICS_ALLOW ranges (empty: loopback) and the METRICS_TOKEN bearer (docs/monitoring.md). */
+  metrics: { allow: string[]; token: string | undefined };
   /** Whether PGlite runs repeated reads as named statements (`LARDER_PGLITE_NAMED`). */
   pgliteNamedStatements: boolean;
   /** CSV export batches: not settings, this app's own copy of the defaults (server/content/csv-limits.ts). */
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryDelaysMs: s.FUNCTION_RETRY_SCHEDULE,
       logRetentionDays: s.FUNCTION_LOG_RETENTION_DAYS,
     },
+    metrics: { allow: s.METRICS_ALLOW, token: s.METRICS_TOKEN },
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
     csv: { ...defaultCsvLimits },
     listQueries: queryTuning({

@@ -254,6 +254,11 @@ export const settingsSchema = Type.Object({
   SEARCH_KEPT_LOCK_TIMEOUT_MS: positive(defaultQueryTuning.keptSearch.lockTimeoutMs, {
     description: "how long keeping a new search's total waits for its collection's writes in progress, in milliseconds; past it the search counts its rows as before",
   }),
+  METRICS_ALLOW: addressRanges({
+    description:
+      'address ranges (`10.0.0.0/8, ::1/128`; a bare address is one address) whose clients may read `/metrics` instead of loopback (empty: loopback only; set, name loopback too to keep it). Proxied requests (forwarding headers) never count as from an address (docs/monitoring.md)',
+  }),
+  METRICS_TOKEN: Type.Optional(text(undefined, { description: 'a secret: `/metrics` also answers any client sending `Authorization: Bearer <token>`; everyone else gets 404' })),
   LOG_LEVEL: text('info', { description: '`fatal` … `trace`, or `silent`' }),
   SERVE_CONSOLE: switchOn({ description: '`0` serves the services only (used by `npm run dev`)' }),
   FILES_STORAGE: choice(['local', 's3'], 'local', {

@@ -92,6 +92,8 @@ interface JobData {
   deliveryId: string;
   attempt: number;
   manual?: boolean;
+  /** The request that queued this attempt (a redelivery a person asked for): its log line names it (docs/monitoring.md "Request ids"). */
+  requestId?: string;
 }
 
 /** pg-boss's way to reach the database. */
@@ -190,6 +192,8 @@ export interface WebhookDispatcherOptions {
    * reached, or its API services suspended), or null: server/billing/enforcement.ts.
    */
   refuseDelivery?: (organizationId: string) => Promise<string | null>;
+  /** Counts attempts and failed deliveries for `/metrics` (server/metrics). */
+  metrics?: { attempt(outcome: 'delivered' | 'failed' | 'refused'): void; deliveryFailed(): void };
 }
 
 export class WebhookDispatcher {
@@ -420,11 +424,11 @@ export class WebhookDispatcher {
   }
 
   /** Enqueues one more attempt of a logged delivery now (a person asked); no automatic retry follows it. */
-  async redeliver(deliveryId: string): Promise<void> {
+  async redeliver(deliveryId: string, requestId?: string): Promise<void> {
     await this.options.database.db.transaction(async (tx) => {
       const [row] = await query(tx, sql`update webhook_deliveries set state = 'pending', next_attempt_at = now(), updated_at = now() where id = ${deliveryId} returning attempts`);
       if (!row) return;
-      await this.boss!.send(webhookQueue, { deliveryId, attempt: Number(row.attempts) + 1, manual: true } satisfies JobData, {
+      await this.boss!.send(webhookQueue, { deliveryId, attempt: Number(row.attempts) + 1, manual: true, ...(requestId ? { requestId } : {}) } satisfies JobData, {
         ...this.jobOptions(),
         db: inTransaction(tx),
       } as PgBoss.SendOptions);
@@ -493,8 +497,10 @@ export class WebhookDispatcher {
           select v.id, moved.webhook_id, v.attempt, v.manual, v.status_code, v.response_body, null, v.duration_ms from v join moved on moved.id = v.id
         )
         update webhooks set consecutive_failures = 0 where consecutive_failures <> 0 and id in (select webhook_id from moved)`); });
+      this.observe(results, results.map(() => false));
       return;
     }
+    let observed: { results: AttemptResult[]; failedDeliveries: boolean[] } | undefined;
     await database.db.transaction(async (tx) => {
       if (abandoned.length) {
         await tx.execute(sql`update webhook_deliveries set state = 'failed', next_attempt_at = null, updated_at = now()
@@ -547,6 +553,7 @@ export class WebhookDispatcher {
                                  then ${`Disabled after ${config.disableAfter} deliveries in a row failed every attempt.`} else disabled_reason end
                              where id = ${o.webhookId}`);
       }
+      observed = { results: outcomes, failedDeliveries: outcomes.map((o) => !o.ok && o.final && !o.job.manual && !o.refused) };
       const retries = outcomes.filter((o) => o.next !== null);
       if (retries.length) {
         await this.boss!.insert(
@@ -558,6 +565,19 @@ export class WebhookDispatcher {
           })),
           { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
         );
+      }
+    });
+    if (observed) this.observe(observed.results, observed.failedDeliveries);
+  }
+
+  /** After the attempts are logged (committed): counts them for `/metrics`, and logs the ones a request queued with its id. */
+  private observe(results: readonly AttemptResult[], failedDeliveries: readonly boolean[]): void {
+    const { metrics, log } = this.options;
+    results.forEach((r, i) => {
+      metrics?.attempt(r.refused ? 'refused' : r.error === null ? 'delivered' : 'failed');
+      if (failedDeliveries[i]) metrics?.deliveryFailed();
+      if (r.job.requestId) {
+        log.info({ reqId: r.job.requestId, deliveryId: r.job.deliveryId, attempt: r.job.attempt, statusCode: r.statusCode, error: r.error }, 'webhook redelivery attempted');
       }
     });
   }

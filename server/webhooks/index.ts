@@ -24,6 +24,7 @@ export async function registerWebhooks(app: FastifyInstance) {
     countTrigger: (organizationId: string) => app.ctx.usage.add(organizationId, 'WebhookTriggers', 1),
     // Past a hard WebhookTriggers limit (or under a billing block) deliveries are logged as not sent (docs/billing.md "Usage limits").
     refuseDelivery: (organizationId: string) => app.ctx.billing.enforcement.webhookRefusal(organizationId),
+    metrics: app.metrics.webhooks,
   });
   await dispatcher.start();
   app.addHook('onClose', () => dispatcher.stop());

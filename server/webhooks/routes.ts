@@ -137,7 +137,7 @@ export async function webhookRoutes(fastify: FastifyInstance, options: { webhook
     async function redeliver(request, reply) {
       const row = await seenWebhook(request);
       const delivery = await webhooks.delivery(row.id, request.params.deliveryID);
-      await dispatcher.redeliver(delivery.id);
+      await dispatcher.redeliver(delivery.id, request.id);
       return reply.code(202).send({ deliveryID: delivery.id });
     },
   );
