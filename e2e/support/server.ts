@@ -85,7 +85,8 @@ export async function startServer(env: Record<string, string> = {}, beforeStart?
     dataDir,
     output,
     stop: async (options = {}) => {
-      if (child.exitCode === null) {
+      // A process ended by a signal (kill -9 in tests/server/multi-process.test.ts) has no exit code but a signal code.
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
