@@ -172,9 +172,7 @@ function CodeSection({ scope, fn, admin }: { scope: FunctionScope; fn: FunctionV
       ) : (
         <Suspense
           fallback={
-            <pre className="function-code-fallback" aria-labelledby={`${id}-label`}>
-              {source}
-            </pre>
+            <pre className="function-code-fallback">{source}</pre>
           }
         >
           <CodeEditor value={source} onChange={setDraft} language={fn.language} labelledBy={`${id}-label`} describedBy={describedBy} readOnly={!admin} errors={errors} />

@@ -61,10 +61,10 @@ export default function FunctionsScreen() {
             <tbody>
               {list.data.map((fn) => (
                 <tr key={fn.id} data-function={fn.name}>
-                  <td>
+                  <td className="function-nowrap">
                     <Link to={path('viewFunction', { functionName: fn.name })}>{fn.name}</Link>
                   </td>
-                  <td>{format(fn.language === 'ts' ? 'functions.language.ts' : 'functions.language.js')}</td>
+                  <td className="function-nowrap">{format(fn.language === 'ts' ? 'functions.language.ts' : 'functions.language.js')}</td>
                   <td>
                     <VersionSummary fn={fn} />
                   </td>

@@ -50,13 +50,15 @@ export function SecretsPanel({ scope, labelledBy }: { scope: FunctionScope; labe
                     <code>{secret.name}</code>
                   </td>
                   <td className="function-nowrap">{formatDateTime(secret.updatedDate)}</td>
-                  <td className="function-row-actions">
-                    <button type="button" className="button button-small" aria-label={format('functions.secrets.replaceNamed', { name: secret.name })} onClick={() => setReplacing(secret.name)}>
-                      {format('functions.secrets.replace')}
-                    </button>
-                    <button type="button" className="button button-small button-danger" aria-label={format('functions.secrets.deleteNamed', { name: secret.name })} onClick={() => setDeleting(secret.name)}>
-                      {format('functions.secrets.delete')}
-                    </button>
+                  <td>
+                    <div className="function-row-actions">
+                      <button type="button" className="button button-small" aria-label={format('functions.secrets.replaceNamed', { name: secret.name })} onClick={() => setReplacing(secret.name)}>
+                        {format('functions.secrets.replace')}
+                      </button>
+                      <button type="button" className="button button-small button-danger" aria-label={format('functions.secrets.deleteNamed', { name: secret.name })} onClick={() => setDeleting(secret.name)}>
+                        {format('functions.secrets.delete')}
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}

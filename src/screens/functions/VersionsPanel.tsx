@@ -46,18 +46,20 @@ export function VersionsPanel({ scope, fn, admin }: { scope: FunctionScope; fn: 
             <tbody>
               {versions.data.map((version) => (
                 <tr key={version.id} data-version={version.number} data-deployed={version.deployed || undefined}>
-                  <td>{format('functions.versions.label', { number: version.number })}</td>
-                  <td className="function-nowrap">{formatDateTime(version.createdDate)}</td>
+                  <td className="function-nowrap">{format('functions.versions.label', { number: version.number })}</td>
+                  <td>{formatDateTime(version.createdDate)}</td>
                   <td>{version.deployed ? <span className="badge badge-active">{format('functions.versions.deployed')}</span> : null}</td>
-                  <td className="function-row-actions">
-                    <button type="button" className="button button-small" aria-label={format('functions.versions.viewNamed', { number: version.number })} onClick={() => setViewing(version)}>
-                      {format('functions.versions.view')}
-                    </button>
-                    {admin && !version.deployed ? (
-                      <button type="button" className="button button-small" aria-label={format('functions.versions.deployNamed', { number: version.number })} onClick={() => setDeploying(version)}>
-                        {format('functions.versions.deploy')}
+                  <td>
+                    <div className="function-row-actions">
+                      <button type="button" className="button button-small" aria-label={format('functions.versions.viewNamed', { number: version.number })} onClick={() => setViewing(version)}>
+                        {format('functions.versions.view')}
                       </button>
-                    ) : null}
+                      {admin && !version.deployed ? (
+                        <button type="button" className="button button-small" aria-label={format('functions.versions.deployNamed', { number: version.number })} onClick={() => setDeploying(version)}>
+                          {format('functions.versions.deploy')}
+                        </button>
+                      ) : null}
+                    </div>
                   </td>
                 </tr>
               ))}
