@@ -67,6 +67,8 @@ import { FileService } from './files/files.ts';
 import { registerFileClaimer } from './files/claims.ts';
 import { onContentDropped } from './content/drops.ts';
 import { createStorage } from './files/storage.ts';
+import { removeLeftovers } from './files/leftovers.ts';
+import { spoolRootOf } from './files/spool.ts';
 import { createAdmin, type AdminContext } from './admin/index.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { adminBillingRoutes } from './admin/billing-routes.ts';
@@ -184,7 +186,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const usage = new UsageMeter(database.db, { log: app.log, shareLive: true, counting: options.metering !== false });
   usage.start();
   const collections = new CollectionService(database.db);
-  const files = new FileService(database.db, createStorage(config.files), {
+  const storage = createStorage(config.files);
+  // Upload files a killed process left half-written (docs/files.md "Temporary files after a crash").
+  await removeLeftovers([spoolRootOf(config.dataDir), storage.tempRoot], app.log);
+  const files = new FileService(database.db, storage, {
     pendingGraceS: config.filesPendingGraceS,
     sweepIntervalS: config.filesSweepIntervalS,
     log: app.log,

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import { fileLimits } from '../../definitions/files.ts';
 import { AppError } from '../lib/errors.ts';
+import { processFolder } from './leftovers.ts';
 
 export const tooLarge = () => new AppError(413, 'file_too_large', `The file is too large: files must be at most ${fileLimits.uploadBytesMax} bytes.`);
 
@@ -18,8 +19,11 @@ export interface Spooled {
   size: number;
 }
 
-/** Where uploads are spooled: `uploads` in the data directory. */
-export const spoolDirOf = (dataDir: string) => path.join(dataDir, 'uploads');
+/** Where every process spools: `uploads` in the data directory. */
+export const spoolRootOf = (dataDir: string) => path.join(dataDir, 'uploads');
+
+/** Where this process spools: a folder of its own under the root, so a later start can remove what it left (server/files/leftovers.ts). */
+export const spoolDirOf = (dataDir: string) => path.join(spoolRootOf(dataDir), processFolder);
 
 /** A new, unused temporary file name in `dir` (made if missing). */
 export async function tempFile(dir: string): Promise<string> {

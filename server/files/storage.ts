@@ -10,6 +10,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { processFolder } from './leftovers.ts';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 /** A byte range, both ends included (as in an HTTP Range header). */
@@ -34,6 +35,8 @@ export interface FileStorage {
   exists(key: string): Promise<boolean>;
   /** Keys under a prefix (tests and maintenance; not used on request paths). */
   list?(prefix: string): Promise<string[]>;
+  /** Where the storage writes its temporary files, when it has such a place (server/files/leftovers.ts). */
+  readonly tempRoot?: string;
 }
 
 /**
@@ -53,13 +56,18 @@ function requireSafeKey(key: string): string {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 
-/** Files under one directory; each write goes to a temporary file first and is renamed into place. */
+/**
+ * Files under one directory; each write goes to a temporary file first (in this process's folder
+ * under `.tmp`, so a later start can remove what a killed one left) and is renamed into place.
+ */
 export class LocalDiskStorage implements FileStorage {
+  readonly tempRoot: string;
   private readonly tmpDir: string;
 
   constructor(private readonly root: string) {
     this.root = path.resolve(root);
-    this.tmpDir = path.join(this.root, '.tmp');
+    this.tempRoot = path.join(this.root, '.tmp');
+    this.tmpDir = path.join(this.tempRoot, processFolder);
   }
 
   /** The file of a key; checked twice: the key's shape and the resolved path staying under the root. */

@@ -117,7 +117,9 @@ describe.each(setups)('files on %s with %s storage', (kind, storageKind) => {
     const result = (await t.database.db.execute(sql`select key from stored_files where project_id = ${f.project}`)) as unknown as { rows: { key: string }[] };
     return result.rows.map((r) => r.key).sort();
   };
-  const spooled = () => (existsSync(path.join(dataDir, 'uploads')) ? readdirSync(path.join(dataDir, 'uploads')) : []);
+  // Spool files sit in a folder per process (server/files/leftovers.ts).
+  const spooled = () =>
+    existsSync(path.join(dataDir, 'uploads')) ? readdirSync(path.join(dataDir, 'uploads'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
 
   it('uploads a JPEG into an ImageRef: the item changes version, a live event is kept and the file is served inline', async () => {
     const c = await collection();

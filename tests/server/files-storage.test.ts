@@ -157,7 +157,7 @@ describe('local storage on disk', () => {
       const storage = new LocalDiskStorage(dir);
       await storage.put('p/x/a/file.bin', body('abc'), { size: 3, contentType: 'application/octet-stream' });
       expect(existsSync(path.join(dir, 'p/x/a/file.bin'))).toBe(true);
-      expect(readdirSync(path.join(dir, '.tmp'))).toEqual([]);
+      expect(readdirSync(path.join(dir, '.tmp'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile())).toEqual([]);
       expect(await storage.list('p/')).toEqual(['p/x/a/file.bin']);
       expect(existsSync(path.join(path.dirname(dir), 'escape.txt'))).toBe(false);
     } finally {
