@@ -83,6 +83,8 @@ export interface Config {
   functions: { memoryBytes: number; timeoutMs: number; concurrencyPerProject: number; logRetentionDays: number; retryDelaysMs: number[] };
   /** Who may read `/metrics` besides loopback-by-default: METRICS_ALLOW ranges (empty: loopback) and the METRICS_TOKEN bearer (docs/monitoring.md). */
   metrics: { allow: string[]; token: string | undefined };
+  /** TRUST_PROXY: the reverse proxies whose forwarding headers are believed (none: the socket address counts). */
+  trustProxy: string[];
   /** Whether PGlite runs repeated reads as named statements (`LARDER_PGLITE_NAMED`). */
   pgliteNamedStatements: boolean;
   /** CSV export batches: not settings, this app's own copy of the defaults (server/content/csv-limits.ts). */
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
       logRetentionDays: s.FUNCTION_LOG_RETENTION_DAYS,
     },
     metrics: { allow: s.METRICS_ALLOW, token: s.METRICS_TOKEN },
+    trustProxy: s.TRUST_PROXY,
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
     csv: { ...defaultCsvLimits },
     listQueries: queryTuning({

@@ -254,6 +254,10 @@ export const settingsSchema = Type.Object({
   SEARCH_KEPT_LOCK_TIMEOUT_MS: positive(defaultQueryTuning.keptSearch.lockTimeoutMs, {
     description: "how long keeping a new search's total waits for its collection's writes in progress, in milliseconds; past it the search counts its rows as before",
   }),
+  TRUST_PROXY: addressRanges({
+    description:
+      'address ranges of the reverse proxies in front of Larder (`10.0.0.0/8`); a request from one of them is taken to come from the address its `X-Forwarded-For` names (per-address limits, logs) and its `X-Forwarded-Proto`/`Host`. Empty: none, the socket address counts (docs/operations.md "Several processes")',
+  }),
   METRICS_ALLOW: addressRanges({
     description:
       'address ranges (`10.0.0.0/8, ::1/128`; a bare address is one address) whose clients may read `/metrics` instead of loopback (empty: loopback only; set, name loopback too to keep it). Proxied requests (forwarding headers) never count as from an address (docs/monitoring.md)',
