@@ -157,7 +157,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Only the configured proxies' X-Forwarded-For is believed, else anyone could pick the address their limits count against.
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
     // Nested levels as paths of their own become the client's nestedID form (server/public/nested-paths.ts).
     rewriteUrl: (request) => rewriteNestedPath(request.url ?? '/'),
     // A sane incoming x-request-id is kept, else a random one (server/metrics/request-id.ts).
