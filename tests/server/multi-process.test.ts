@@ -127,7 +127,10 @@ describe.skipIf(!enabled)('two processes behind a proxy, one PostgreSQL, one buc
       SHUTDOWN_TIMEOUT_S: '5',
     };
     const starting = Date.now();
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    // One after the other: two first starts at the same instant on a fresh database can deadlock in
+    // pg-boss's queue creation and one process exits (reported with issue 27; not this file's subject).
+    a = await startServer(env);
+    b = await startServer(env);
     startedInS = (Date.now() - starting) / 1000;
     upstreams.a = a.url;
     upstreams.b = b.url;
@@ -328,11 +331,16 @@ describe.skipIf(!enabled)('two processes behind a proxy, one PostgreSQL, one buc
     // Everything acknowledged is there, read through B.
     const listed = await call('b', 'GET', project('collection/notes/item?perPage=500'), { token: owner.access });
     expect(listed.status, listed.text).toBe(200);
-    const stored = new Set((listed.json as { _id: string }[]).map((item) => item._id));
+    const items = listed.json as { _id: string; title: string }[];
+    const stored = new Set(items.map((item) => item._id));
+    // A retried create that A had committed before dying leaves a second item of that title (the
+    // client cannot tell; an idempotent client would send its own _id): counted, not refused.
+    const loopTitles = items.map((item) => item.title).filter((title) => title?.startsWith('loop '));
+    const twice = loopTitles.length - new Set(loopTitles).size;
     const lost = acknowledged.filter((id) => !stored.has(id));
     const unheard = acknowledged.filter((id) => !heard().has(id));
     console.log(
-      `multi-process (both up in ${startedInS.toFixed(1)} s) kill -9: ${writes} writes, ${acknowledged.length} acknowledged, ${retried} retried on B, ${lost.length} lost, ` +
+      `multi-process (both up in ${startedInS.toFixed(1)} s) kill -9: ${writes} writes, ${acknowledged.length} acknowledged, ${retried} retried on B, ${lost.length} lost, ${twice} written twice by a retry, ` +
         `${proxy.failures.a ?? 0} proxy failures on A; live: ${seen.length} events before, ${unheard.length} acknowledged creates not heard after resuming`,
     );
     expect(lost).toEqual([]);
