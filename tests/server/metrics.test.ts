@@ -9,8 +9,14 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../server/config.ts';
 import { metricsAccess } from '../../server/metrics/access.ts';
 import { query } from '../../server/content/storage.ts';
-import { createTestApp, databaseKinds, json, openTestDatabase, type TestApp } from './support/test-app.ts';
-import { expectProblem } from './support/assertions.ts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../server/app.ts';
+import { fieldTypes } from '../../definitions/field-types/index.ts';
+import { createTestApp, databaseKinds, json, openTestDatabase, testEnv, type TestApp } from './support/test-app.ts';
+import { expectProblem, waitFor } from './support/assertions.ts';
+import { contentFixture, createCollection, createItem } from './support/content.ts';
+import { bearer } from './support/flows.ts';
 
 const token = 'metrics-token-for-tests';
 
@@ -179,6 +185,70 @@ describe.each(databaseKinds)('metrics, readiness and request ids on %s', (kind) 
     expect(a.headers['x-request-id']).toMatch(uuid);
     expect(b.headers['x-request-id']).toMatch(uuid);
     expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+  });
+});
+
+describe.each(databaseKinds)('webhook figures and a redelivery carrying its request id on %s', (kind) => {
+  const lines: Record<string, unknown>[] = [];
+  let t: TestApp;
+  let receiver: Server;
+  let answered = 0;
+  beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        answered += 1;
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const config = loadConfig({ ...testEnv, OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32', WEBHOOK_SENDER: 'inline', WEBHOOK_POLL_S: '0.5' });
+    const database = await openTestDatabase(kind);
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
+    const app = await buildApp({ config, database, logger: { level: 'info', stream } as never });
+    await app.ready();
+    t = { app, config, database, close: async () => (await app.close(), await database.close()) };
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+
+  it('counts attempts, and the redelivery job logs the id of the request that queued it', async () => {
+    const attempts = async () => valueOf(parseScrape((await t.app.inject({ method: 'GET', url: '/metrics' })).body), 'larder_webhook_attempts_total', { outcome: 'delivered' });
+    const before = await attempts();
+    const f = await contentFixture(t);
+    const code = (name: string) => fieldTypes.find((type) => type.name === name)!.code;
+    await createCollection(f, { id: 'posts', name: 'Posts', schema: [{ name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true }] });
+    const port = (receiver.address() as AddressInfo).port;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhook',
+      headers: bearer(f.access),
+      payload: { organizationID: f.org, projectID: f.project, method: 'POST', trigger: 'create', name: 'Metrics', webhookURI: `http://127.0.0.1:${port}/hook`, collections: ['posts'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const hook = json(created);
+    await createItem(f, 'posts', { title: 'One' });
+    const logOf = async () => json<{ deliveryID: string; attempt: number; state: string }[]>(await t.app.inject({ method: 'GET', url: `/api/webhook/${hook.id}/logs`, headers: bearer(f.access) }));
+    const [first] = await waitFor(async () => {
+      const log = await logOf();
+      return log.length === 1 && log[0]!.state === 'delivered' ? log : undefined;
+    }, 20_000);
+    await waitFor(async () => (await attempts()) === before + 1, 10_000);
+
+    const requestId = 'redeliver-metrics-1';
+    const redeliver = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhook/${hook.id}/logs/${first!.deliveryID}/redeliver`,
+      headers: { ...bearer(f.access), 'x-request-id': requestId },
+    });
+    expect(redeliver.statusCode, redeliver.body).toBe(202);
+    expect(redeliver.headers['x-request-id']).toBe(requestId);
+    const line = await waitFor(() => lines.find((l) => l.msg === 'webhook redelivery attempted'), 20_000);
+    expect(line).toMatchObject({ reqId: requestId, deliveryId: first!.deliveryID, attempt: 2, statusCode: 200, error: null });
+    await waitFor(async () => (await attempts()) === before + 2, 10_000);
+    expect(answered).toBe(2);
   });
 });
 
