@@ -24,7 +24,7 @@ import { freePlan, planById, type PlanDefinition } from '../../definitions/billi
 import type { UsageMetric } from '../../definitions/usage.ts';
 import { billingAccounts } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
-import { bossDb, type BossDb } from '../webhooks/delivery.ts';
+import { bossDb, ensureQueue, type BossDb } from '../webhooks/delivery.ts';
 import { softLaunchOnSql } from './enforcement.ts';
 import type { BillingDeps } from './deps.ts';
 import type { BillingAccountService } from './accounts.ts';
@@ -151,8 +151,8 @@ export class BillingRunner {
     boss.on('error', (error) => log.warn({ err: error }, 'billing queue error'));
     await boss.start();
     // `stately`: at most one run waiting and one running, however many processes ask.
-    await boss.createQueue(billingRunQueue, { name: billingRunQueue, policy: 'stately' });
-    await boss.createQueue(invoiceMailQueue, { name: invoiceMailQueue });
+    await ensureQueue(boss, billingRunQueue, { policy: 'stately' });
+    await ensureQueue(boss, invoiceMailQueue);
     this.boss = boss;
     await boss.work(billingRunQueue, { pollingIntervalSeconds: 5 }, async () => {
       const report = await this.runDue();

@@ -28,7 +28,7 @@ import { query, type Executor } from '../content/storage.ts';
 import { contentEventChannel, eventsPastPlace } from '../live/events.ts';
 import { newId } from './ids.ts';
 import { RelayLoop } from './relay-loop.ts';
-import { bossDb, committedBefore, inTransaction, type BossDb } from '../webhooks/delivery.ts';
+import { bossDb, committedBefore, ensureQueue, inTransaction, type BossDb } from '../webhooks/delivery.ts';
 import { eventKeys } from '../webhooks/webhooks.ts';
 
 /** A schedule runs at most this often. */
@@ -161,7 +161,7 @@ export class SubscriberRunner {
     const boss = new PgBoss({ db: this.bossDb, schedule: false, supervise: true, maintenanceIntervalSeconds: 60 } as unknown as PgBoss.ConstructorOptions);
     boss.on('error', (error) => log.warn({ err: error }, `${this.options.label} queue error`));
     await boss.start();
-    await boss.createQueue(queue);
+    await ensureQueue(boss, queue);
     this.boss = boss;
     this.workerId = await boss.work<RunJob>(queue, { pollingIntervalSeconds: 1, batchSize: 10 }, async (jobs) => {
       await Promise.all(jobs.map((job) => this.options.attempt(job.data)));

@@ -160,6 +160,24 @@ export function bossDb(database: Database): BossDb {
   throw new Error('webhooks need a database opened by openDatabase');
 }
 
+/**
+ * pg-boss's createQueue, made again when it loses a deadlock: each new queue attaches a partition
+ * to pg-boss's job table, and processes starting at once on a fresh database (several copies
+ * started together) deadlock there (40P01). The loser's statement rolled back whole; made again,
+ * it finds the queue the other made, or makes it.
+ */
+export async function ensureQueue(boss: PgBoss, name: string, options?: Omit<PgBoss.Queue, 'name'>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(name, { name, ...options } as PgBoss.Queue);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 8) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100 * attempt));
+    }
+  }
+}
+
 /** `t=<unix seconds>` and the hex HMAC-SHA256 of `<timestamp>.<body>` with the webhook's secret. */
 export function signDelivery(secret: string, timestamp: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
@@ -244,7 +262,7 @@ export class WebhookDispatcher {
     } as unknown as PgBoss.ConstructorOptions);
     boss.on('error', (error) => log.warn({ err: error }, 'webhook queue error'));
     await boss.start();
-    await boss.createQueue(webhookQueue);
+    await ensureQueue(boss, webhookQueue);
     this.boss = boss;
     this.workerId = await boss.work<JobData>(webhookQueue, { pollingIntervalSeconds: config.pollingIntervalS, batchSize }, async (jobs) => {
       await this.attemptAll(jobs.map((job) => job.data));
