@@ -38,11 +38,20 @@ declare module 'fastify' {
   }
 }
 
+/** Node's own figures belong to the process, not to an app: collected once per process (tests build many apps). */
+let processRegistry: Registry | undefined;
+function processFigures(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /** Before the routes: the hooks must be the root's so every route and the not-found handler have them. */
 export function registerMetrics(app: FastifyInstance): void {
   const { database, live } = app.ctx;
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   registerRequestMetrics(app, registry);
   registerGauges(registry, { database, live, log: app.log });
 
@@ -73,13 +82,15 @@ export function registerMetrics(app: FastifyInstance): void {
 /** `/metrics` and readiness: after @fastify/swagger, so readiness is in the OpenAPI document. */
 export async function metricsRoutes(app: FastifyInstance): Promise<void> {
   const { registry } = app.metrics;
+  const processRegistry = processFigures();
   const allowed = metricsAccess(app.ctx.config.metrics);
   app.get('/metrics', { schema: { hide: true } }, async function scrape(request, reply) {
     if (!allowed(request.socket.remoteAddress, request.headers)) {
       // The not-found handler's own answer (server/lib/errors.ts), word for word.
       throw notFound('not_found', `No route for ${request.method} ${request.url.split('?')[0]!}.`);
     }
-    const text = await registry.metrics();
+    // Each metric is a block of its own in the text format: the two registries' texts one after the other.
+    const text = (await processRegistry.metrics()) + (await registry.metrics());
     return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(text);
   });
   readinessRoute(app);
