@@ -13,7 +13,7 @@ import type { FunctionInvocationView, FunctionScope, FunctionView } from '../../
 import { useFunctionInvocations, useFunctionVersions } from '../../api/functions-queries.ts';
 import { problemText } from '../../hooks/problem-text.ts';
 import { durationText, memoryText } from './function-helpers.ts';
-import { RunStatus } from './function-ui.tsx';
+import { RunStatus, triggerLabels } from './function-ui.tsx';
 import { RunDetails } from './TestPanel.tsx';
 
 export function InvocationLog({ scope, fn }: { scope: FunctionScope; fn: FunctionView }) {
@@ -98,7 +98,7 @@ export function InvocationLog({ scope, fn }: { scope: FunctionScope; fn: Functio
                           <span aria-hidden="true">{formatDateTime(invocation.createdDate)}</span>
                         </button>
                       </td>
-                      <td>{format(`functions.log.trigger.${invocation.trigger}`)}</td>
+                      <td>{format(triggerLabels[invocation.trigger])}</td>
                       <td>
                         <RunStatus status={invocation.status} />
                       </td>

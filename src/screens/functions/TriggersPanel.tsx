@@ -17,6 +17,7 @@ import { useApiTokens, useProject } from '../../api/platform-queries.ts';
 import { problemText } from '../../hooks/problem-text.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
 import { problemsByField, triggerListChoices } from './function-helpers.ts';
+import { eventLabels } from './function-ui.tsx';
 
 const itemEvents = ['create', 'update', 'delete'] as const;
 type ItemEvent = (typeof itemEvents)[number];
@@ -134,7 +135,7 @@ function TriggersForm({ scope, fn, admin, onSaved }: { scope: FunctionScope; fn:
               disabled={!admin}
               onChange={(change) => setEvents((current) => (change.target.checked ? itemEvents.filter((e) => e === event || current.includes(e)) : current.filter((e) => e !== event)))}
             />
-            {format(`functions.triggers.event.${event}`)}
+            {format(eventLabels[event])}
           </label>
         ))}
         {fieldError('events')}

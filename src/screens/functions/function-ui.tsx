@@ -1,7 +1,30 @@
 /** Small pieces the Functions screens share: a function's versions, what runs it, a run's status. */
 import { formatDateTime } from '../../../definitions/format-date-time.ts';
+import type { MessageKey } from '../../../definitions/messages/format.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import type { FunctionView } from '../../api/functions.ts';
+
+/** An item event's name in a sentence ("create, update in posts"). */
+const eventWords: Readonly<Record<FunctionView['events'][number], MessageKey>> = {
+  create: 'functions.event.create',
+  update: 'functions.event.update',
+  delete: 'functions.event.delete',
+};
+
+/** An item event as a checkbox names it. */
+export const eventLabels: Readonly<Record<FunctionView['events'][number], MessageKey>> = {
+  create: 'functions.triggers.event.create',
+  update: 'functions.triggers.event.update',
+  delete: 'functions.triggers.event.delete',
+};
+
+/** A run's trigger in the log. */
+export const triggerLabels: Readonly<Record<'http' | 'test' | 'event' | 'schedule', MessageKey>> = {
+  http: 'functions.log.trigger.http',
+  test: 'functions.log.trigger.test',
+  event: 'functions.log.trigger.event',
+  schedule: 'functions.log.trigger.schedule',
+};
 
 /** "v2 deployed · v3 saved", or that nothing is deployed (yet). */
 export function VersionSummary({ fn }: { fn: Pick<FunctionView, 'deployedVersion' | 'latestVersion'> }) {
@@ -32,7 +55,7 @@ export function TriggerSummary({ fn, address }: { fn: Pick<FunctionView, 'public
         <li>
           <span className="function-trigger-name">{format('functions.trigger.events')}</span>{' '}
           {format('functions.trigger.eventsOn', {
-            events: fn.events.map((event) => format(`functions.event.${event}`)).join(', '),
+            events: fn.events.map((event) => format(eventWords[event])).join(', '),
             lists: fn.collections.length ? fn.collections.join(', ') : format('functions.trigger.everyList'),
           })}
         </li>
