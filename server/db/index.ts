@@ -79,13 +79,35 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return openPglite(options);
 }
 
+/** The advisory lock key processes migrating one database take turns on ('larder.migrate'). */
+const MIGRATE_LOCK = 7_316_202_611;
+
+/**
+ * Applies the missing migrations, one process at a time: copies started together on one database
+ * would otherwise each apply the same migrations and fail each other. Under the lock the next one
+ * finds them applied and does nothing (docs/operations.md "Several processes").
+ */
+async function migrateOnce(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATE_LOCK]);
+    try {
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATE_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   pool.on('error', () => {
     /* an idle client lost its connection; the pool replaces it on next use */
   });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  if (!options.skipMigrations) await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder });
+  if (!options.skipMigrations) await migrateOnce(pool);
   const readPool = new pg.Pool({
     connectionString: url,
     max: options.readPoolSize ?? options.poolSize ?? 10,

@@ -127,10 +127,9 @@ describe.skipIf(!enabled)('two processes behind a proxy, one PostgreSQL, one buc
       SHUTDOWN_TIMEOUT_S: '5',
     };
     const starting = Date.now();
-    // One after the other: two first starts at the same instant on a fresh database can deadlock in
-    // pg-boss's queue creation and one process exits (reported with issue 27; not this file's subject).
-    a = await startServer(env);
-    b = await startServer(env);
+    // At the same moment, on a fresh database, as a platform starts its copies: both must come up
+    // (their job queues are made at once: server/webhooks/delivery.ts ensureQueue).
+    [a, b] = await Promise.all([startServer(env), startServer(env)]);
     startedInS = (Date.now() - starting) / 1000;
     upstreams.a = a.url;
     upstreams.b = b.url;
