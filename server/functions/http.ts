@@ -51,7 +51,7 @@ export async function functionHttpRoutes(app: FastifyInstance, { service }: { se
     if (principal.projectId !== projectId) throw forbidden('not_permitted', 'This token belongs to another project.');
     if (principal.kind === 'token') {
       // A Studio token carries a member's preview rights, not a project's app (docs/studio.md).
-      if ((await app.ctx.apiTokens.verify(token!)).studio) throw forbidden('studio_token_not_allowed', 'Studio tokens cannot call functions.');
+      if (principal.studio) throw forbidden('studio_token_not_allowed', 'Studio tokens cannot call functions.');
       return { kind: 'apiToken', id: principal.tokenId };
     }
     return { kind: 'appUser', id: principal.userId };

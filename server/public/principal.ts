@@ -25,7 +25,7 @@ import type { VerifiedToken } from '../main/api-tokens.ts';
 export type Operation = 'create' | 'read' | 'update' | 'delete';
 
 export type Principal =
-  | { kind: 'token'; projectId: string; organizationId: string; tokenId: string; rights: VerifiedToken['rights'] }
+  | { kind: 'token'; projectId: string; organizationId: string; tokenId: string; rights: VerifiedToken['rights']; studio: boolean }
   | { kind: 'user'; projectId: string; organizationId: string; userId: string; groupIds: string[] };
 
 /** What an operation on a collection is allowed: not at all, on every item, or on the caller's associated items only. */
@@ -59,7 +59,7 @@ export async function resolvePrincipal(app: FastifyInstance, token: string | und
   let tokenError: unknown;
   try {
     const verified = await app.ctx.apiTokens.verify(token);
-    return { kind: 'token', projectId: verified.projectId, organizationId: verified.organizationId, tokenId: verified.tokenId, rights: verified.rights };
+    return { kind: 'token', projectId: verified.projectId, organizationId: verified.organizationId, tokenId: verified.tokenId, rights: verified.rights, studio: Boolean(verified.studio) };
   } catch (error) {
     tokenError = error;
   }
