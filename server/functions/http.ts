@@ -60,7 +60,7 @@ export async function functionHttpRoutes(app: FastifyInstance, { service }: { se
   async function handle(request: FastifyRequest<{ Params: { projectID: string; name: string; '*'?: string } }>, reply: FastifyReply) {
     const { projectID, name } = request.params;
     if (!ID.test(projectID) || !NAME.test(name)) throw functionNotFound();
-    const fn = await service.row(projectID, name).catch((error: unknown) => {
+    const fn = await service.hotRow(projectID, name).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'function_not_found') return undefined;
       throw error;
     });

@@ -31,7 +31,10 @@ export async function registerFunctions(app: FastifyInstance): Promise<void> {
   // them; an app that never listens (tests, the command line) makes it on its first run.
   let pool: SandboxPool | undefined;
   const sandbox = () => (pool ??= new SandboxPool({ log: app.log }));
-  const service = new FunctionService(database.db, box, sandbox, config.functions, functionHost(app, config.functions.timeoutMs));
+  const service = new FunctionService(database.db, box, sandbox, config.functions, functionHost(app, config.functions.timeoutMs), {
+    functions: app.ctx.caches.create('function', 30_000),
+    secrets: app.ctx.caches.create('function-secrets', 30_000, 1_000),
+  });
   app.ctx.functions = service;
   const triggers = new FunctionTriggers({
     database,

@@ -20,6 +20,7 @@ import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { collectionNames, nextRun, projectSlugs, resolveCollections } from '../lib/subscribers.ts';
 import type { SecretBox } from '../lib/secrets.ts';
+import type { SharedCache } from '../lib/shared-cache.ts';
 import { compileFunction } from './compile.ts';
 import type { InvocationResult, SandboxLimits, SandboxPool } from './sandbox.ts';
 
@@ -74,8 +75,16 @@ export class FunctionService {
     private readonly pool: () => SandboxPool,
     private readonly config: FunctionsConfig,
     private readonly hostFor: HostFor,
+    /**
+     * Per-process caches for the HTTP trigger's hot path: a function's row by project and name, and
+     * the project's opened secrets, dropped in every process at commit of a change (migration 0035).
+     */
+    private readonly caches?: { functions: SharedCache<FunctionRow>; secrets: SharedCache<Record<string, string>> },
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** Versions by id: they never change, so any process may keep them (a few hundred at most). */
+  private readonly keptVersions = new Map<string, VersionRow>();
 
   get limits(): SandboxLimits {
     return { memoryBytes: this.config.memoryBytes, timeoutMs: this.config.timeoutMs, maxOutputBytes: 1024 * 1024, maxLogBytes: 64 * 1024 };
@@ -117,6 +126,12 @@ export class FunctionService {
     const [row] = await this.db.select().from(functions).where(and(eq(functions.projectId, projectId), eq(functions.name, name)));
     if (!row) throw functionNotFound();
     return row;
+  }
+
+  /** `row` through the per-process cache (the HTTP trigger); a missing function is not cached. */
+  async hotRow(projectId: string, name: string): Promise<FunctionRow> {
+    if (!this.caches) return this.row(projectId, name);
+    return this.caches.functions.get(`${projectId}:${name}`, () => this.row(projectId, name));
   }
 
   async list(projectId: string): Promise<FunctionView[]> {
@@ -269,8 +284,14 @@ export class FunctionService {
 
   async version(functionId: string, versionId: string | null | 'latest'): Promise<VersionRow | undefined> {
     if (versionId === null) return undefined;
+    const kept = versionId === 'latest' ? undefined : this.keptVersions.get(versionId);
+    if (kept?.functionId === functionId) return kept;
     const where = versionId === 'latest' ? eq(functionVersions.functionId, functionId) : and(eq(functionVersions.functionId, functionId), eq(functionVersions.id, versionId));
     const [row] = await this.db.select().from(functionVersions).where(where).orderBy(desc(functionVersions.number)).limit(1);
+    if (row) {
+      if (this.keptVersions.size >= 500) this.keptVersions.delete(this.keptVersions.keys().next().value!);
+      this.keptVersions.set(row.id, row);
+    }
     return row;
   }
 
@@ -298,8 +319,13 @@ export class FunctionService {
     if (!gone.length) throw notFound('function_secret_not_found', 'There is no such secret.');
   }
 
-  /** The project's secrets opened (those the secrets key cannot open are left out). */
+  /** The project's secrets opened (those the secrets key cannot open are left out); cached per process. */
   async secrets(projectId: string): Promise<Record<string, string>> {
+    if (!this.caches) return this.openSecrets(projectId);
+    return this.caches.secrets.get(projectId, () => this.openSecrets(projectId));
+  }
+
+  private async openSecrets(projectId: string): Promise<Record<string, string>> {
     const rows = await this.db.select().from(projectFunctionSecrets).where(eq(projectFunctionSecrets.projectId, projectId));
     const out: Record<string, string> = {};
     for (const row of rows) {

@@ -217,8 +217,12 @@ describe.each(databaseKinds)('functions on the server on %s', (kind) => {
     const rows = await t.database.db.select().from(functionInvocations);
     expect(JSON.stringify(rows)).not.toContain(SECRET);
 
+    // A changed value reaches the very next call (the per-process cache is dropped at commit).
+    expect((await f.call('PUT', 'functions/secrets', { name: 'API_KEY', value: 'a-changed-value' })).statusCode).toBe(204);
+    expect(json(await call(f.project, 'secretive', { method: 'GET', token: writer.jwt })).length).toBe('a-changed-value'.length);
     expect((await f.call('DELETE', 'functions/secrets/API_KEY')).statusCode).toBe(204);
     expectProblem(await f.call('DELETE', 'functions/secrets/API_KEY'), 404, 'function_secret_not_found');
+    expectProblem(await call(f.project, 'secretive', { method: 'GET', token: writer.jwt }), 500, 'function_failed');
   });
 
   it('lets members who may read see functions and their log, and only admins change them', async () => {
@@ -241,6 +245,10 @@ describe.each(databaseKinds)('functions on the server on %s', (kind) => {
     expect((await f.call('POST', 'functions', { name: 'Bad Name' })).statusCode).toBe(400);
     // Another project's functions are not this one's.
     expectProblem(await other.call('GET', 'functions/hello'), 404, 'function_not_found');
+    // Made public, it answers without a token at once; deleted, its address is gone at once.
+    expect((await call(f.project, 'hello', { token: writer.jwt })).statusCode).toBe(200);
+    expect((await f.call('PUT', 'functions/hello', { public: true })).statusCode).toBe(200);
+    expect((await call(f.project, 'hello')).statusCode).toBe(200);
     expect((await f.call('DELETE', 'functions/hello')).statusCode).toBe(204);
     expectProblem(await call(f.project, 'hello', { token: writer.jwt }), 404, 'function_not_found');
   });
