@@ -9,7 +9,7 @@
 import '../../../definitions/messages/areas/functions.ts';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
+import { ConfirmDialog } from '../../../renderers/dialogs/ConfirmDialog.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import { isApiError } from '../../api/errors.ts';
@@ -105,31 +105,27 @@ function FunctionPage({ scope, fn }: { scope: FunctionScope; fn: FunctionView })
         </div>
       ) : null}
 
-      <ModalDialog open={deleting} onOpenChange={setDeleting} title={format('functions.delete.title')} widthPx={500} name="delete-function">
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title={format('functions.delete.title')}
+        name="delete-function"
+        cancelLabel={format('form.cancel')}
+        actionLabel={format('functions.delete')}
+        pending={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(fn.name, {
+            onSuccess: () => {
+              setDeleting(false);
+              void notify({ kind: 'success', title: format('functions.deleted', { name: fn.name }) });
+              navigate(path('viewFunctions'));
+            },
+            onError: (error) => void notify({ kind: 'error', title: problemText(error, format) }),
+          })
+        }
+      >
         <p>{format('functions.delete.confirm', { name: fn.name })}</p>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => setDeleting(false)}>
-            {format('form.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() =>
-              remove.mutate(fn.name, {
-                onSuccess: () => {
-                  setDeleting(false);
-                  void notify({ kind: 'success', title: format('functions.deleted', { name: fn.name }) });
-                  navigate(path('viewFunctions'));
-                },
-                onError: (error) => void notify({ kind: 'error', title: problemText(error, format) }),
-              })
-            }
-          >
-            {format('functions.delete')}
-          </button>
-        </div>
-      </ModalDialog>
+      </ConfirmDialog>
     </section>
   );
 }

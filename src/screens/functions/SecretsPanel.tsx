@@ -8,6 +8,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { formatDateTime } from '../../../definitions/format-date-time.ts';
 import { functionLimits } from '../../../definitions/schemas/functions.ts';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
+import { ConfirmDialog } from '../../../renderers/dialogs/ConfirmDialog.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { FunctionScope } from '../../api/functions.ts';
@@ -73,31 +74,27 @@ export function SecretsPanel({ scope, labelledBy }: { scope: FunctionScope; labe
         {replacing !== null ? <SecretForm scope={scope} fixedName={replacing} onDone={() => setReplacing(null)} /> : null}
       </ModalDialog>
 
-      <ModalDialog open={deleting !== null} onOpenChange={(open) => !open && setDeleting(null)} title={format('functions.secrets.deleteTitle')} widthPx={500} name="delete-secret">
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={format('functions.secrets.deleteTitle')}
+        name="delete-secret"
+        cancelLabel={format('form.cancel')}
+        actionLabel={format('functions.secrets.delete')}
+        pending={remove.isPending}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting, {
+            onSuccess: () => {
+              void notify({ kind: 'success', title: format('functions.secrets.deleted', { name: deleting }) });
+              setDeleting(null);
+            },
+            onError: (error) => void notify({ kind: 'error', title: problemText(error, format) }),
+          })
+        }
+      >
         <p>{format('functions.secrets.deleteConfirm', { name: deleting ?? '' })}</p>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => setDeleting(null)}>
-            {format('form.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() =>
-              deleting &&
-              remove.mutate(deleting, {
-                onSuccess: () => {
-                  void notify({ kind: 'success', title: format('functions.secrets.deleted', { name: deleting }) });
-                  setDeleting(null);
-                },
-                onError: (error) => void notify({ kind: 'error', title: problemText(error, format) }),
-              })
-            }
-          >
-            {format('functions.secrets.delete')}
-          </button>
-        </div>
-      </ModalDialog>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -6,6 +6,7 @@
 import { useId, useState } from 'react';
 import { formatDateTime } from '../../../definitions/format-date-time.ts';
 import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
+import { ConfirmDialog } from '../../../renderers/dialogs/ConfirmDialog.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { FunctionScope, FunctionVersionView, FunctionView } from '../../api/functions.ts';
@@ -74,39 +75,30 @@ export function VersionsPanel({ scope, fn, admin }: { scope: FunctionScope; fn: 
         </pre>
       </ModalDialog>
 
-      <ModalDialog
+      <ConfirmDialog
         open={deploying !== null}
         onOpenChange={(open) => !open && setDeploying(null)}
         title={format(rollBack ? 'functions.versions.rollBackTitle' : 'functions.versions.deployTitle', { number: deploying?.number ?? 0 })}
-        widthPx={500}
         name="deploy-version"
+        cancelLabel={format('form.cancel')}
+        actionLabel={format(rollBack ? 'functions.versions.rollBack' : 'functions.versions.deploy')}
+        tone="primary"
+        pending={deploy.isPending}
+        onConfirm={() =>
+          deploying &&
+          deploy.mutate(deploying.id, {
+            onSuccess: () => {
+              void notify({ kind: 'success', title: format('functions.code.deployed', { number: deploying.number }) });
+              setDeploying(null);
+            },
+            onError: (error) => void notify({ kind: 'error', title: problemText(error, format) }),
+          })
+        }
       >
         <p>
           {format(rollBack ? 'functions.versions.rollBackConfirm' : 'functions.versions.deployConfirm', { number: deploying?.number ?? 0, current: fn.deployedVersion ?? 0 })}
         </p>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => setDeploying(null)}>
-            {format('form.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={deploy.isPending}
-            onClick={() =>
-              deploying &&
-              deploy.mutate(deploying.id, {
-                onSuccess: () => {
-                  void notify({ kind: 'success', title: format('functions.code.deployed', { number: deploying.number }) });
-                  setDeploying(null);
-                },
-                onError: (error) => void notify({ kind: 'error', title: problemText(error, format) }),
-              })
-            }
-          >
-            {format(rollBack ? 'functions.versions.rollBack' : 'functions.versions.deploy')}
-          </button>
-        </div>
-      </ModalDialog>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { formatDateTime } from '../../../definitions/format-date-time.ts';
 import { integration as catalogueEntry } from '../../../definitions/integrations/index.ts';
 import type { MessageKey } from '../../../definitions/messages/format.ts';
-import { ModalDialog } from '../../../renderers/dialogs/ModalDialog.tsx';
+import { ConfirmDialog } from '../../../renderers/dialogs/ConfirmDialog.tsx';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import { isApiError } from '../../api/errors.ts';
@@ -186,31 +186,27 @@ function InstanceView({ scope, instance }: { scope: IntegrationScope; instance: 
 
       <RunLog scope={scope} instanceID={instance.id} />
 
-      <ModalDialog open={deleting} onOpenChange={setDeleting} title={format('integrations.delete.title')} widthPx={500} name="delete-integration">
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title={format('integrations.delete.title')}
+        name="delete-integration"
+        cancelLabel={format('form.cancel')}
+        actionLabel={format('integrations.delete')}
+        pending={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(instance.id, {
+            onSuccess: () => {
+              setDeleting(false);
+              void notify({ kind: 'success', title: format('integrations.deleted') });
+              navigate(path('viewIntegrations'));
+            },
+            onError: (error) => void notify({ kind: 'error', title: problemText(error, format) }),
+          })
+        }
+      >
         <p>{format('integrations.delete.confirm', { name: instance.name })}</p>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => setDeleting(false)}>
-            {format('form.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() =>
-              remove.mutate(instance.id, {
-                onSuccess: () => {
-                  setDeleting(false);
-                  void notify({ kind: 'success', title: format('integrations.deleted') });
-                  navigate(path('viewIntegrations'));
-                },
-                onError: (error) => void notify({ kind: 'error', title: problemText(error, format) }),
-              })
-            }
-          >
-            {format('integrations.delete')}
-          </button>
-        </div>
-      </ModalDialog>
+      </ConfirmDialog>
     </section>
   );
 }

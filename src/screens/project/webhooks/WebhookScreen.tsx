@@ -8,7 +8,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../../../definitions/format-date-time.ts';
-import { ModalDialog } from '../../../../renderers/dialogs/ModalDialog.tsx';
+import { ConfirmDialog } from '../../../../renderers/dialogs/ConfirmDialog.tsx';
 import { useFormat } from '../../../../renderers/messages/use-format.ts';
 import { notify } from '../../../../renderers/toasts/notify.ts';
 import { isApiError } from '../../../api/errors.ts';
@@ -207,30 +207,26 @@ function WebhookView({ webhookID }: { webhookID: string }) {
         </div>
       )}
 
-      <ModalDialog open={deleting} onOpenChange={setDeleting} title={format('webhook.delete.title')} widthPx={500} name="delete-webhook">
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title={format('webhook.delete.title')}
+        name="delete-webhook"
+        cancelLabel={format('webhook.cancel')}
+        actionLabel={format('webhook.delete')}
+        pending={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(webhook.id, {
+            onSuccess: () => {
+              setDeleting(false);
+              void notify({ kind: 'success', title: format('webhook.deleted') });
+              navigate(path('viewWebhooks'));
+            },
+          })
+        }
+      >
         <p>{format('webhook.delete.confirm', { name: webhook.name })}</p>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => setDeleting(false)}>
-            {format('webhook.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() =>
-              remove.mutate(webhook.id, {
-                onSuccess: () => {
-                  setDeleting(false);
-                  void notify({ kind: 'success', title: format('webhook.deleted') });
-                  navigate(path('viewWebhooks'));
-                },
-              })
-            }
-          >
-            {format('webhook.delete')}
-          </button>
-        </div>
-      </ModalDialog>
+      </ConfirmDialog>
     </section>
   );
 }
