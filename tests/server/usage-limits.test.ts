@@ -230,7 +230,7 @@ describe.each(databaseKinds)('webhook deliveries past the WebhookTriggers limit 
     const [refused] = await waitFor(async () => {
       const rows = await attempts();
       return rows.length ? rows : undefined;
-    });
+    }, 20_000);
     expect(refused!.status_code).toBeNull();
     expect(refused!.error).toBe('Not sent: the organization has used its plan’s WebhookTriggers (50,000) this month.');
     expect(refused!.state).toBe('failed');
@@ -244,6 +244,6 @@ describe.each(databaseKinds)('webhook deliveries past the WebhookTriggers limit 
     await t.database.db.execute(sql`update usage_counters set value = 0 where organization_id = ${f.org} and month = ${month} and metric = 'WebhookTriggers'`);
     await t.app.ctx.billing.enforcement.refreshUsage(f.org);
     expect((await item()).statusCode).toBe(201);
-    await waitFor(() => received.length === 1);
+    await waitFor(() => received.length === 1, 20_000);
   });
 });
