@@ -49,6 +49,7 @@ export const problems = {
   confirmation_expired: { status: 400, message: 'problem.confirmation_expired' },
   confirmation_not_found: { status: 404, message: 'problem.confirmation_not_found' },
   country_unknown: { status: 400, message: 'problem.country_unknown', params: ['country'] },
+  database_unavailable: { status: 503, message: 'problem.database_unavailable' },
   empty_file: { status: 400, message: 'problem.empty_file' },
   field_not_found: { status: 404, message: 'problem.field_not_found' },
   file_not_found: { status: 404, message: 'problem.file_not_found' },

@@ -79,6 +79,21 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return openPglite(options);
 }
 
+/**
+ * A client the pool has lent out (a transaction, a statement under way) has no 'error' listener
+ * of the pool's, so a connection lost under it (a PostgreSQL restart) would be an uncaught
+ * exception and end the process. Every client keeps one listener: the statement under way fails
+ * with the error (answered 503 database_unavailable: server/lib/errors.ts) and the pool replaces
+ * the client.
+ */
+export function keepClientErrors(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    client.on('error', () => {
+      /* the statement under way has failed with it; the pool discards the client on release */
+    });
+  });
+}
+
 /** The advisory lock key processes migrating one database take turns on ('larder.migrate'). */
 const MIGRATE_LOCK = 7_316_202_611;
 
@@ -106,6 +121,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   pool.on('error', () => {
     /* an idle client lost its connection; the pool replaces it on next use */
   });
+  keepClientErrors(pool);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   if (!options.skipMigrations) await migrateOnce(pool);
   const readPool = new pg.Pool({
@@ -116,6 +132,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   readPool.on('error', () => {
     /* as above */
   });
+  keepClientErrors(readPool);
   const read = drizzlePg({ client: readPool, schema }) as unknown as Db;
   return {
     db,

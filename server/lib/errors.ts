@@ -162,6 +162,22 @@ function patternOf(url: string): RegExp {
   return new RegExp(`^${segments.join('/')}/?$`);
 }
 
+/** SQLSTATEs and socket errors that mean the database cannot be reached, not that the statement was wrong. */
+const unreachableCodes = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const unreachableMessages = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|terminating connection/i;
+
+/** Whether an error (or one it wraps: drizzle wraps the driver's) says the database is out of reach. */
+export function databaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (unreachableCodes.has(code) || code.startsWith('08'))) return true;
+    if (typeof message === 'string' && unreachableMessages.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   // Every route's pattern and methods, so an address that exists answers a wrong method with 405.
   // Catch-alls (the console's `/*`, CORS preflights) say nothing about an address.
@@ -201,6 +217,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendProblem(reply, problem(429, 'rate_limited', error.message || 'Too many requests. Try again later.', { params: { seconds } }));
     }
     if (status >= 400 && status < 500) return sendProblem(reply, problem(status, 'bad_request', error.message));
+    if (databaseUnavailable(error)) {
+      // The database is down or restarting: a clear 503 the client may retry; the pool reconnects by itself (docs/errors.md).
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendProblem(reply, problem(503, 'database_unavailable', 'The database cannot be reached just now. Try again in a moment.'), { 'retry-after': '5' });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, problem(500, 'internal', 'Something went wrong on our side.'));
   });

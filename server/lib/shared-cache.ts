@@ -203,9 +203,10 @@ export class CacheRegistry {
     try {
       await this.database.db.execute(sql`select pg_notify(${invalidationChannel}, ${JSON.stringify({ sync: id })})`);
       if (!(await heard)) this.clearAll();
-    } catch (error) {
+    } catch {
+      // The database is out of reach (the answer is settled already: a write that committed stays
+      // answered as it was): forget every entry, so this process reads fresh rows once it is back.
       this.clearAll();
-      throw error;
     } finally {
       clearTimeout(timer);
       this.syncs.delete(id);

@@ -22,7 +22,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import { webhookHeaders, webhookLimits } from '../../definitions/webhooks.ts';
-import type { Database } from '../db/index.ts';
+import { keepClientErrors, type Database } from '../db/index.ts';
 import { query, type Executor } from '../content/storage.ts';
 import { contentEventChannel, eventsPastPlace } from '../live/events.ts';
 import { newId } from '../lib/ids.ts';
@@ -130,6 +130,7 @@ export function bossDb(database: Database): BossDb {
       // Setting `options` replaces what pg would take from PostgreSQL's own PGOPTIONS variable, so it is passed on here.
       const pool = new pg.Pool({ ...(client as unknown as { options: pg.PoolConfig }).options, max: 3, options: `-c synchronous_commit=off ${process.env.PGOPTIONS ?? ''}` });
       pool.on('error', () => undefined);
+      keepClientErrors(pool);
       shared = { pool, users: 0 };
       bossPools.set(database, shared);
     }
