@@ -7,40 +7,15 @@ import { fieldType } from '../../../definitions/field-types/index.ts';
 import { nestedCollection } from '../../../definitions/field-types/nested-collection/index.ts';
 import type { SchemaField } from '../../../definitions/field-types/types.ts';
 import { isApiError } from '../../api/errors.ts';
+import { collectionChoices, type CollectionChoice, type CollectionChoiceSource } from '../project/list-choices.ts';
 import type { FunctionView } from '../../api/functions.ts';
 
-/** A collection as the project lists it, with its schema when known (nested lists come from it). */
-export interface CollectionSource {
-  id: string;
-  name: string;
-  schema?: readonly SchemaField[] | undefined;
-}
-
-export interface TriggerListChoice {
-  /** As the server takes and answers it: the slug, nested lists after dots (`posts.comments`). */
-  value: string;
-  label: string;
-  depth: number;
-}
+/** A collection as the project lists it (project/list-choices.ts). */
+export type CollectionSource = CollectionChoiceSource;
+export type TriggerListChoice = CollectionChoice;
 
 /** Every list an event trigger may name: the top-level collections and, under each, its nested lists. */
-export function triggerListChoices(collections: readonly CollectionSource[]): TriggerListChoice[] {
-  const out: TriggerListChoice[] = [];
-  const walk = (fields: readonly SchemaField[], value: string, label: string, depth: number) => {
-    for (const field of fields) {
-      if (field.type !== nestedCollection.code) continue;
-      const childValue = `${value}.${field.slug}`;
-      const childLabel = `${label} › ${field.name}`;
-      out.push({ value: childValue, label: childLabel, depth });
-      walk(field.nestedCollectionSchema ?? [], childValue, childLabel, depth + 1);
-    }
-  };
-  for (const collection of collections) {
-    out.push({ value: collection.id, label: collection.name, depth: 0 });
-    walk(collection.schema ?? [], collection.id, collection.name, 1);
-  }
-  return out;
-}
+export const triggerListChoices = (collections: readonly CollectionSource[]): TriggerListChoice[] => collectionChoices(collections, true);
 
 /** A made-up value of a field, by the kind of value its type holds. */
 function sampleValue(field: SchemaField, now: string): unknown {

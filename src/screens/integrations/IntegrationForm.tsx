@@ -9,8 +9,6 @@
  */
 import { useId, useMemo, useState } from 'react';
 import { itemEvents, type IntegrationDefinition } from '../../../definitions/integrations/index.ts';
-import { nestedCollection } from '../../../definitions/field-types/nested-collection/index.ts';
-import type { SchemaField } from '../../../definitions/field-types/types.ts';
 import type { FormDefinition } from '../../../definitions/forms/types.ts';
 import type { MessageKey } from '../../../definitions/messages/format.ts';
 import { FormRenderer, type FieldState } from '../../../renderers/forms/FormRenderer.tsx';
@@ -20,6 +18,7 @@ import { isApiError } from '../../api/errors.ts';
 import type { IntegrationInstance, IntegrationInstanceUpdate } from '../../api/integrations.ts';
 import { problemText } from '../../hooks/problem-text.ts';
 import { settingsValidators } from './settings-validators.ts';
+import { collectionChoices, type CollectionChoiceSource } from '../project/list-choices.ts';
 
 type ItemEvent = (typeof itemEvents)[number];
 
@@ -29,38 +28,6 @@ export const eventLabels: Readonly<Record<ItemEvent, MessageKey>> = {
   delete: 'integrations.event.delete',
 };
 
-/** A collection as the project lists it, with its schema when known (nested lists come from it). */
-export interface CollectionChoiceSource {
-  id: string;
-  name: string;
-  schema?: readonly SchemaField[] | undefined;
-}
-
-export interface CollectionChoice {
-  /** As the server takes and answers it: the slug, nested lists after dots (`posts.comments`). */
-  value: string;
-  label: string;
-  depth: number;
-}
-
-/** The lists an instance may name: top-level collections, and for `many` their nested lists too. */
-export function collectionChoices(collections: readonly CollectionChoiceSource[], nested: boolean): CollectionChoice[] {
-  const out: CollectionChoice[] = [];
-  const walk = (fields: readonly SchemaField[], value: string, label: string, depth: number) => {
-    for (const field of fields) {
-      if (field.type !== nestedCollection.code) continue;
-      const childValue = `${value}.${field.slug}`;
-      const childLabel = `${label} › ${field.name}`;
-      out.push({ value: childValue, label: childLabel, depth });
-      walk(field.nestedCollectionSchema ?? [], childValue, childLabel, depth + 1);
-    }
-  };
-  for (const collection of collections) {
-    out.push({ value: collection.id, label: collection.name, depth: 0 });
-    if (nested) walk(collection.schema ?? [], collection.id, collection.name, 1);
-  }
-  return out;
-}
 
 /** What the form sends: the whole instance (a new one gets `integration` added by its screen). */
 export type IntegrationFormValues = Required<Pick<IntegrationInstanceUpdate, 'name' | 'collections' | 'events' | 'settings'>> & { schedule?: string | null };
