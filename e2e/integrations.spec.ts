@@ -107,7 +107,8 @@ test('the chat integration: added in the console, an item reaches the stand-in, 
 });
 
 test('the list and an instance pass axe at 1280 and 900 px (the instance at 600 px too), light and dark, without sideways scrolling', async ({ browser, request }) => {
-  test.setTimeout(90_000);
+  // Ten axe runs (two themes, three widths): minutes on a loaded 2-core machine.
+  test.setTimeout(300_000);
   // On its own (a retry runs in a fresh project): the instance is made through the API.
   const calls = `/api/organization/${made.organizationID}/project/${made.projectID}/integrations`;
   const existing = (await (await request.get(calls, { headers: bearer(made.token) })).json()) as { name: string }[];
