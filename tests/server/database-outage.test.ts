@@ -5,8 +5,8 @@
  * Retry-After, never a 500, and nothing half-written is left; once it is back, the very same server
  * serves again by itself — reads, writes and the readiness check — without a restart.
  *
- * Not in `npm test` yet (LARDER_FAULT_TESTS=1 runs it): after an outage the app takes about two
- * minutes to close (its job queues' graceful stop), which is the next thing to fix (docs/errors.md
+ * Not in `npm test` yet (LARDER_FAULT_TESTS=1 runs it): after an outage closing the app hangs
+ * (over 4 minutes), which is the next thing to fix (docs/errors.md
  * "When the database is away").
  */
 import net from 'node:net';
