@@ -8,6 +8,7 @@
  *   npm run bench -- functions --db pglite,postgres --json
  *   npm run bench -- functions --only http,cold,throughput,events --calls 1000 --seconds 5 --creates 300
  *   npm run bench -- functions --concurrency 16              # FUNCTION_CONCURRENCY_PER_PROJECT for the run (default: the server's, 8)
+ *   BENCH_TRACE=1 npm run bench -- functions --only events   # adds the CPU time of every process per phase of part 4
  *
  * 1. http: warm invocation overhead. A trivial deployed function at `/functions/v1/{project}/{name}`
  *    and, for comparison, a cheap route that is no function (GET of one item on /api/public), called
@@ -43,6 +44,7 @@ import type { Database } from '../server/db/index.ts';
 import { query } from '../server/content/storage.ts';
 import { call, openBenchDatabase, signInAdmin, type Kind } from './list.ts';
 import { autocannon, type LoadDetail } from './support/autocannon.ts';
+import { procDiff, procSnap } from './support/proc-cpu.ts';
 import { mean, percentile, round } from './support/stats.ts';
 
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
@@ -276,7 +278,11 @@ async function events(base: string, admin: string, database: Database, options: 
   const listen = (on: boolean) => call(base, admin, 'PUT', `${project.functions}/on-create`, on ? { events: ['create'], collections: ['articles'] } : { events: [] });
 
   for (let i = 0; i < 20; i++) await create(); // warm-up
+  // BENCH_TRACE=1: the CPU time of every process of the machine per phase (bench/support/proc-cpu.ts).
+  const trace = process.env.BENCH_TRACE ? (label: string, since: Map<string, number>) => log(`  CPU time per process, ${label}:\n${procDiff(since, procSnap())}`) : undefined;
+  let snap = procSnap();
   const before = { sequential: await sequential(), concurrent: await concurrent(4) };
+  trace?.(`${2 * options.creates} creates without the function`, snap);
 
   await listen(true);
   // Warm-up of the run path: the relay, the queue's workers, the data client's route.
@@ -293,8 +299,10 @@ async function events(base: string, admin: string, database: Database, options: 
     const done = await drained(database, functionId, expected, 300_000);
     return { timesMs, drainMs: round(done.at - lastCreate), counts: done.counts, timedOut: done.timedOut };
   };
+  snap = procSnap();
   const withSequential = await phase(sequential, 20 + options.creates);
   const withConcurrent = await phase(() => concurrent(4), 20 + 2 * options.creates);
+  trace?.(`${2 * options.creates} creates with the function, until its last run`, snap);
   await listen(false);
   const after = { sequential: await sequential(), concurrent: await concurrent(4) };
 

@@ -823,7 +823,10 @@ export const integrationRuns = pgTable(
     createdAt: created(),
     finishedAt: ts('finished_at'),
   },
-  (t) => [index('integration_runs_instance').on(t.instanceId, t.createdAt, t.id)],
+  (t) => [
+    index('integration_runs_instance').on(t.instanceId, t.createdAt, t.id),
+    index('integration_runs_first_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending' and ${t.attempts} = 0`),
+  ],
 );
 
 /** A project's function (docs/functions.md "Functions and versions"; migration 0033). */
@@ -870,7 +873,10 @@ export const functionRuns = pgTable(
     createdAt: created(),
     finishedAt: ts('finished_at'),
   },
-  (t) => [index('function_runs_created').on(t.createdAt)],
+  (t) => [
+    index('function_runs_created').on(t.createdAt),
+    index('function_runs_first_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending' and ${t.attempts} = 0`),
+  ],
 );
 
 /** One saved source of a function with its compiled code. */

@@ -167,7 +167,9 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
     peakHeap = heapBytes();
   }
   const heapAtStart = peakHeap;
-  const map = SourceMap.fromCode(request.code);
+  // Read only when a stack is to be shown (an error), once per invocation.
+  let sourceMap: SourceMap | undefined | null = null;
+  const map = () => (sourceMap === null ? (sourceMap = SourceMap.fromCode(request.code)) : sourceMap);
 
   let runtime: QuickJSRuntime | undefined;
   let context: QuickJSContext | undefined;
@@ -222,8 +224,8 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
         const { name, message, stack } = dumped as { name?: unknown; message?: unknown; stack?: unknown };
         if (name === 'InternalError' && message === 'out of memory') return { name: 'MemoryLimitError', message: memoryMessage(limits) };
         if (name === 'InternalError' && message === 'stack overflow')
-          return { name: 'RangeError', message: 'Maximum call stack size exceeded: the function’s calls nested too deeply (endless recursion?).', stack: ownStack(typeof stack === 'string' ? stack : undefined, map) };
-        if (typeof message === 'string') return { name: typeof name === 'string' ? name : 'Error', message, stack: ownStack(typeof stack === 'string' ? stack : undefined, map) };
+          return { name: 'RangeError', message: 'Maximum call stack size exceeded: the function’s calls nested too deeply (endless recursion?).', stack: ownStack(typeof stack === 'string' ? stack : undefined, map()) };
+        if (typeof message === 'string') return { name: typeof name === 'string' ? name : 'Error', message, stack: ownStack(typeof stack === 'string' ? stack : undefined, map()) };
       }
       // QuickJS throws null when it cannot even allocate the error of an exhausted heap.
       if (dumped === null) return { name: 'MemoryLimitError', message: memoryMessage(limits) };
@@ -338,12 +340,34 @@ async function run(request: Extract<WorkerRequest, { type: 'run' }>): Promise<In
   }
 }
 
-/** The runtime's own figure of the memory it uses, or the heap's growth if that is larger. */
+/** What memoryUsed reaches inside quickjs-emscripten-core (0.32): a context's runtime and its own handles. */
+interface ContextInternals {
+  ffi?: { QTS_RuntimeComputeMemoryUsage?: (rt: number, ctx: number) => number };
+  rt?: { value: number };
+  ctx?: { value: number };
+  memory?: { heapValueHandle(ptr: number): QuickJSHandle };
+}
+
+/**
+ * The runtime's own figure of the memory it uses, or the heap's growth if that is larger. The
+ * figure is made in the function's own context: the library's computeMemoryUsage() makes it in a
+ * context of the runtime's own, started for that alone — a second context per invocation, which
+ * cost as much as the rest of a trivial function's run.
+ */
 function memoryUsed(runtime: QuickJSRuntime, context: QuickJSContext, growth: number): number {
-  const usage = runtime.computeMemoryUsage();
-  const figures = context.dump(usage) as { memory_used_size?: number };
-  usage.dispose();
-  return Math.max(growth, figures.memory_used_size ?? 0);
+  const internals = context as unknown as ContextInternals;
+  const compute = internals.ffi?.QTS_RuntimeComputeMemoryUsage;
+  let usage: QuickJSHandle;
+  if (compute && internals.rt && internals.ctx && internals.memory) usage = internals.memory.heapValueHandle(compute(internals.rt.value, internals.ctx.value));
+  else usage = runtime.computeMemoryUsage();
+  try {
+    const size = context.getProp(usage, 'memory_used_size');
+    const bytes = context.typeof(size) === 'number' ? context.getNumber(size) : 0;
+    size.dispose();
+    return Math.max(growth, bytes);
+  } finally {
+    usage.dispose();
+  }
 }
 
 /** The line-and-column mappings of an inline source map (version 3, one source). */

@@ -15,6 +15,7 @@ import {
   type FunctionView,
 } from '../../definitions/schemas/functions.ts';
 import type { Db } from '../db/index.ts';
+import type { Executor } from '../content/storage.ts';
 import { apiTokens, functionInvocations, functionRuns, functions, functionVersions, projectFunctionSecrets } from '../db/schema.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -62,6 +63,13 @@ export function hideSecretValues(text: string, values: string[]): string {
 function cutBytes(text: string, bytes: number): string {
   if (Buffer.byteLength(text) <= bytes) return text;
   return Buffer.from(text).subarray(0, bytes).toString().replace(/\uFFFD$/, '');
+}
+
+/** The run of a trigger an invocation is an attempt of; `record` writes the run's outcome in the log row's transaction. */
+export interface RunOf {
+  runId: string;
+  attempt: number;
+  record?: (tx: Executor, outcome: { ok: boolean; error: { name: string; message: string } | null }) => Promise<void>;
 }
 
 export class FunctionService {
@@ -341,7 +349,7 @@ export class FunctionService {
    * Runs a version of a function and logs the run. 429 function_busy when the project already runs
    * FUNCTION_CONCURRENCY_PER_PROJECT functions in this process.
    */
-  async run(fn: FunctionRow, version: VersionRow, event: unknown, trigger: InvocationRow['trigger'], of?: { runId: string; attempt: number }): Promise<RunOutcome> {
+  async run(fn: FunctionRow, version: VersionRow, event: unknown, trigger: InvocationRow['trigger'], of?: RunOf): Promise<RunOutcome> {
     const busy = this.running.get(fn.projectId) ?? 0;
     if (busy >= this.config.concurrencyPerProject) {
       throw new AppError(429, 'function_busy', `This project is already running ${this.config.concurrencyPerProject} functions at once; try again in a moment.`, { headers: { 'retry-after': '1' } });
@@ -374,7 +382,7 @@ export class FunctionService {
     // waiting for the flush cost more than the run itself (docs/functions.md "The invocation log").
     const [row] = await this.db.transaction(async (tx) => {
       await tx.execute(sql`set local synchronous_commit = off`);
-      return tx
+      const rows = await tx
       .insert(functionInvocations)
       .values({
         id: newId(),
@@ -392,6 +400,9 @@ export class FunctionService {
         resultPreview: preview,
       })
       .returning();
+      const [logged] = rows;
+      await of?.record?.(tx, { ok: result.ok, error });
+      return [logged];
     });
     return { result: { ...result, ...(error ? { error } : {}), logs }, invocation: this.invocationView(row!) };
   }

@@ -13,7 +13,14 @@ import type { Database } from '../db/index.ts';
 import { functionRuns, functions } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { SubscriberRunner, type RunJob, type SubscriberEvent } from '../lib/subscribers.ts';
+import type { Executor } from '../content/storage.ts';
 import type { FunctionService } from './service.ts';
+
+type RunRow = typeof functionRuns.$inferSelect;
+interface Failure {
+  message: string;
+  retry: boolean;
+}
 
 export const functionQueue = 'function-run';
 
@@ -76,17 +83,20 @@ export class FunctionTriggers {
     return this.runs.scheduleDue();
   }
 
-  /** One attempt of one run (a job). */
+  /**
+   * One attempt of one run (a job, or a first attempt the relay's process makes). The run's
+   * outcome is written in the transaction of the invocation's log row (docs/functions.md "Event
+   * and schedule triggers").
+   */
   async attempt(job: RunJob): Promise<void> {
-    const { database, service, config, log } = this.options;
+    const { database, service, log } = this.options;
     const db = database.db;
-    const [run] = await db.select().from(functionRuns).where(eq(functionRuns.id, job.runId));
+    const [pair] = await db.select({ run: functionRuns, fn: functions }).from(functionRuns).innerJoin(functions, eq(functions.id, functionRuns.functionId)).where(eq(functionRuns.id, job.runId));
     // Gone (its function deleted), over, or not this attempt's turn: a repeated job.
-    if (!run || run.status !== 'pending' || run.attempts !== job.attempt - 1) return;
-    const [fn] = await db.select().from(functions).where(eq(functions.id, run.functionId));
-    if (!fn) return;
+    if (!pair || pair.run.status !== 'pending' || pair.run.attempts !== job.attempt - 1) return;
+    const { run, fn } = pair;
 
-    let failure: { message: string; retry: boolean } | undefined;
+    let failure: Failure | undefined;
     try {
       if (await this.options.suspended?.(fn.organizationId)) {
         failure = { message: 'Not run: the organization’s API services are suspended (billing account unpaid).', retry: false };
@@ -96,8 +106,13 @@ export class FunctionTriggers {
         else {
           const detail = run.detail as { event?: SubscriberEvent; scheduledFor?: string };
           const event: FunctionTriggerEvent = detail.event ? { kind: 'item', ...detail.event } : { kind: 'schedule', scheduledFor: String(detail.scheduledFor ?? run.createdAt.toISOString()) };
-          const outcome = await service.run(fn, version, event, run.trigger === 'schedule' ? 'schedule' : 'event', { runId: run.id, attempt: job.attempt });
-          if (!outcome.result.ok) failure = { message: `${outcome.invocation.error?.name ?? 'Error'}: ${outcome.invocation.error?.message ?? 'failed'}`, retry: true };
+          await service.run(fn, version, event, run.trigger === 'schedule' ? 'schedule' : 'event', {
+            runId: run.id,
+            attempt: job.attempt,
+            record: (tx, outcome) =>
+              this.finish(tx, run, job, outcome.ok ? undefined : { message: `${outcome.error?.name ?? 'Error'}: ${outcome.error?.message ?? 'failed'}`, retry: true }),
+          });
+          return;
         }
       }
     } catch (error) {
@@ -109,21 +124,18 @@ export class FunctionTriggers {
       log.warn({ err: error, runId: run.id }, 'a function run failed outside the function');
       failure = { message: (error as Error).message || String(error), retry: true };
     }
+    await db.transaction((tx) => this.finish(tx, run, job, failure));
+  }
 
+  /** The run after an attempt: succeeded, failed, or pending with its next attempt enqueued. */
+  private async finish(tx: Executor, run: RunRow, job: RunJob, failure: Failure | undefined): Promise<void> {
+    const { config } = this.options;
     const retryIn = failure?.retry && job.attempt < this.maxAttempts ? config.retryDelaysMs[job.attempt - 1]! : undefined;
     const status = failure ? (retryIn === undefined ? 'failed' : 'pending') : 'succeeded';
-    await db.transaction(async (tx) => {
-      await tx
-        .update(functionRuns)
-        .set({
-          status,
-          attempts: job.attempt,
-          error: failure ? failure.message.slice(0, 1000) : null,
-          nextAttemptAt: retryIn === undefined ? null : new Date(Date.now() + retryIn),
-          finishedAt: status === 'pending' ? null : sql`now()`,
-        })
-        .where(eq(functionRuns.id, run.id));
-      if (retryIn !== undefined) await this.runs.enqueueAttempt(tx, { runId: run.id, attempt: job.attempt + 1 }, new Date(Date.now() + retryIn), run.trigger);
-    });
+    await tx.execute(sql`update function_runs set status = ${status}, attempts = ${job.attempt}, error = ${failure ? failure.message.slice(0, 1000) : null},
+                           next_attempt_at = ${retryIn === undefined ? null : new Date(Date.now() + retryIn).toISOString()}::timestamptz,
+                           finished_at = ${status === 'pending' ? null : sql`now()`}
+                         where id = ${run.id}`);
+    if (retryIn !== undefined) await this.runs.enqueueAttempt(tx, { runId: run.id, attempt: job.attempt + 1 }, new Date(Date.now() + retryIn), run.trigger);
   }
 }

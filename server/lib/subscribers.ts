@@ -8,9 +8,13 @@
  *   cron schedule;
  * - the relay reads `item_events` past its place (`event_relays`, one row per kind of subscriber)
  *   in the order their transactions became final, and in ONE transaction inserts a run per
- *   matching subscriber (one per subscriber and event), enqueues its first attempt as a pg-boss
- *   job and moves its place. Events committed before a subscriber began listening are not its own
- *   (its snapshot);
+ *   matching subscriber (one per subscriber and event) and moves its place. Events committed
+ *   before a subscriber began listening are not its own (its snapshot). Busy writers are relayed
+ *   twice a second, in batches, as webhook deliveries are (docs/webhooks.md);
+ * - the relay's process makes the first attempts of its new runs itself once its transaction
+ *   committed, a few at a time, each under a lease (`next_attempt_at`); a first attempt whose lease
+ *   ran out unmade (its process died) is queued as a pg-boss job by any process. Past
+ *   `directAttempts` waiting, first attempts are queued as jobs at once;
  * - subscribers whose `next_run_at` passed get a run and their next time in one transaction
  *   (`for update skip locked`: one process takes each);
  * - one job is one attempt, made by the kind's own `attempt`, which enqueues the next one (in its
@@ -30,6 +34,17 @@ import { newId } from './ids.ts';
 import { RelayLoop } from './relay-loop.ts';
 import { bossDb, committedBefore, ensureQueue, inTransaction, type BossDb } from '../webhooks/delivery.ts';
 import { eventKeys } from '../webhooks/webhooks.ts';
+
+/**
+ * When a write's notification runs the relay (ms): at least `relayDelayMs` later, so writes of the
+ * same moment go in one run, and at least `relaySpacingMs` after the relay's last run: each run's
+ * cost is mostly fixed, so fewer, larger runs keep the subscribers' work off busy writers.
+ */
+const relayDelayMs = 20;
+const relaySpacingMs = 500;
+/** First attempts the relay's process makes at once, and at most waiting before the rest are queued as jobs. */
+const directConcurrency = 4;
+const directAttempts = 200;
 
 /** A schedule runs at most this often. */
 export const minScheduleMinutes = 5;
@@ -141,6 +156,11 @@ export class SubscriberRunner {
   private stopped = false;
   private workerId: string | undefined;
   private readonly loop: RelayLoop;
+  private lastRelayAt = 0;
+  /** First attempts this process is to make itself (runs' ids), and how many it makes now. */
+  private readonly direct: string[] = [];
+  private directRunning = 0;
+  private readonly directDone = new Set<Promise<void>>();
 
   constructor(private readonly options: SubscriberRunnerOptions) {
     this.loop = new RelayLoop(
@@ -170,9 +190,16 @@ export class SubscriberRunner {
     this.timer = setInterval(() => {
       this.relay();
       void this.scheduleDue();
+      void this.recoverFirstAttempts();
     }, this.options.intervalMs ?? 2000);
     this.timer.unref();
     this.relay();
+    void this.recoverFirstAttempts();
+  }
+
+  /** How long a first attempt the relay's process makes may take before another process queues it (s). */
+  private leaseSeconds(trigger: string) {
+    return this.options.jobOptions(trigger).expireInSeconds;
   }
 
   /** Stops taking work; an attempt under way ends first (at most `drainMs`). */
@@ -184,6 +211,9 @@ export class SubscriberRunner {
     if (this.soon) clearTimeout(this.soon);
     await this.stopListening?.();
     await relayStopped;
+    // First attempts not begun are left to their lease (another process, or this one's next start, queues them).
+    this.direct.length = 0;
+    await Promise.all([...this.directDone]);
     await this.boss?.stop({ graceful: true, wait: true, timeout: drainMs });
     this.boss = undefined;
     await this.bossDb?.close?.();
@@ -194,19 +224,74 @@ export class SubscriberRunner {
     if (this.workerId && !this.stopped) this.boss?.notifyWorker(this.workerId);
   }
 
-  /** Relays shortly after a write's notification, so the writes of one moment go in one batch. */
+  /** Relays shortly after a write's notification (`relayDelayMs`, `relaySpacingMs`), so the writes of the meantime go in one batch. */
   private relaySoon(): void {
     if (this.soon || this.stopped) return;
+    const delay = Math.max(relayDelayMs, this.lastRelayAt + relaySpacingMs - Date.now());
     this.soon = setTimeout(() => {
       this.soon = undefined;
       this.relay();
-    }, 50);
+    }, delay);
   }
 
   /** Runs the relay now, or once more after the run under way. */
   relay(): void {
     if (this.stopped || !this.boss) return;
-    this.loop.run();
+    if (this.loop.run()) this.lastRelayAt = Date.now();
+  }
+
+  /** Waits until the first attempts this process makes itself are made (tests). */
+  async directSettled(): Promise<void> {
+    while (this.directDone.size) await Promise.all([...this.directDone]);
+  }
+
+  /** Makes first attempts of new runs now, `directConcurrency` at once; one that fails is left to its lease. */
+  private attemptDirect(runIds: readonly string[]): void {
+    this.direct.push(...runIds);
+    while (this.directRunning < directConcurrency && this.direct.length) {
+      this.directRunning++;
+      const done = (async () => {
+        for (let runId = this.direct.shift(); runId !== undefined && !this.stopped; runId = this.direct.shift()) {
+          try {
+            await this.options.attempt({ runId, attempt: 1 });
+          } catch (error) {
+            if (!this.stopped) this.options.log.warn({ err: error, runId }, `a ${this.options.label} run's first attempt failed; it is queued after its lease`);
+          }
+        }
+      })().finally(() => {
+        this.directRunning--;
+        this.directDone.delete(done);
+      });
+      this.directDone.add(done);
+    }
+  }
+
+  /**
+   * Queues as jobs the first attempts whose lease ran out unmade: their process died, or the
+   * attempt failed outside the subscriber. Runs at start and with the timer, in every process.
+   */
+  private async recoverFirstAttempts(): Promise<void> {
+    if (this.stopped || !this.boss) return;
+    const runs = sql.identifier(this.options.tables.runs);
+    try {
+      const queued = await this.options.database.db.transaction(async (tx) => {
+        const rows = await query(
+          tx,
+          sql`update ${runs} set next_attempt_at = now() + make_interval(secs => ${this.leaseSeconds('event')})
+              where id in (select id from ${runs} where status = 'pending' and attempts = 0 and next_attempt_at < now()
+                           order by next_attempt_at limit 500 for update skip locked)
+              returning id, trigger`,
+        );
+        let count = 0;
+        for (const trigger of new Set(rows.map((row) => String(row.trigger)))) {
+          count += await this.enqueue(tx, rows.filter((row) => row.trigger === trigger).map((row) => String(row.id)), trigger);
+        }
+        return count;
+      });
+      if (queued) this.wake();
+    } catch (error) {
+      if (!this.stopped) this.options.log.warn({ err: error }, `queueing unmade ${this.options.label} first attempts failed; it runs again shortly`);
+    }
   }
 
   /** Waits for the relay run under way (tests and shutdown). */
@@ -219,7 +304,11 @@ export class SubscriberRunner {
     const { relay, tables } = this.options;
     const owners = sql.identifier(tables.owners);
     let queued = 0;
+    const direct: string[] = [];
     const read = await this.options.database.db.transaction(async (tx) => {
+      // Not waiting for the disk: a crash in the next moment loses the runs and the relay's place
+      // together, so the events are relayed again (a first attempt made meanwhile is made again).
+      await tx.execute(sql`set local synchronous_commit = off`);
       const [place] = await query(tx, sql`select xid::text as xid, event_id from event_relays where name = ${relay} for update skip locked`);
       if (!place) return 0;
       const events = await eventsPastPlace(tx, { xid: String(place.xid), eventId: String(place.event_id) });
@@ -255,21 +344,25 @@ export class SubscriberRunner {
       }
       if (runs.length) {
         const rows = sql.join(
-          runs.map((r) => sql`(${r.id}, ${r.ownerId}, ${r.projectId}, ${r.trigger}, ${r.eventId}, ${r.detail}::jsonb)`),
+          runs.map((r) => sql`(${r.id}, ${r.ownerId}, ${r.projectId}, ${r.trigger}, ${r.eventId}, ${r.detail}::jsonb, now() + make_interval(secs => ${this.leaseSeconds('event')}))`),
           sql`, `,
         );
         const inserted = await query(
           tx,
-          sql`insert into ${sql.identifier(tables.runs)} (id, ${sql.identifier(tables.ownerColumn)}, project_id, trigger, event_id, detail) values ${rows}
+          sql`insert into ${sql.identifier(tables.runs)} (id, ${sql.identifier(tables.ownerColumn)}, project_id, trigger, event_id, detail, next_attempt_at) values ${rows}
               on conflict (${sql.identifier(tables.ownerColumn)}, event_id) where event_id is not null do nothing returning id`,
         );
-        queued += await this.enqueue(tx, inserted.map((row) => String(row.id)), 'event');
+        // The first attempts are this process's own under their lease; past directAttempts waiting, jobs now.
+        const room = Math.max(0, directAttempts - this.direct.length - this.directRunning);
+        direct.push(...inserted.slice(0, room).map((row) => String(row.id)));
+        queued += await this.enqueue(tx, inserted.slice(room).map((row) => String(row.id)), 'event');
       }
       const last = events[events.length - 1]!;
       await tx.execute(sql`update event_relays set xid = ${last.xid}::xid8, event_id = ${last.id}, updated_at = now() where name = ${relay}`);
       return events.length;
     });
     if (queued) this.wake();
+    if (direct.length && !this.stopped) this.attemptDirect(direct);
     return read;
   }
 
@@ -284,9 +377,18 @@ export class SubscriberRunner {
     return runIds.length;
   }
 
-  /** Enqueues a later attempt of a run, in the caller's transaction. */
+  /**
+   * Enqueues a later attempt of a run, in the caller's transaction. A first attempt made again
+   * later (its subscriber was busy) keeps a lease past that time, so it is not queued twice.
+   */
   async enqueueAttempt(tx: Executor, job: RunJob, startAfter: Date, trigger: string): Promise<void> {
     if (!this.boss) throw new Error(`the ${this.options.label} queue is not started`);
+    if (job.attempt === 1) {
+      await tx.execute(
+        sql`update ${sql.identifier(this.options.tables.runs)} set next_attempt_at = ${startAfter.toISOString()}::timestamptz + make_interval(secs => ${this.leaseSeconds(trigger)})
+            where id = ${job.runId} and attempts = 0 and next_attempt_at is not null`,
+      );
+    }
     await this.boss.insert([{ name: this.options.queue, data: job, startAfter, ...this.options.jobOptions(trigger) }], { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions);
   }
 
