@@ -65,12 +65,7 @@ function cutBytes(text: string, bytes: number): string {
   return Buffer.from(text).subarray(0, bytes).toString().replace(/\uFFFD$/, '');
 }
 
-/** The run of a trigger an invocation is an attempt of; `record` writes the run's outcome in the log row's transaction. */
-export interface RunOf {
-  runId: string;
-  attempt: number;
-  record?: (tx: Executor, outcome: { ok: boolean; error: { name: string; message: string } | null }) => Promise<void>;
-}
+export type InvocationInsert = typeof functionInvocations.$inferInsert;
 
 export class FunctionService {
   /** Runs of each project under way in this process (FUNCTION_CONCURRENCY_PER_PROJECT). */
@@ -349,7 +344,17 @@ export class FunctionService {
    * Runs a version of a function and logs the run. 429 function_busy when the project already runs
    * FUNCTION_CONCURRENCY_PER_PROJECT functions in this process.
    */
-  async run(fn: FunctionRow, version: VersionRow, event: unknown, trigger: InvocationRow['trigger'], of?: RunOf): Promise<RunOutcome> {
+  async run(fn: FunctionRow, version: VersionRow, event: unknown, trigger: InvocationRow['trigger']): Promise<RunOutcome> {
+    const executed = await this.execute(fn, version, event, trigger);
+    const [row] = await this.db.transaction((tx) => this.logInvocations(tx, [executed.log]));
+    return { result: executed.result, invocation: this.invocationView(row!) };
+  }
+
+  /**
+   * Runs a version of a function: its result (secrets hidden) and its log row, not yet written
+   * (logInvocations). 429 function_busy as `run`.
+   */
+  async execute(fn: FunctionRow, version: VersionRow, event: unknown, trigger: InvocationRow['trigger'], of?: { runId: string; attempt: number }): Promise<{ result: InvocationResult; log: InvocationInsert }> {
     const busy = this.running.get(fn.projectId) ?? 0;
     if (busy >= this.config.concurrencyPerProject) {
       throw new AppError(429, 'function_busy', `This project is already running ${this.config.concurrencyPerProject} functions at once; try again in a moment.`, { headers: { 'retry-after': '1' } });
@@ -377,14 +382,9 @@ export class FunctionService {
     let preview: string | null = null;
     const inJson = secretValues.map((v) => JSON.stringify(v).slice(1, -1));
     if (result.ok) preview = result.value === undefined ? null : cutBytes(hideSecretValues(JSON.stringify(result.value) ?? '', inJson), functionLimits.resultPreviewBytes);
-    // The log row is written without waiting for the disk (synchronous_commit off in its own
-    // transaction): a crash in the next moment may lose the latest rows of the log, never data;
-    // waiting for the flush cost more than the run itself (docs/functions.md "The invocation log").
-    const [row] = await this.db.transaction(async (tx) => {
-      await tx.execute(sql`set local synchronous_commit = off`);
-      const rows = await tx
-      .insert(functionInvocations)
-      .values({
+    return {
+      result: { ...result, ...(error ? { error } : {}), logs },
+      log: {
         id: newId(),
         functionId: fn.id,
         versionId: version.id,
@@ -398,13 +398,19 @@ export class FunctionService {
         error,
         logs,
         resultPreview: preview,
-      })
-      .returning();
-      const [logged] = rows;
-      await of?.record?.(tx, { ok: result.ok, error });
-      return [logged];
-    });
-    return { result: { ...result, ...(error ? { error } : {}), logs }, invocation: this.invocationView(row!) };
+      },
+    };
+  }
+
+  /**
+   * Writes invocations' log rows in the caller's transaction, without waiting for the disk
+   * (synchronous_commit off for that transaction): a crash in the next moment may lose the latest
+   * rows of the log, never data; waiting for the flush cost more than the run itself
+   * (docs/functions.md "The invocation log").
+   */
+  async logInvocations(tx: Executor & Pick<Db, 'insert'>, rows: InvocationInsert[]): Promise<InvocationRow[]> {
+    await tx.execute(sql`set local synchronous_commit = off`);
+    return rows.length ? tx.insert(functionInvocations).values(rows).returning() : [];
   }
 
   /** Replaces the project's secrets in a value answered to a member (a test's result). */

@@ -46,7 +46,9 @@ export class IntegrationRunner {
       queue: integrationQueue,
       tables: { owners: 'integration_instances', runs: 'integration_runs', ownerColumn: 'instance_id', snapshotColumn: 'enabled_snapshot', active: 'enabled' },
       jobOptions: (trigger) => this.jobOptions(trigger),
-      attempt: (job) => this.attempt(job),
+      attempt: async (jobs) => {
+        await Promise.all(jobs.map((job) => this.attempt(job)));
+      },
       ...(options.intervalMs ? { intervalMs: options.intervalMs } : {}),
       ...(options.now ? { now: options.now } : {}),
     });

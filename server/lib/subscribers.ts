@@ -17,8 +17,9 @@
  *   `directAttempts` waiting, first attempts are queued as jobs at once;
  * - subscribers whose `next_run_at` passed get a run and their next time in one transaction
  *   (`for update skip locked`: one process takes each);
- * - one job is one attempt, made by the kind's own `attempt`, which enqueues the next one (in its
- *   own transaction) when the run is to be tried again.
+ * - one job is one attempt, made by the kind's own `attempt` (given a batch of them at once, so it
+ *   may read and write them together), which enqueues the next one (in its own transaction) when
+ *   the run is to be tried again.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
@@ -42,8 +43,11 @@ import { eventKeys } from '../webhooks/webhooks.ts';
  */
 const relayDelayMs = 20;
 const relaySpacingMs = 500;
-/** First attempts the relay's process makes at once, and at most waiting before the rest are queued as jobs. */
-const directConcurrency = 4;
+/**
+ * Attempts handed to the kind's `attempt` at once (a queue worker's fetch, or the first attempts
+ * the relay's process makes), and first attempts waiting at most before the rest are queued as jobs.
+ */
+const batchSize = 4;
 const directAttempts = 200;
 
 /** A schedule runs at most this often. */
@@ -140,8 +144,8 @@ export interface SubscriberRunnerOptions {
   tables: { owners: string; runs: string; ownerColumn: string; snapshotColumn: string; active: string };
   /** pg-boss options of a job of this trigger ('event', 'schedule', 'test'). */
   jobOptions: (trigger: string) => { retryLimit: number; retryDelay: number; expireInSeconds: number };
-  /** One attempt of a run; it enqueues the next with `enqueueAttempt` when there is to be one. */
-  attempt: (job: RunJob) => Promise<void>;
+  /** Attempts of runs (a batch); each enqueues its next with `enqueueAttempt` when there is to be one. */
+  attempt: (jobs: RunJob[]) => Promise<void>;
   /** How often the relay and the schedule look without being told (ms). */
   intervalMs?: number;
   now?: () => Date;
@@ -160,7 +164,7 @@ export class SubscriberRunner {
   /** First attempts this process is to make itself (runs' ids), and how many it makes now. */
   private readonly direct: string[] = [];
   private directRunning = 0;
-  private readonly directDone = new Set<Promise<void>>();
+  private directDone: Promise<void> | undefined;
 
   constructor(private readonly options: SubscriberRunnerOptions) {
     this.loop = new RelayLoop(
@@ -183,8 +187,8 @@ export class SubscriberRunner {
     await boss.start();
     await ensureQueue(boss, queue);
     this.boss = boss;
-    this.workerId = await boss.work<RunJob>(queue, { pollingIntervalSeconds: 1, batchSize: 10 }, async (jobs) => {
-      await Promise.all(jobs.map((job) => this.options.attempt(job.data)));
+    this.workerId = await boss.work<RunJob>(queue, { pollingIntervalSeconds: 1, batchSize }, async (jobs) => {
+      await this.options.attempt(jobs.map((job) => job.data));
     });
     this.stopListening = await database.listen(contentEventChannel, () => this.relaySoon(), () => this.relay());
     this.timer = setInterval(() => {
@@ -213,7 +217,7 @@ export class SubscriberRunner {
     await relayStopped;
     // First attempts not begun are left to their lease (another process, or this one's next start, queues them).
     this.direct.length = 0;
-    await Promise.all([...this.directDone]);
+    await this.directDone;
     await this.boss?.stop({ graceful: true, wait: true, timeout: drainMs });
     this.boss = undefined;
     await this.bossDb?.close?.();
@@ -240,30 +244,24 @@ export class SubscriberRunner {
     if (this.loop.run()) this.lastRelayAt = Date.now();
   }
 
-  /** Waits until the first attempts this process makes itself are made (tests). */
-  async directSettled(): Promise<void> {
-    while (this.directDone.size) await Promise.all([...this.directDone]);
-  }
-
-  /** Makes first attempts of new runs now, `directConcurrency` at once; one that fails is left to its lease. */
+  /** Makes first attempts of new runs now, `batchSize` at a time; a batch that fails is left to its lease. */
   private attemptDirect(runIds: readonly string[]): void {
     this.direct.push(...runIds);
-    while (this.directRunning < directConcurrency && this.direct.length) {
-      this.directRunning++;
-      const done = (async () => {
-        for (let runId = this.direct.shift(); runId !== undefined && !this.stopped; runId = this.direct.shift()) {
-          try {
-            await this.options.attempt({ runId, attempt: 1 });
-          } catch (error) {
-            if (!this.stopped) this.options.log.warn({ err: error, runId }, `a ${this.options.label} run's first attempt failed; it is queued after its lease`);
-          }
+    if (this.directDone) return;
+    this.directDone = (async () => {
+      while (this.direct.length && !this.stopped) {
+        const batch = this.direct.splice(0, batchSize);
+        this.directRunning = batch.length;
+        try {
+          await this.options.attempt(batch.map((runId) => ({ runId, attempt: 1 })));
+        } catch (error) {
+          if (!this.stopped) this.options.log.warn({ err: error }, `first attempts of ${this.options.label} runs failed; they are queued after their lease`);
         }
-      })().finally(() => {
-        this.directRunning--;
-        this.directDone.delete(done);
-      });
-      this.directDone.add(done);
-    }
+        this.directRunning = 0;
+      }
+    })().finally(() => {
+      this.directDone = undefined;
+    });
   }
 
   /**

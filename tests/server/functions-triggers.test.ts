@@ -160,6 +160,26 @@ describe.each(databaseKinds)('function triggers on %s', (kind) => {
     expect(json(await f.call('PUT', 'functions/nightly', { schedule: null }))).toMatchObject({ schedule: null, nextRunDate: null });
   });
 
+  it('makes once, as a queued job, a first attempt whose process died before making it (its lease ran out)', async () => {
+    const id = await deployed('lease', 'export default async (event: any) => ({ seen: event.itemID });');
+    // What a relay's process leaves when it dies between its commit and the first attempt: a pending
+    // run, no attempt, its lease (next_attempt_at) past. Another on a lease still running waits.
+    const event = { collectionID: 'posts', collectionSlug: 'posts', itemID: 'orphan', rootItemID: null, nestedPath: '', trigger: 'create', item: { title: 'Orphan' } };
+    await query(
+      t.database.db,
+      sql`insert into function_runs (id, function_id, project_id, trigger, detail, next_attempt_at) values
+            ('run-orphan', ${id}, ${f.project}, 'create', ${JSON.stringify({ event })}::jsonb, now() - interval '1 second'),
+            ('run-leased', ${id}, ${f.project}, 'create', ${JSON.stringify({ event: { ...event, itemID: 'leased' } })}::jsonb, now() + interval '1 hour')`,
+    );
+    const run = await waitFor(async () => (await runsOf(id)).find((r) => r.id === 'run-orphan' && r.status !== 'pending'), 20_000);
+    expect(run).toMatchObject({ status: 'succeeded', attempts: 1, error: null });
+    const logged = await invocationsOf(id);
+    expect(logged.map((row) => [row.runId, row.attempt, row.status])).toEqual([['run-orphan', 1, 'ok']]);
+    expect(JSON.parse(logged[0]!.resultPreview!)).toEqual({ seen: 'orphan' });
+    expect((await runsOf(id)).find((r) => r.id === 'run-leased')).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await f.call('DELETE', 'functions/lease')).statusCode).toBe(204);
+  });
+
   it('does not run a function with nothing deployed, and a deleted function takes its runs with it', async () => {
     const made = await f.call('POST', 'functions', { name: 'draft', language: 'js', events: ['create'], collections: ['posts'] });
     expect(made.statusCode, made.body).toBe(201);
