@@ -52,12 +52,17 @@ const server = await startServer({
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 });
+// Spec files named on the command line run by themselves (not the whole suite the `global`
+// project waits for) and one at a time, so a spec of `global` never runs beside another
+// (docs/architecture.md "Browser tests side by side").
+const args = process.argv.slice(2);
+const chosen = args.some((arg) => !arg.startsWith('-'));
 let status = 1;
 try {
   const result = spawnSync(
     process.execPath,
-    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)],
-    { stdio: 'inherit', env: { ...process.env, E2E_BASE_URL: server.url } },
+    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts', ...(chosen ? ['--no-deps'] : []), ...args],
+    { stdio: 'inherit', env: { ...process.env, E2E_BASE_URL: server.url, ...(chosen && !process.env.E2E_WORKERS ? { E2E_WORKERS: '1' } : {}) } },
   );
   status = result.status ?? 1;
 } finally {
