@@ -10,6 +10,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<nu
   'functions-sandbox': () => import('./functions-sandbox.ts'),
   layouts: () => import('./layouts.ts'),
   list: () => import('./list.ts'),
+  load: () => import('./load.ts'),
   public: () => import('./public.ts'),
   'reset-timing': () => import('./reset-timing.ts'),
   studio: () => import('./studio.ts'),
