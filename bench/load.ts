@@ -1,8 +1,9 @@
 /**
  * The long load test (docs/operations.md "Load test"): one installation on PostgreSQL, as one
  * Larder process and as two, each time behind the same loopback proxy (a process of its own), under
- * `--connections` callers for `--seconds` on a mix of list, search, create and update through the
- * public API, with `--live` live streams open the whole time.
+ * `--connections` callers for `--seconds` on a mix of list, create and update through the public API
+ * and search through the console's API (an editor's search box), with `--live` live streams open
+ * the whole time.
  *
  *   npm run bench -- load                                  # 100 connections, 60 s, 1 and 2 processes
  *   npm run bench -- load --processes 2 --seconds 30 --connections 50 --live 20 --items 5000
@@ -138,6 +139,7 @@ async function runOne(processes: number, options: Options, log: (line: string) =
     const token = ((await call(base, owner, 'POST', '/api/apiTokens', { name: 'load', projectID: project.id, organizationID: org.id, powerRead: true, powerWrite: true })).body as { jwtToken: string }).jwtToken;
     const items = `${base}/api/public/collection/articles/items`;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const consoleItems = `${base}/api/organization/${org.id}/project/${project.id}/collection/articles/item`;
     let made = 0;
     const title = () => `Article ${made++} ${words[made % words.length]} ${words[(made * 7) % words.length]}`;
     const ids: string[] = [];
@@ -157,7 +159,8 @@ async function runOne(processes: number, options: Options, log: (line: string) =
       let response: Response;
       try {
         if (kind === 'list') response = await fetch(`${items}?perPage=20&pageNumber=${1 + Math.floor(Math.random() * 5)}`, { headers });
-        else if (kind === 'search') response = await fetch(`${items}?perPage=20&query=${words[Math.floor(Math.random() * words.length)]}`, { headers });
+        // Search is the console's (the public API filters, it does not search words): an editor's search box.
+        else if (kind === 'search') response = await fetch(`${consoleItems}?perPage=20&search=${words[Math.floor(Math.random() * words.length)]}`, { headers: { authorization: `Bearer ${owner}` } });
         else if (kind === 'create') response = await fetch(items, { method: 'POST', headers, body: JSON.stringify({ title: title(), price: made % 1000 }) });
         else response = await fetch(`${items}/${ids[Math.floor(Math.random() * ids.length)]}`, { method: 'PUT', headers, body: JSON.stringify({ price: Math.floor(Math.random() * 1000) }) });
         await response.arrayBuffer();
