@@ -15,8 +15,8 @@
  * 10 s of warm-up, then the measured run. Reported: answers by kind with p50/p95/p99, errors (any
  * answer ≥ 400 or failed request), the rate; the CPU time of the Larder processes and of the
  * PostgreSQL backends per request (read from /proc: two processes on two cores do not double the
- * rate, the CPU per request shows the scaling); each process's memory (RSS) after the warm-up,
- * every 10 s and at the end; the events each live stream got against the writes made; and the
+ * rate, the CPU per request shows the scaling); each process's memory (RSS, and the V8 heap in
+ * use from its /metrics) after the warm-up, every 10 s, at the end and 15 s after the load; the events each live stream got against the writes made; and the
  * requests each process counted in `/metrics` (larder_http_requests_total, scraped before and
  * after) against the requests the load generator made.
  *
@@ -69,6 +69,13 @@ async function startProxyProcess(upstreams: Record<string, string>): Promise<{ u
     child.once('exit', (status) => reject(new Error(`the proxy exited with ${String(status)}`)));
   });
   return { url, child };
+}
+
+/** A process's V8 heap in use (MB), from its /metrics (prom-client's default metrics). */
+async function heapUsedMb(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
+  return line ? round(Number(line.slice(line.lastIndexOf(' ') + 1)) / 1024 / 1024) : NaN;
 }
 
 /** The sum of larder_http_requests_total in a process's /metrics, leaving out /metrics and live streams. */
@@ -195,7 +202,11 @@ async function runOne(processes: number, options: Options, log: (line: string) =
     const counted0 = await Promise.all(servers.map((server) => countedRequests(server.url)));
     const pids = servers.map((server) => server.process.pid!);
     const memory = pids.map((pid) => [rssMb(pid)]);
-    const sampler = setInterval(() => pids.forEach((pid, i) => memory[i]!.push(rssMb(pid))), 10_000);
+    const heap = await Promise.all(servers.map(async (server) => [await heapUsedMb(server.url)]));
+    const sampler = setInterval(() => {
+      pids.forEach((pid, i) => memory[i]!.push(rssMb(pid)));
+      servers.forEach((server, i) => void heapUsedMb(server.url).then((mb) => heap[i]!.push(mb)));
+    }, 10_000);
     const cpu0 = pids.map((pid) => processCpuMs(pid) ?? 0);
     const database0 = procSnap();
     const loadAtStart = load1();
@@ -213,6 +224,9 @@ async function runOne(processes: number, options: Options, log: (line: string) =
     const counted1 = await Promise.all(servers.map((server) => countedRequests(server.url)));
     abort.abort();
     await Promise.allSettled(streams.map((s) => s.done));
+    // 15 s idle: what the processes keep once the load is gone.
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+    const idle = await Promise.all(servers.map(async (server, i) => ({ rssMb: rssMb(pids[i]!), heapUsedMb: await heapUsedMb(server.url) })));
 
     const answered = kinds.reduce((sum, k) => sum + times[k].length, 0);
     const failures = kinds.reduce((sum, k) => sum + failed[k], 0);
@@ -234,7 +248,7 @@ async function runOne(processes: number, options: Options, log: (line: string) =
         kinds.map((k) => [k, { answered: times[k].length, failed: failed[k], p50Ms: round(percentile(times[k], 50)), p95Ms: round(percentile(times[k], 95)), p99Ms: round(percentile(times[k], 99)) }]),
       ),
       cpuPerRequestMs: { larder: round(cpu.reduce((a, b) => a + b, 0) / (answered + failures)), postgres: round(databaseCpu / (answered + failures)), byProcess: cpu.map((ms) => round(ms / (answered + failures))) },
-      memoryMb: memory.map((samples) => ({ start: samples[0], end: samples[samples.length - 1], samples })),
+      memoryMb: memory.map((samples, i) => ({ start: samples[0], end: samples[samples.length - 1], samples, heapUsed: heap[i], idleAfter: idle[i] })),
       live: { streams: options.live, writes, eventsMin: Math.min(...liveEvents), eventsMax: Math.max(...liveEvents) },
       metrics: { countedByProcess, counted, made: answered + failures, agree: counted === answered + failures },
     };
@@ -245,7 +259,9 @@ async function runOne(processes: number, options: Options, log: (line: string) =
       log(`    ${k.padEnd(6)} ${String(r.answered).padStart(7)} answered, ${r.failed} failed; p50 ${r.p50Ms} ms, p95 ${r.p95Ms} ms, p99 ${r.p99Ms} ms`);
     }
     log(`  CPU per request: Larder ${figures.cpuPerRequestMs.larder} ms (by process ${figures.cpuPerRequestMs.byProcess.join(' + ')}), PostgreSQL ${figures.cpuPerRequestMs.postgres} ms`);
-    log(`  memory (RSS) per process, after the warm-up → end: ${figures.memoryMb.map((m) => `${m.start} → ${m.end} MB (every 10 s: ${m.samples.join(', ')})`).join('; ')}`);
+    for (const [i, m] of figures.memoryMb.entries()) {
+      log(`  process ${i + 1} memory: RSS after the warm-up → end ${m.start} → ${m.end} MB (every 10 s: ${m.samples.join(', ')}); V8 heap in use ${m.heapUsed!.join(', ')} MB; 15 s after the load RSS ${m.idleAfter!.rssMb} MB, heap ${m.idleAfter!.heapUsedMb} MB`);
+    }
     log(`  live: ${options.live} streams got ${figures.live.eventsMin}–${figures.live.eventsMax} events of ${writes} writes`);
     log(`  /metrics counted ${counted} requests (${countedByProcess.join(' + ')}) of the ${answered + failures} the load generator made: ${figures.metrics.agree ? 'the same' : 'NOT the same'}`);
     return { figures, ok: failures === 0 && figures.metrics.agree };

@@ -119,7 +119,7 @@ export async function integrationRoutes(fastify: FastifyInstance, { service, run
     },
     async function testIntegration(request, reply) {
       const instance = await service.get(request.scope.projectId, request.params.integrationID);
-      return reply.code(202).send({ runID: await runner.test(instance.id, request.scope.projectId) });
+      return reply.code(202).send({ runID: await runner.test(instance.id, request.scope.projectId, request.id) });
     },
   );
 }

@@ -93,8 +93,8 @@ export class IntegrationRunner {
   }
 
   /** A run a person asked for ("send a test"); its id. */
-  test(instanceId: string, projectId: string): Promise<string> {
-    return this.runs.runNow(instanceId, projectId, 'test', {});
+  test(instanceId: string, projectId: string, requestId?: string): Promise<string> {
+    return this.runs.runNow(instanceId, projectId, 'test', {}, requestId);
   }
 
   /** One attempt of one run (a job). */
@@ -141,7 +141,8 @@ export class IntegrationRunner {
       await tx.execute(sql`
         update integration_instances set last_run_at = now(), last_status = ${failure ? (retryIn === undefined ? 'failed' : 'retrying') : 'succeeded'}, last_error = ${error}
         where id = ${run.instance_id}`);
-      if (retryIn !== undefined) await this.runs.enqueueAttempt(tx, { runId: job.runId, attempt: job.attempt + 1 }, new Date(Date.now() + retryIn), String(run.trigger));
+      if (retryIn !== undefined) await this.runs.enqueueAttempt(tx, { runId: job.runId, attempt: job.attempt + 1, ...(job.requestId ? { requestId: job.requestId } : {}) }, new Date(Date.now() + retryIn), String(run.trigger));
     });
+    if (job.requestId) log.info({ reqId: job.requestId, runId: job.runId, attempt: job.attempt, status, error }, 'integration run attempted');
   }
 }

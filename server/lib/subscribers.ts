@@ -124,6 +124,8 @@ export interface SubscriberEvent {
 export interface RunJob {
   runId: string;
   attempt: number;
+  /** The request that asked for the run (a test a person asked for): the attempt's log line names it (docs/monitoring.md "Request ids"). */
+  requestId?: string;
 }
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -365,11 +367,11 @@ export class SubscriberRunner {
   }
 
   /** Enqueues the first attempts of runs, in the caller's transaction; how many. */
-  async enqueue(tx: Executor, runIds: readonly string[], trigger: string): Promise<number> {
+  async enqueue(tx: Executor, runIds: readonly string[], trigger: string, requestId?: string): Promise<number> {
     if (!runIds.length) return 0;
     if (!this.boss) throw new Error(`the ${this.options.label} queue is not started`);
     await this.boss.insert(
-      runIds.map((runId) => ({ name: this.options.queue, data: { runId, attempt: 1 } satisfies RunJob, ...this.options.jobOptions(trigger) })),
+      runIds.map((runId) => ({ name: this.options.queue, data: { runId, attempt: 1, ...(requestId ? { requestId } : {}) } satisfies RunJob, ...this.options.jobOptions(trigger) })),
       { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions,
     );
     return runIds.length;
@@ -390,15 +392,15 @@ export class SubscriberRunner {
     await this.boss.insert([{ name: this.options.queue, data: job, startAfter, ...this.options.jobOptions(trigger) }], { db: inTransaction(tx) } as unknown as PgBoss.InsertOptions);
   }
 
-  /** Makes a run now (a test a person asked for) with its first attempt; its id. */
-  async runNow(ownerId: string, projectId: string, trigger: string, detail: Record<string, unknown>): Promise<string> {
+  /** Makes a run now (a test a person asked for, by the request `requestId`) with its first attempt; its id. */
+  async runNow(ownerId: string, projectId: string, trigger: string, detail: Record<string, unknown>, requestId?: string): Promise<string> {
     const { tables } = this.options;
     const id = newId();
     await this.options.database.db.transaction(async (tx) => {
       await tx.execute(
         sql`insert into ${sql.identifier(tables.runs)} (id, ${sql.identifier(tables.ownerColumn)}, project_id, trigger, detail) values (${id}, ${ownerId}, ${projectId}, ${trigger}, ${JSON.stringify(detail)}::jsonb)`,
       );
-      await this.enqueue(tx, [id], trigger);
+      await this.enqueue(tx, [id], trigger, requestId);
     });
     this.wake();
     return id;

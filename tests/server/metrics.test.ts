@@ -250,6 +250,21 @@ describe.each(databaseKinds)('webhook figures and a redelivery carrying its requ
     await waitFor(async () => (await attempts()) === before + 2, 10_000);
     expect(answered).toBe(2);
   });
+
+  it('the run of an integration test a person asks for logs the id of the request that asked', async () => {
+    const f = await contentFixture(t);
+    const code = (name: string) => fieldTypes.find((type) => type.name === name)!.code;
+    await createCollection(f, { id: 'orders', name: 'Orders', schema: [{ name: 'Customer', slug: 'customer', type: code('PlainText'), primaryField: true }] });
+    const port = (receiver.address() as AddressInfo).port;
+    const made = await f.call('POST', 'integrations', { integration: 'slack', name: 'Ids', collections: ['orders'], events: ['create'], settings: { webhookUrl: `http://127.0.0.1:${port}/services/T000/B000/ids` } });
+    expect(made.statusCode, made.body).toBe(201);
+    const requestId = 'integration-test-ids-1';
+    const test = await f.call('POST', `integrations/${json(made).id}/test`, undefined, { headers: { 'x-request-id': requestId } });
+    expect(test.statusCode, test.body).toBe(202);
+    const runId = json(test).runID as string;
+    const line = await waitFor(() => lines.find((l) => l.msg === 'integration run attempted' && l.runId === runId), 20_000);
+    expect(line).toMatchObject({ reqId: requestId, runId, attempt: 1, status: 'succeeded', error: null });
+  });
 });
 
 describe('metrics access rule', () => {
