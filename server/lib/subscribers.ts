@@ -48,6 +48,8 @@ const relaySpacingMs = 500;
  * the relay's process makes), and first attempts waiting at most before the rest are queued as jobs.
  */
 const batchSize = 4;
+/** A first attempt that failed outside its subscriber is made again this much later (s), as pg-boss retries a failed job. */
+const retryAfterFailureS = 5;
 const directAttempts = 200;
 
 /** A schedule runs at most this often. */
@@ -257,13 +259,42 @@ export class SubscriberRunner {
         try {
           await this.options.attempt(batch.map((runId) => ({ runId, attempt: 1 })));
         } catch (error) {
-          if (!this.stopped) this.options.log.warn({ err: error }, `first attempts of ${this.options.label} runs failed; they are queued after their lease`);
+          if (!this.stopped) {
+            this.options.log.warn({ err: error }, `first attempts of ${this.options.label} runs failed outside their subscriber; they are queued again`);
+            await this.requeueFirstAttempts(batch);
+          }
         }
         this.directRunning = 0;
       }
     })().finally(() => {
       this.directDone = undefined;
     });
+  }
+
+  /**
+   * First attempts that failed outside their subscriber (a database error): queued as jobs a few
+   * seconds on, as a failed job is tried again, instead of waiting out their lease. Those already
+   * made (a batch that failed partway) are skipped by the attempt's own check; if this fails too,
+   * the lease still brings them back.
+   */
+  private async requeueFirstAttempts(runIds: readonly string[]): Promise<void> {
+    const runs = sql.identifier(this.options.tables.runs);
+    try {
+      const queued = await this.options.database.db.transaction(async (tx) => {
+        const rows = await query(
+          tx,
+          sql`update ${runs} set next_attempt_at = now() + make_interval(secs => ${this.leaseSeconds('event') + retryAfterFailureS})
+              where id in (${sql.join(runIds.map((id) => sql`${id}`), sql`, `)}) and status = 'pending' and attempts = 0
+              returning id, trigger`,
+        );
+        const startAfter = new Date(Date.now() + retryAfterFailureS * 1000);
+        for (const row of rows) await this.enqueueAttempt(tx, { runId: String(row.id), attempt: 1 }, startAfter, String(row.trigger));
+        return rows.length;
+      });
+      if (queued) this.wake();
+    } catch (error) {
+      if (!this.stopped) this.options.log.warn({ err: error }, `queueing ${this.options.label} first attempts again failed; their lease brings them back`);
+    }
   }
 
   /**
