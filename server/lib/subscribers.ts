@@ -165,8 +165,11 @@ export class SubscriberRunner {
   private workerId: string | undefined;
   private readonly loop: RelayLoop;
   private lastRelayAt = 0;
-  /** First attempts this process is to make itself (runs' ids), and how many it makes now. */
-  private readonly direct: string[] = [];
+  /**
+   * First attempts this process is to make itself: the run, and until when it may still begin
+   * (half its lease: one begun later might overlap the job another process queues when it runs out).
+   */
+  private readonly direct: { runId: string; beginBy: number }[] = [];
   private directRunning = 0;
   private directDone: Promise<void> | undefined;
 
@@ -248,13 +251,22 @@ export class SubscriberRunner {
     if (this.loop.run()) this.lastRelayAt = Date.now();
   }
 
-  /** Makes first attempts of new runs now, `batchSize` at a time; a batch that fails is left to its lease. */
+  /**
+   * Makes first attempts of new runs now, `batchSize` at a time; a batch that fails is queued again.
+   * One that waited past half its lease (slow attempts ahead of it) is left to the lease.
+   */
   private attemptDirect(runIds: readonly string[]): void {
-    this.direct.push(...runIds);
+    const beginBy = Date.now() + (this.leaseSeconds('event') * 1000) / 2;
+    this.direct.push(...runIds.map((runId) => ({ runId, beginBy })));
     if (this.directDone) return;
     this.directDone = (async () => {
       while (this.direct.length && !this.stopped) {
-        const batch = this.direct.splice(0, batchSize);
+        const now = Date.now();
+        const batch = this.direct
+          .splice(0, batchSize)
+          .filter((entry) => entry.beginBy > now)
+          .map((entry) => entry.runId);
+        if (!batch.length) continue;
         this.directRunning = batch.length;
         try {
           await this.options.attempt(batch.map((runId) => ({ runId, attempt: 1 })));
