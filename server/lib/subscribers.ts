@@ -293,11 +293,11 @@ export class SubscriberRunner {
     const runs = sql.identifier(this.options.tables.runs);
     try {
       const queued = await this.options.database.db.transaction(async (tx) => {
+        // enqueueAttempt moves each one's lease past the job's time.
         const rows = await query(
           tx,
-          sql`update ${runs} set next_attempt_at = now() + make_interval(secs => ${this.leaseSeconds('event') + retryAfterFailureS})
-              where id in (${sql.join(runIds.map((id) => sql`${id}`), sql`, `)}) and status = 'pending' and attempts = 0
-              returning id, trigger`,
+          sql`select id, trigger from ${runs}
+              where id in (${sql.join(runIds.map((id) => sql`${id}`), sql`, `)}) and status = 'pending' and attempts = 0 for update`,
         );
         const startAfter = new Date(Date.now() + retryAfterFailureS * 1000);
         for (const row of rows) await this.enqueueAttempt(tx, { runId: String(row.id), attempt: 1 }, startAfter, String(row.trigger));
