@@ -76,6 +76,7 @@ import { registerControlChannel } from './cli/control-routes.ts';
 import { studioRoutes } from './studio/routes.ts';
 import { metricsRoutes, registerMetrics } from './metrics/index.ts';
 import { requestIdOf } from './metrics/request-id.ts';
+import { Foreground } from './lib/foreground.ts';
 
 export interface AppContext {
   config: Config;
@@ -124,6 +125,8 @@ export interface AppContext {
   billing: BillingContext;
   /** The platform admin area: audit log, users, organizations, soft launch, metrics (server/admin, docs/admin.md). */
   admin: AdminContext;
+  /** Requests from outside in flight, which item-event runs give way to (server/lib/foreground.ts). */
+  foreground: Foreground;
 }
 
 declare module 'fastify' {
@@ -239,7 +242,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     webhooks: new WebhookService(database.db, outbound),
     billing: undefined as unknown as BillingContext,
     admin: undefined as unknown as AdminContext,
+    foreground: new Foreground(),
   });
+  app.ctx.foreground.register(app);
   app.ctx.billing = createBilling(app, options.billing);
   app.ctx.admin = createAdmin(app);
   app.decorate('files', files);

@@ -49,6 +49,8 @@ export interface FunctionTriggersOptions {
   suspended?: (organizationId: string) => Promise<boolean>;
   intervalMs?: number;
   now?: () => Date;
+  /** Runs on item events give way to requests (server/lib/foreground.ts). */
+  quiet?: (until: number) => Promise<void>;
 }
 
 export class FunctionTriggers {
@@ -69,6 +71,7 @@ export class FunctionTriggers {
       attempt: (jobs) => this.attemptAll(jobs),
       ...(options.intervalMs ? { intervalMs: options.intervalMs } : {}),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.quiet ? { quiet: options.quiet } : {}),
     });
   }
 

@@ -32,6 +32,8 @@ export interface IntegrationRunnerOptions {
   /** How often the relay and the schedule look without being told (ms). */
   intervalMs?: number;
   now?: () => Date;
+  /** Runs on item events give way to requests (server/lib/foreground.ts). */
+  quiet?: (until: number) => Promise<void>;
 }
 
 export class IntegrationRunner {
@@ -51,6 +53,7 @@ export class IntegrationRunner {
       },
       ...(options.intervalMs ? { intervalMs: options.intervalMs } : {}),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.quiet ? { quiet: options.quiet } : {}),
     });
   }
 

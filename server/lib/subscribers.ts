@@ -50,7 +50,11 @@ const relaySpacingMs = 500;
 const batchSize = 4;
 /** A first attempt that failed outside its subscriber is made again this much later (s), as pg-boss retries a failed job. */
 const retryAfterFailureS = 5;
-const directAttempts = 200;
+const directAttempts = 1000;
+/** A first attempt waits for a moment without requests in flight at most this long after its relay (ms). */
+const giveWayMs = 2000;
+/** The relay after a write's notification waits for such a moment at most this long (ms). */
+const relayGiveWayMs = 1000;
 
 /** A schedule runs at most this often. */
 export const minScheduleMinutes = 5;
@@ -153,6 +157,11 @@ export interface SubscriberRunnerOptions {
   /** How often the relay and the schedule look without being told (ms). */
   intervalMs?: number;
   now?: () => Date;
+  /**
+   * Waits for a moment with no request in flight, or until a time (ms): first attempts of event
+   * runs begin only then (server/lib/foreground.ts), at most `giveWayMs` after they were relayed.
+   */
+  quiet?: (until: number) => Promise<void>;
 }
 
 export class SubscriberRunner {
@@ -162,6 +171,9 @@ export class SubscriberRunner {
   private timer: NodeJS.Timeout | undefined;
   private soon: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Resolves when `stop` begins: a first attempt waiting for a quiet moment stops waiting. */
+  private readonly stopping: Promise<void>;
+  private markStopping = () => {};
   private workerId: string | undefined;
   private readonly loop: RelayLoop;
   private lastRelayAt = 0;
@@ -169,11 +181,12 @@ export class SubscriberRunner {
    * First attempts this process is to make itself: the run, and until when it may still begin
    * (half its lease: one begun later might overlap the job another process queues when it runs out).
    */
-  private readonly direct: { runId: string; beginBy: number }[] = [];
+  private readonly direct: { runId: string; beginBy: number; dueBy: number }[] = [];
   private directRunning = 0;
   private directDone: Promise<void> | undefined;
 
   constructor(private readonly options: SubscriberRunnerOptions) {
+    this.stopping = new Promise((resolve) => (this.markStopping = resolve));
     this.loop = new RelayLoop(
       () => this.relayBatch(),
       (error) => options.log.warn({ err: error }, `${options.label} relay failed; it runs again shortly`),
@@ -216,6 +229,7 @@ export class SubscriberRunner {
   /** Stops taking work; an attempt under way ends first (at most `drainMs`). */
   async stop(drainMs: number): Promise<void> {
     this.stopped = true;
+    this.markStopping();
     // The loop stops with the rest at once: no batch after this one, no warning of a closing database.
     const relayStopped = this.loop.stop();
     if (this.timer) clearInterval(this.timer);
@@ -240,8 +254,12 @@ export class SubscriberRunner {
     if (this.soon || this.stopped) return;
     const delay = Math.max(relayDelayMs, this.lastRelayAt + relaySpacingMs - Date.now());
     this.soon = setTimeout(() => {
-      this.soon = undefined;
-      this.relay();
+      // The relay gives way to requests too (at most relayGiveWayMs): its batch is written in one transaction on this thread.
+      const quiet = this.options.quiet ? Promise.race([this.options.quiet(Date.now() + relayGiveWayMs), this.stopping]) : Promise.resolve();
+      void quiet.then(() => {
+        this.soon = undefined;
+        this.relay();
+      });
     }, delay);
   }
 
@@ -257,10 +275,13 @@ export class SubscriberRunner {
    */
   private attemptDirect(runIds: readonly string[]): void {
     const beginBy = Date.now() + (this.leaseSeconds('event') * 1000) / 2;
-    this.direct.push(...runIds.map((runId) => ({ runId, beginBy })));
+    const dueBy = Date.now() + giveWayMs;
+    this.direct.push(...runIds.map((runId) => ({ runId, beginBy, dueBy })));
     if (this.directDone) return;
     this.directDone = (async () => {
       while (this.direct.length && !this.stopped) {
+        if (this.options.quiet) await Promise.race([this.options.quiet(this.direct[0]!.dueBy), this.stopping]);
+        if (this.stopped) break;
         const now = Date.now();
         const batch = this.direct
           .splice(0, batchSize)

@@ -195,6 +195,8 @@ class LiveStream {
   /** Takes the response over, sends the headers, and subscribes before reading the past, so nothing falls between the replay and the live events. */
   private open() {
     this.reply.hijack();
+    // A stream is not a request in flight for the background work that waits for a quiet moment.
+    this.request.server.ctx.foreground.release(this.raw);
     this.raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',

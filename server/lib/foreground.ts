@@ -1,0 +1,80 @@
+/**
+ * Requests before background work (docs/functions.md "Event and schedule triggers"): the process
+ * counts the requests from outside it that are in flight (calls it makes to itself with
+ * `app.inject`, such as a function's data calls, are not counted; nor is a live stream once it is
+ * under way), and background work of lower priority — the first attempts of item-event runs —
+ * waits for a quiet moment before it begins, for at most a bounded time. Node runs one thread of
+ * JavaScript, so this is how a run's own work keeps off the writes that caused it while they come.
+ */
+import type { FastifyInstance } from 'fastify';
+
+/** How long no request must have been in flight before background work begins (ms). */
+const quietMs = 5;
+
+export class Foreground {
+  private inFlight = 0;
+  /** When the last request in flight ended (ms). */
+  private idleSince = 0;
+  private waiters: (() => void)[] = [];
+  /** The responses counted and not yet left. */
+  private readonly counted = new WeakSet<object>();
+
+  /** Counts the app's requests from outside, each once, from its start to its answer's end or abort. */
+  register(app: FastifyInstance): void {
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!(request.raw as { _lightMyRequest?: unknown })._lightMyRequest) {
+        this.counted.add(reply.raw);
+        this.inFlight++;
+        // 'close' comes once for every response: sent, failed or abandoned by its client.
+        reply.raw.once('close', () => this.release(reply.raw));
+      }
+      done();
+    });
+  }
+
+  /** A response that stays open (a live stream) stops counting once it is under way. */
+  release(response: object): void {
+    if (!this.counted.delete(response)) return;
+    this.inFlight--;
+    if (this.inFlight > 0) return;
+    this.idleSince = Date.now();
+    if (!this.waiters.length) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Requests from outside in flight now. */
+  get busy(): number {
+    return this.inFlight;
+  }
+
+  /**
+   * Resolves once no request has been in flight for `idleMs` (so background work does not begin in
+   * the short gap between a client's answer and its next request), or at `until` (a time in ms),
+   * whichever comes first.
+   */
+  async quiet(until: number, idleMs = quietMs): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      if (now >= until) return;
+      if (this.inFlight === 0) {
+        const wait = this.idleSince + idleMs - now;
+        if (wait <= 0) return;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(wait, until - now)));
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          this.waiters = this.waiters.filter((waiter) => waiter !== wake);
+          resolve();
+        }, until - now);
+        this.waiters.push(wake);
+      });
+    }
+  }
+}
