@@ -25,10 +25,14 @@
  *    with 16 callers on one project the rest are answered 429 function_busy, counted apart from
  *    the invocations; so 16 callers are also measured split over two projects (8 + 8). Target ≥ 200/s.
  *    For comparison, the same server's GET of one item with 4 and 16 callers.
- * 4. events: item-create latency through /api/public (`--creates` sequential, then as many by 4
- *    concurrent callers, from a process of their own: bench/support/create-loop.mjs) without a function, then with a function on `create` of the collection
- *    (it makes one small ctx.data call), then without again (the baseline is both runs without);
- *    the runs completed and how long after the last create the queue drained. Target: the
+ * 4. events: item-create latency through /api/public, `--creates` (100) sequential then as many by 4
+ *    concurrent callers (from a process of their own: bench/support/create-loop.mjs), with a
+ *    function on `create` of the collection (it makes one small ctx.data call) and without it, in
+ *    `--rounds` (10) rounds ordered with-without, without-with, … so the machine's drift falls on both
+ *    sides; the runs completed and how long after the last create the queue drained. `--aa`: the
+ *    function never listens, so the difference is the bench's own noise. A burst of creates shorter
+ *    than 2 s is not slowed by its runs, which give way to requests (docs/functions.md "Event and
+ *    schedule triggers"); `--creates 1000 --rounds 2` measures a steady stream past that. Target: the
  *    function adds ≤ 10 % to the create latency (p50), as it runs after the write, from the queue.
  *    `--no-data-call`: the function makes no data call (the run's own cost without its data call's).
  *
@@ -68,6 +72,10 @@ interface Options {
   calls: number;
   seconds: number;
   creates: number;
+  /** Rounds of `creates` with the function, and as many without it. */
+  rounds: number;
+  /** The function never listens: the "with" phases measure the bench's own noise. */
+  aa: boolean;
   cold: number;
   dataCall: boolean;
   concurrency?: string;
@@ -280,62 +288,91 @@ async function events(base: string, admin: string, database: Database, options: 
   };
   const sequential = () => loop(1);
   const concurrent = (callers: number) => loop(callers);
-  const listen = (on: boolean) => call(base, admin, 'PUT', `${project.functions}/on-create`, on ? { events: ['create'], collections: ['articles'] } : { events: [] });
+  // --aa: the function never listens (its "with" phases are phases without): the bench's own noise.
+  const listen = (on: boolean) => call(base, admin, 'PUT', `${project.functions}/on-create`, on && !options.aa ? { events: ['create'], collections: ['articles'] } : { events: [] });
 
   for (let i = 0; i < 20; i++) await create(); // warm-up
   // BENCH_TRACE=1: the CPU time of every process of the machine per phase (bench/support/proc-cpu.ts).
   const trace = process.env.BENCH_TRACE ? (label: string, since: Map<string, number>) => log(`  CPU time per process, ${label}:\n${procDiff(since, procSnap())}`) : undefined;
-  let snap = procSnap();
-  const before = { sequential: await sequential(), concurrent: await concurrent(4) };
-  trace?.(`${2 * options.creates} creates without the function`, snap);
+  await sequential(); // warm-up of the create loop's path
 
   await listen(true);
   // Warm-up of the run path: the relay, the queue's workers, the data client's route.
   for (let i = 0; i < 20; i++) await create();
-  const warm = await drained(database, functionId, 20, 60_000);
+  const warm = options.aa ? { counts: { total: 1, pending: 0, succeeded: 0, failed: 0 } } : await drained(database, functionId, 20, 60_000);
   if (warm.counts.total === 0) {
     log(`  events: no run of the function on 'create' within 60 s: the item-event trigger is not there (yet); not measured`);
     await listen(false);
     return { measured: false, reason: 'no run of the function on create within 60 s' };
   }
-  const phase = async (times: () => Promise<number[]>, expected: number) => {
+  let expected = 20;
+  /** Creates of one phase, then (with the function) the wait until every run is made. */
+  const phase = async (times: () => Promise<number[]>, on: boolean) => {
     const timesMs = await times();
+    if (!on || options.aa) return { timesMs, drainMs: 0, counts: undefined, timedOut: false };
+    expected += loopWarm + options.creates;
     const lastCreate = performance.now();
     const done = await drained(database, functionId, expected, 300_000);
     return { timesMs, drainMs: round(done.at - lastCreate), counts: done.counts, timedOut: done.timedOut };
   };
-  snap = procSnap();
-  const withSequential = await phase(sequential, 20 + loopWarm + options.creates);
-  const withConcurrent = await phase(() => concurrent(4), 20 + 2 * (loopWarm + options.creates));
-  trace?.(`${2 * options.creates} creates with the function, until its last run`, snap);
-  await listen(false);
-  const after = { sequential: await sequential(), concurrent: await concurrent(4) };
+  // The monotonic clock of CPU profiles (node --cpu-prof), in µs: the phases with the function can be cut out of one.
+  const mark = (what: string) => process.env.BENCH_TRACE && log(`  ${what} at ${process.hrtime.bigint() / 1000n} µs`);
+  // Rounds with the function and without it, in the order with-without, without-with, … (ABBA), so
+  // that the machine's drift (its speed moves from minute to minute) falls on both sides alike.
+  const withFn = { sequential: [] as number[], concurrent: [] as number[] };
+  const without = { sequential: [] as number[], concurrent: [] as number[] };
+  let listening = true;
+  let drainMs = { sequential: 0, concurrent: 0 };
+  let counts = warm.counts;
+  let timedOut = false;
+  const snap = procSnap();
+  for (let i = 0; i < 2 * options.rounds; i++) {
+    const on = i % 4 === 0 || i % 4 === 3;
+    if (on !== listening) await listen((listening = on));
+    if (on) mark('with the function from');
+    const seq = await phase(sequential, on);
+    const conc = await phase(() => concurrent(4), on);
+    if (on) mark('with the function until');
+    (on ? withFn : without).sequential.push(...seq.timesMs);
+    (on ? withFn : without).concurrent.push(...conc.timesMs);
+    if (process.env.BENCH_TRACE) log(`  phase ${i + 1} ${on ? 'with' : 'without'}: p50 sequential ${latency(seq.timesMs).p50Ms} ms, 4 at once ${latency(conc.timesMs).p50Ms} ms`);
+    if (on) {
+      drainMs = { sequential: Math.max(drainMs.sequential, seq.drainMs), concurrent: Math.max(drainMs.concurrent, conc.drainMs) };
+      counts = conc.counts ?? counts;
+      timedOut ||= seq.timedOut || conc.timedOut;
+    }
+  }
+  if (listening) await listen(false);
+  trace?.(`${2 * options.rounds * options.creates} creates with the function, until its last run, and as many without`, snap);
 
   const row = (without: number[], withFn: number[]) => {
     const base = latency(without);
     const on = latency(withFn);
     return { without: base, with: on, addedP50Pct: round((on.p50Ms / base.p50Ms - 1) * 100), addedMeanPct: round((on.meanMs / base.meanMs - 1) * 100) };
   };
-  const seq = row([...before.sequential, ...after.sequential], withSequential.timesMs);
-  const conc = row([...before.concurrent, ...after.concurrent], withConcurrent.timesMs);
-  const counts = withConcurrent.counts;
+  const seq = row(without.sequential, withFn.sequential);
+  const conc = row(without.concurrent, withFn.concurrent);
   const figures = {
     measured: true,
     creates: options.creates,
+    rounds: options.rounds,
+    aa: options.aa,
     dataCall: options.dataCall,
-    sequential: { ...seq, drainMs: withSequential.drainMs, runs: withSequential.counts },
-    concurrent4: { ...conc, drainMs: withConcurrent.drainMs, runs: withConcurrent.counts },
-    runsExpected: 20 + 2 * (loopWarm + options.creates),
+    sequential: { ...seq, drainMs: drainMs.sequential },
+    concurrent4: { ...conc, drainMs: drainMs.concurrent },
+    runsExpected: expected,
     runsSucceeded: counts.succeeded,
     runsFailed: counts.failed,
     runsPending: counts.pending,
   };
-  met.events = seq.addedP50Pct <= 10 && conc.addedP50Pct <= 10 && !withSequential.timedOut && !withConcurrent.timedOut;
+  met.events = seq.addedP50Pct <= 10 && conc.addedP50Pct <= 10 && !timedOut;
   const line = (label: string, r: typeof seq, drainMs: number) =>
     `    ${label}: without p50 ${r.without.p50Ms} ms, p95 ${r.without.p95Ms} ms (mean ${r.without.meanMs}); with p50 ${r.with.p50Ms} ms, p95 ${r.with.p95Ms} ms (mean ${r.with.meanMs}): +${r.addedP50Pct} % at p50, +${r.addedMeanPct} % mean; queue drained ${drainMs} ms after the last create`;
-  log(`  events, ${options.creates} creates through /api/public each way (baseline: before and after the function listened; the function ${options.dataCall ? 'makes one ctx.data.list call' : 'makes no data call'}):`);
-  log(line('sequential  ', seq, withSequential.drainMs));
-  log(line('4 concurrent', conc, withConcurrent.drainMs));
+  log(
+    `  events, ${options.rounds} × ${options.creates} creates through /api/public each way, in rounds with and without the function (${options.aa ? 'A/A: the function never listens, so this is the bench’s own noise' : options.dataCall ? 'it makes one ctx.data.list call' : 'it makes no data call'}):`,
+  );
+  log(line('sequential  ', seq, drainMs.sequential));
+  log(line('4 concurrent', conc, drainMs.concurrent));
   log(`    runs: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.pending} pending of ${figures.runsExpected} creates while it listened; target ≤ 10 %: ${met.events ? 'met' : 'NOT met'}`);
   return figures;
 }
@@ -358,7 +395,7 @@ export async function run(args: string[]): Promise<number> {
   const only = new Set((option('only') ?? parts.join(',')).split(',') as Part[]);
   for (const part of only) if (!parts.includes(part)) throw new Error(`--only takes ${parts.join(', ')}; not ${part}`);
   const concurrency = option('concurrency');
-  const options: Options = { calls: number('calls', 1000), seconds: number('seconds', 5), creates: number('creates', 300), cold: number('cold', 5), dataCall: !args.includes('--no-data-call'), only, ...(concurrency ? { concurrency } : {}) };
+  const options: Options = { calls: number('calls', 1000), seconds: number('seconds', 5), creates: number('creates', 100), rounds: number('rounds', 10), aa: args.includes('--aa'), cold: number('cold', 5), dataCall: !args.includes('--no-data-call'), only, ...(concurrency ? { concurrency } : {}) };
   const json = args.includes('--json');
   const log = (line: string) => {
     if (!json) console.log(line);
