@@ -6,12 +6,13 @@
  * and succeeds once the cause is gone, or fails when no attempt is left; a schedule runs it and
  * moves on; a bad schedule or list is refused and changes nothing.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { query } from '../../server/content/storage.ts';
 import { functionInvocations, functionRuns, functions } from '../../server/db/schema.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
-import { expectProblem, waitFor } from './support/assertions.ts';
+import { expectProblem, sleep, waitFor } from './support/assertions.ts';
 import { contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
 import { bearer } from './support/flows.ts';
 
@@ -197,5 +198,42 @@ describe.each(databaseKinds)('function triggers on %s', (kind) => {
     expect((await runsOf(stampId)).length).toBeGreaterThan(0);
     expect((await f.call('DELETE', 'functions/stamp')).statusCode).toBe(204);
     expect(await runsOf(stampId)).toEqual([]);
+  });
+
+  it('gives way to a request from outside in flight: a run on create waits for it, for 2 s at most, and then runs at once', async () => {
+    const id = await deployed('quiet', 'export default async (event: any) => ({ seen: event.item.text });', { events: ['create'], collections: ['notes'] });
+    const address = t.app.server.listening ? `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}` : await t.app.listen({ port: 0, host: '127.0.0.1' });
+    // A request whose body never ends stays in flight until the test ends it.
+    const held = httpRequest(`${address}/api/public/collection/notes/items`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.jwt}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
+    const answered = new Promise<number>((resolve, reject) => {
+      held.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      held.on('error', reject);
+    });
+    held.write('{"text":');
+    await waitFor(() => t.app.ctx.foreground.busy === 1, 5000);
+
+    // The create comes from inside the process (inject): its own request does not count.
+    const createdAt = Date.now();
+    await createItem(f, 'notes', { text: 'while busy' });
+    await sleep(1000);
+    expect((await runsOf(id)).filter((run) => run.status !== 'pending')).toEqual([]);
+    const made = await waitFor(async () => (await runsOf(id)).find((run) => run.status === 'succeeded'), 15_000);
+    expect(Date.now() - createdAt).toBeGreaterThanOrEqual(1900);
+    expect(made.attempts).toBe(1);
+
+    held.end('"sent at last"}');
+    expect(await answered).toBe(201);
+    await waitFor(() => t.app.ctx.foreground.busy === 0, 5000);
+    // Quiet again: the next create's run is made without waiting out the 2 s.
+    const quietAt = Date.now();
+    await createItem(f, 'notes', { text: 'while quiet' });
+    await waitFor(async () => (await runsOf(id)).filter((run) => run.status === 'succeeded').length === 3, 15_000);
+    expect(Date.now() - quietAt).toBeLessThan(1900);
   });
 });
