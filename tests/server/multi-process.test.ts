@@ -17,6 +17,9 @@ import { PROXY_ERROR_HEADER, SERVED_BY_HEADER, startProxy, UPSTREAM_HEADER, type
 import { Sse } from './support/sse.ts';
 import { CONSOLE, newAccount } from './support/flows.ts';
 import { sleep, waitFor } from './support/assertions.ts';
+import { eq, inArray } from 'drizzle-orm';
+import { billingAccounts, billingCharges, billingInvoices, organizations, sandboxCards, sandboxCharges } from '../../server/db/schema.ts';
+import { newId } from '../../server/lib/ids.ts';
 
 type Via = 'a' | 'b' | undefined;
 const code = (name: string) => fieldTypes.find((t) => t.name === name)!.code;
@@ -125,6 +128,8 @@ describe.skipIf(!enabled)('two processes behind a proxy, one PostgreSQL, one buc
       // The shared limit under test: four address searches a minute per user, whichever process answers.
       RATE_LIMIT_MAPS_USER: '4/1m',
       SHUTDOWN_TIMEOUT_S: '5',
+      // Both processes ask for a billing run every second (docs/billing.md "Billing runs").
+      BILLING_RUN_INTERVAL_S: '1',
     };
     const starting = Date.now();
     // At the same moment, on a fresh database, as a platform starts its copies: both must come up
@@ -257,6 +262,46 @@ describe.skipIf(!enabled)('two processes behind a proxy, one PostgreSQL, one buc
     await waitFor(() => ids.every((id) => delivered(id) >= 1), 30_000);
     await sleep(QUIET_MS);
     expect(ids.map(delivered)).toEqual(ids.map(() => 1));
+  });
+
+  it('charges each due organization once, and mails its invoice once, with both processes running billing runs', async () => {
+    // Organizations on a paid plan whose billing date is today, with a sandbox card that succeeds:
+    // as the plan form and the card form leave them.
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+    const ids = Array.from({ length: 6 }, () => newId());
+    const email = (id: string) => `billing-${id.toLowerCase()}@multi.test`;
+    await database.db.insert(organizations).values(ids.map((id) => ({ id, name: `Due ${id.slice(0, 6)}` })));
+    await database.db.insert(sandboxCards).values(ids.map((id) => ({ token: `tok_${id}`, last4: '4242', brand: 'visa', behaviour: 'succeed' as const })));
+    await database.db.insert(billingAccounts).values(
+      ids.map((id) => ({
+        organizationId: id,
+        seats: 3,
+        planId: 'basic',
+        billingEmail: email(id),
+        country: 'US',
+        billingDay: Math.min(now.getUTCDate(), 28),
+        nextBillingDate: today,
+        overageBilledThrough: lastMonth,
+        cardProvider: 'sandbox',
+        cardToken: `tok_${id}`,
+        cardLast4: '4242',
+        cardBrand: 'visa',
+      })),
+    );
+    const charges = () => database.db.select().from(billingCharges).where(inArray(billingCharges.organizationId, ids));
+    await waitFor(async () => (await charges()).filter((c) => c.status === 'succeeded').length >= ids.length, 60_000);
+    await waitFor(() => ids.every((id) => mailsTo(email(id)).length >= 1), 60_000);
+    // Runs go on every second on both processes: time for a second charge or mail to come if one could.
+    await sleep(3 * QUIET_MS);
+    const rows = await charges();
+    expect(rows.map((c) => [c.organizationId, c.kind, c.status, c.periodStart]).sort()).toEqual(ids.map((id) => [id, 'period', 'succeeded', today]).sort());
+    for (const id of ids) {
+      expect(await database.db.select().from(sandboxCharges).where(eq(sandboxCharges.token, `tok_${id}`))).toHaveLength(1);
+      expect(mailsTo(email(id)), `invoice mails to ${email(id)}`).toHaveLength(1);
+    }
+    expect(await database.db.select().from(billingInvoices).where(inArray(billingInvoices.organizationId, ids))).toHaveLength(ids.length);
   });
 
   it('serves from B a file uploaded on A (the bucket is shared)', async () => {
