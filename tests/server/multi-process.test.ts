@@ -13,7 +13,9 @@ import { startServer, type RunningServer } from '../../e2e/support/server.ts';
 import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { openTestDatabase, testEnv } from './support/test-app.ts';
 import { startBucket, type TestBucket } from './support/s3rver.ts';
-import { PROXY_ERROR_HEADER, SERVED_BY_HEADER, startProxy, UPSTREAM_HEADER, type TestProxy } from './support/processes.ts';
+import { DROP_HEADER, PROXY_ERROR_HEADER, SERVED_BY_HEADER, startProxy, UPSTREAM_HEADER, type TestProxy } from './support/processes.ts';
+import { readdirSync } from 'node:fs';
+import { spoolRootOf } from '../../server/files/spool.ts';
 import { Sse } from './support/sse.ts';
 import { CONSOLE, newAccount } from './support/flows.ts';
 import { sleep, waitFor } from './support/assertions.ts';
@@ -316,6 +318,47 @@ describe.skipIf(!enabled)('two processes behind a proxy, one PostgreSQL, one buc
     expect(served.headers.get(SERVED_BY_HEADER)).toBe('b');
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('a proxy that drops connections: a write whose answer was lost is whole, retried with its id it stays one item; an upload cut mid-body leaves nothing', async () => {
+    const minted = await call('a', 'POST', '/api/apiTokens', { token: owner.access, json: { name: 'drops', projectID: owner.project, organizationID: owner.org, powerRead: true, powerWrite: true } });
+    expect(minted.status, minted.text).toBe(201);
+    const apiToken = minted.json.jwtToken as string;
+    // The official client's item(id).set(): a create at the app's own id, an update when it is there.
+    const put = (headers: Record<string, string>) =>
+      fetch(`${proxy.url}/api/public/collection/notes/items/dropped-1?set=true`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ title: 'answer lost' }),
+      }).then(
+        (response) => response.status,
+        () => 'dropped' as const,
+      );
+    expect(await put({ [UPSTREAM_HEADER]: 'a', [DROP_HEADER]: 'answer' })).toBe('dropped');
+    // The write was made whole before the answer was lost: B reads it.
+    const read = await call('b', 'GET', '/api/public/collection/notes/items/dropped-1', { token: apiToken });
+    expect(read.status, read.text).toBe(200);
+    expect(read.json).toMatchObject({ _id: 'dropped-1', title: 'answer lost' });
+    // The client cannot know, so it sends again: with its own id that is the same item.
+    expect(await put({ [UPSTREAM_HEADER]: 'b' })).toBe(200);
+    const csv = await call('b', 'GET', project('collection/notes/csv?sort=_rank'), { token: owner.access });
+    expect(csv.text.split(/\r?\n/).filter((row) => row.includes('answer lost'))).toHaveLength(1);
+
+    // An upload whose connection is cut after 256 KB of its 2 MB: no file, no object, no spool left.
+    const objectsBefore = await bucket.objects();
+    const form = new FormData();
+    form.append('asset', new Blob([new Uint8Array(Buffer.alloc(2 * 1024 * 1024, 7))], { type: 'application/octet-stream' }), 'cut.bin');
+    const cut = await fetch(proxy.url + project('asset'), { method: 'PUT', headers: { authorization: `Bearer ${owner.access}`, [UPSTREAM_HEADER]: 'a', [DROP_HEADER]: 'body:262144' }, body: form }).then(
+      (response) => response.status,
+      () => 'dropped' as const,
+    );
+    expect(cut).toBe('dropped');
+    const spooled = () => readdirSync(spoolRootOf(a.dataDir), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    await waitFor(() => spooled().length === 0, 10_000);
+    expect(await bucket.objects()).toEqual(objectsBefore);
+    // Both processes go on serving.
+    expect((await createNote('a', 'after the drops, on A')).status).toBe(201);
+    expect((await createNote('b', 'after the drops, on B')).status).toBe(201);
   });
 
   it('a CSV export on B holds the items written on A, in rank order', async () => {
