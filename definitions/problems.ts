@@ -149,6 +149,7 @@ export const problems = {
   single_item_exists: { status: 409, message: 'problem.single_item_exists' },
   single_item_too_many: { status: 409, message: 'problem.single_item_too_many' },
   stale_item: { status: 409, message: 'problem.stale_item' },
+  storage_full: { status: 507, message: 'problem.storage_full' },
   studio_token_not_allowed: { status: 403, message: 'problem.studio_token_not_allowed' },
   super_admin_required: { status: 403, message: 'problem.super_admin_required' },
   template_not_found: { status: 400, message: 'problem.template_not_found' },

@@ -29,6 +29,7 @@ const titles: Record<number, string> = {
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+  507: 'Insufficient Storage',
 };
 
 export type { Problem };
@@ -162,6 +163,17 @@ function patternOf(url: string): RegExp {
   return new RegExp(`^${segments.join('/')}/?$`);
 }
 
+/** A write that found no room: the disk is full, or the user's quota is used up (docs/errors.md "Out of room"). */
+export function diskFull(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+    const { code } = current as { code?: unknown };
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** SQLSTATEs and socket errors that mean the database cannot be reached, not that the statement was wrong. */
 const unreachableCodes = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const unreachableMessages = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|terminating connection/i;
@@ -221,6 +233,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       // The database is down or restarting: a clear 503 the client may retry; the pool reconnects by itself (docs/errors.md).
       request.log.warn({ err: error }, 'database unavailable');
       return sendProblem(reply, problem(503, 'database_unavailable', 'The database cannot be reached just now. Try again in a moment.'), { 'retry-after': '5' });
+    }
+    if (diskFull(error)) {
+      // What was being written was removed where it failed (server/files/spool.ts, storage.ts): nothing half-kept.
+      request.log.error({ err: error }, 'no room left on the disk');
+      return sendProblem(reply, problem(507, 'storage_full', 'The server has no room to store this just now, so nothing of it was kept. Try again later.'), { 'retry-after': '60' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, problem(500, 'internal', 'Something went wrong on our side.'));
