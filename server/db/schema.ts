@@ -141,6 +141,8 @@ export const outbox = pgTable(
     via: text('via', { enum: ['project'] }),
     /** The end of a worker's claim on the mail (migration 0030); null when no worker holds it. */
     claimedUntil: ts('claimed_until'),
+    /** The request that made the mail (migration 0037), named in its delivery's log lines; null: made by a job. */
+    requestId: text('request_id'),
   },
   (t) => [index('outbox_created').on(t.createdAt), index('outbox_due').on(t.status, t.nextAttemptAt)],
 );

@@ -13,6 +13,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { outbox } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
+import { currentRequestId } from '../metrics/request-id.ts';
 
 export interface MailMessage {
   /** The outbox id, when the caller must find the row again (a project's delivery log). */
@@ -34,6 +35,8 @@ export interface MailMessage {
   kind: string;
   /** Files the mail carries (an invoice PDF), kept in the outbox with it. */
   attachments?: { filename: string; contentType: string; content: Buffer }[];
+  /** The request that made the mail; by default the running request's (server/metrics/request-id.ts). */
+  requestId?: string;
 }
 
 const storedAttachments = (message: MailMessage) =>
@@ -53,6 +56,7 @@ export const outboxValues = (message: MailMessage, from: string) => ({
   projectId: message.projectId ?? null,
   template: message.template ?? null,
   replyTo: message.replyTo ?? null,
+  requestId: message.requestId ?? currentRequestId() ?? null,
 });
 
 /** Removes every form of `secret` (as typed, URL-encoded) from a text that may echo it (an SMTP error naming its URL). */
@@ -133,6 +137,7 @@ export async function deliverRow(
       ...(attachments ? { attachments } : {}),
     });
     await db.update(outbox).set({ status: 'sent', sentAt: new Date(), lastError: null, claimedUntil: null }).where(eq(outbox.id, row.id));
+    log.info({ mail: row.id, attempt: row.attempts, ...(row.requestId ? { reqId: row.requestId } : {}) }, 'mail delivered');
     return true;
   } catch (error) {
     await recordFailure(db, log, row, scrub(String((error as Error)?.message ?? error), options.secret).slice(0, 500), options.maxAttempts);
@@ -148,7 +153,7 @@ export async function recordFailure(db: Db, log: FastifyBaseLogger, row: OutboxR
     .update(outbox)
     .set(gaveUp ? { status: 'failed', lastError: message, claimedUntil: null } : { lastError: message, nextAttemptAt: new Date(Date.now() + delayS * 1000), claimedUntil: null })
     .where(eq(outbox.id, row.id));
-  log.warn({ mail: row.id, attempt: row.attempts, gaveUp }, `SMTP delivery failed: ${message}`);
+  log.warn({ mail: row.id, attempt: row.attempts, gaveUp, ...(row.requestId ? { reqId: row.requestId } : {}) }, `SMTP delivery failed: ${message}`);
 }
 
 export interface Mailer {
@@ -177,8 +182,9 @@ export function createMailer(options: MailerOptions): Mailer {
     return {
       transport: 'outbox',
       async send(message) {
-        await db.insert(outbox).values({ ...outboxValues(message, from), status: 'kept' });
-        log.info({ mail: message.kind, to: message.to, link: message.link }, `outbox: ${message.subject}${message.link ? ` → ${message.link}` : ''}`);
+        const values = outboxValues(message, from);
+        await db.insert(outbox).values({ ...values, status: 'kept' });
+        log.info({ mail: message.kind, to: message.to, link: message.link, ...(values.requestId ? { reqId: values.requestId } : {}) }, `outbox: ${message.subject}${message.link ? ` → ${message.link}` : ''}`);
       },
       deliverDue: async () => 0,
       close: async () => {},

@@ -19,7 +19,7 @@ import { metricsAccess } from './access.ts';
 import { registerGauges } from './gauges.ts';
 import { registerRequestMetrics } from './http.ts';
 import { readinessRoute } from './readiness.ts';
-import { requestIdHeader } from './request-id.ts';
+import { registerRequestContext, requestIdHeader } from './request-id.ts';
 
 /** What other parts of the app count (the webhook dispatcher's attempts). */
 export interface AppMetrics {
@@ -76,6 +76,7 @@ export function registerMetrics(app: FastifyInstance): void {
     reply.header(requestIdHeader, request.id);
     done();
   });
+  registerRequestContext(app);
 
 }
 

@@ -16,7 +16,9 @@ import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { createTestApp, databaseKinds, json, openTestDatabase, testEnv, type TestApp } from './support/test-app.ts';
 import { expectProblem, waitFor } from './support/assertions.ts';
 import { contentFixture, createCollection, createItem } from './support/content.ts';
-import { bearer } from './support/flows.ts';
+import { bearer, newAccount } from './support/flows.ts';
+import { SMTPServer } from 'smtp-server';
+import { createMailer } from '../../server/mail/mailer.ts';
 
 const token = 'metrics-token-for-tests';
 
@@ -264,6 +266,52 @@ describe.each(databaseKinds)('webhook figures and a redelivery carrying its requ
     const runId = json(test).runID as string;
     const line = await waitFor(() => lines.find((l) => l.msg === 'integration run attempted' && l.runId === runId), 20_000);
     expect(line).toMatchObject({ reqId: requestId, runId, attempt: 1, status: 'succeeded', error: null });
+  });
+  it('a mail a request made keeps the request id: in its outbox row and its log line', async () => {
+    const account = newAccount('mailids');
+    const requestId = 'sign-up-mail-ids-1';
+    const made = await t.app.inject({ method: 'POST', url: '/api/user', headers: { 'x-request-id': requestId }, payload: account });
+    expect(made.statusCode, made.body).toBe(201);
+    const [row] = await query(t.database.db, sql`select request_id, kind from outbox where "to" = ${account.email}`);
+    expect(row).toMatchObject({ request_id: requestId });
+    expect(lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('outbox:') && l.to === account.email)).toMatchObject({ reqId: requestId });
+  });
+
+  it("an SMTP delivery's log lines name the request that made the mail", async () => {
+    const received: string[] = [];
+    let refuse = true;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo(address, _session, callback) {
+        callback(refuse ? Object.assign(new Error('mailbox busy'), { responseCode: 450 }) : undefined);
+      },
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          received.push(session.envelope.rcptTo.map((r) => r.address).join(','));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const mailer = createMailer({ db: t.database.db, smtpUrl: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}?ignoreTLS=true`, from: 'larder@example.com', log: t.app.log, pollMs: 0 });
+    try {
+      const to = `ids-${Date.now()}@example.com`;
+      await mailer.send({ kind: 'test', to, subject: 'Ids', text: 'Ids', requestId: 'mail-ids-2' });
+      await mailer.deliverDue();
+      const failed = await waitFor(() => lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('SMTP delivery failed') && l.reqId === 'mail-ids-2'), 10_000);
+      expect(failed).toMatchObject({ attempt: 1, gaveUp: false });
+      refuse = false;
+      await query(t.database.db, sql`update outbox set next_attempt_at = now() where "to" = ${to}`);
+      await mailer.deliverDue();
+      expect(received).toEqual([to]);
+      expect(lines.find((l) => l.msg === 'mail delivered' && l.reqId === 'mail-ids-2')).toMatchObject({ attempt: 2 });
+    } finally {
+      await mailer.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 
