@@ -169,14 +169,12 @@ export class SubscriberRunner {
   private bossDb: BossDb | undefined;
   private stopListening: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private soon: NodeJS.Timeout | undefined;
   private stopped = false;
   /** Resolves when `stop` begins: a first attempt waiting for a quiet moment stops waiting. */
   private readonly stopping: Promise<void>;
   private markStopping = () => {};
   private workerId: string | undefined;
   private readonly loop: RelayLoop;
-  private lastRelayAt = 0;
   /**
    * First attempts this process is to make itself: the run, and until when it may still begin
    * (half its lease: one begun later might overlap the job another process queues when it runs out).
@@ -190,6 +188,8 @@ export class SubscriberRunner {
     this.loop = new RelayLoop(
       () => this.relayBatch(),
       (error) => options.log.warn({ err: error }, `${options.label} relay failed; it runs again shortly`),
+      // The relay gives way to requests too: its batch is written in one transaction on this thread.
+      { delayMs: relayDelayMs, spacingMs: relaySpacingMs, ...(options.quiet ? { quiet: { wait: options.quiet, maxMs: relayGiveWayMs } } : {}) },
     );
   }
 
@@ -210,7 +210,7 @@ export class SubscriberRunner {
     this.workerId = await boss.work<RunJob>(queue, { pollingIntervalSeconds: 1, batchSize }, async (jobs) => {
       await this.options.attempt(jobs.map((job) => job.data));
     });
-    this.stopListening = await database.listen(contentEventChannel, () => this.relaySoon(), () => this.relay());
+    this.stopListening = await database.listen(contentEventChannel, () => this.loop.soon(), () => this.relay());
     this.timer = setInterval(() => {
       this.relay();
       void this.scheduleDue();
@@ -233,7 +233,6 @@ export class SubscriberRunner {
     // The loop stops with the rest at once: no batch after this one, no warning of a closing database.
     const relayStopped = this.loop.stop();
     if (this.timer) clearInterval(this.timer);
-    if (this.soon) clearTimeout(this.soon);
     await this.stopListening?.();
     await relayStopped;
     // First attempts not begun are left to their lease (another process, or this one's next start, queues them).
@@ -249,24 +248,10 @@ export class SubscriberRunner {
     if (this.workerId && !this.stopped) this.boss?.notifyWorker(this.workerId);
   }
 
-  /** Relays shortly after a write's notification (`relayDelayMs`, `relaySpacingMs`), so the writes of the meantime go in one batch. */
-  private relaySoon(): void {
-    if (this.soon || this.stopped) return;
-    const delay = Math.max(relayDelayMs, this.lastRelayAt + relaySpacingMs - Date.now());
-    this.soon = setTimeout(() => {
-      // The relay gives way to requests too (at most relayGiveWayMs): its batch is written in one transaction on this thread.
-      const quiet = this.options.quiet ? Promise.race([this.options.quiet(Date.now() + relayGiveWayMs), this.stopping]) : Promise.resolve();
-      void quiet.then(() => {
-        this.soon = undefined;
-        this.relay();
-      });
-    }, delay);
-  }
-
   /** Runs the relay now, or once more after the run under way. */
   relay(): void {
     if (this.stopped || !this.boss) return;
-    if (this.loop.run()) this.lastRelayAt = Date.now();
+    this.loop.run();
   }
 
   /**

@@ -223,11 +223,10 @@ export class WebhookDispatcher {
   private readonly loop = new RelayLoop(
     () => this.relayBatch(),
     (error) => this.options.log.warn({ err: error }, 'webhook relay failed; it runs again shortly'),
+    { delayMs: relayDelayMs, spacingMs: relaySpacingMs },
   );
   private stopped = false;
   private workerId: string | undefined;
-  private soon: NodeJS.Timeout | undefined;
-  private lastRelayAt = 0;
   /** First attempts sent from the relay, not yet logged. */
   private directInFlight = 0;
   private readonly directRuns = new Set<Promise<void>>();
@@ -270,7 +269,7 @@ export class WebhookDispatcher {
       // A full batch: more may be due, so the worker fetches again at once instead of waiting to poll.
       if (jobs.length >= batchSize) this.wake();
     });
-    this.stopListening = await database.listen(contentEventChannel, () => this.relaySoon(), () => this.relay());
+    this.stopListening = await database.listen(contentEventChannel, () => this.loop.soon(), () => this.relay());
     this.timer = setInterval(() => {
       this.relay();
       void this.recoverFirstAttempts();
@@ -285,7 +284,6 @@ export class WebhookDispatcher {
     // The loop stops with the rest at once: no batch after this one, no warning of a closing database.
     const relayStopped = this.loop.stop();
     if (this.timer) clearInterval(this.timer);
-    if (this.soon) clearTimeout(this.soon);
     await this.stopListening?.();
     await relayStopped;
     await Promise.all([...this.directRuns]);
@@ -296,23 +294,10 @@ export class WebhookDispatcher {
     this.bossDb = undefined;
   }
 
-  /**
-   * Runs the relay shortly (`relayDelayMs`, `relaySpacingMs`): the writes of the meantime become
-   * deliveries in one transaction instead of one each, which keeps the relay's cost off busy writers.
-   */
-  private relaySoon(): void {
-    if (this.soon || this.stopped) return;
-    const delay = Math.max(relayDelayMs, this.lastRelayAt + relaySpacingMs - Date.now());
-    this.soon = setTimeout(() => {
-      this.soon = undefined;
-      this.relay();
-    }, delay);
-  }
-
   /** Runs the relay now, or once more after the run under way. */
   relay(): void {
     if (this.stopped || !this.boss) return;
-    if (this.loop.run()) this.lastRelayAt = Date.now();
+    this.loop.run();
   }
 
   /** Waits for the relay run under way (tests and shutdown). */
