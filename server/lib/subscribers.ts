@@ -171,7 +171,7 @@ export class SubscriberRunner {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   /** Resolves when `stop` begins: a first attempt waiting for a quiet moment stops waiting. */
-  private readonly stopping: Promise<void>;
+  private stopping: Promise<void>;
   private markStopping = () => {};
   private workerId: string | undefined;
   private readonly loop: RelayLoop;
@@ -200,6 +200,7 @@ export class SubscriberRunner {
   async start(): Promise<void> {
     const { database, log, queue } = this.options;
     this.stopped = false;
+    this.stopping = new Promise((resolve) => (this.markStopping = resolve));
     this.loop.restart();
     this.bossDb = bossDb(database);
     const boss = new PgBoss({ db: this.bossDb, schedule: false, supervise: true, maintenanceIntervalSeconds: 60 } as unknown as PgBoss.ConstructorOptions);
