@@ -33,6 +33,7 @@ import { query, type Executor } from '../content/storage.ts';
 import { contentEventChannel, eventsPastPlace } from '../live/events.ts';
 import { newId } from './ids.ts';
 import { RelayLoop } from './relay-loop.ts';
+import { claimLapsedFirstAttempts } from './first-attempts.ts';
 import { bossDb, committedBefore, ensureQueue, inTransaction, type BossDb } from '../webhooks/delivery.ts';
 import { eventKeys } from '../webhooks/webhooks.ts';
 
@@ -322,16 +323,9 @@ export class SubscriberRunner {
    */
   private async recoverFirstAttempts(): Promise<void> {
     if (this.stopped || !this.boss) return;
-    const runs = sql.identifier(this.options.tables.runs);
     try {
       const queued = await this.options.database.db.transaction(async (tx) => {
-        const rows = await query(
-          tx,
-          sql`update ${runs} set next_attempt_at = now() + make_interval(secs => ${this.leaseSeconds('event')})
-              where id in (select id from ${runs} where status = 'pending' and attempts = 0 and next_attempt_at < now()
-                           order by next_attempt_at limit 500 for update skip locked)
-              returning id, trigger`,
-        );
+        const rows = await claimLapsedFirstAttempts(tx, { table: this.options.tables.runs, pending: sql`status = 'pending'`, leaseS: this.leaseSeconds('event'), returning: sql`id, trigger` });
         let count = 0;
         for (const trigger of new Set(rows.map((row) => String(row.trigger)))) {
           count += await this.enqueue(tx, rows.filter((row) => row.trigger === trigger).map((row) => String(row.id)), trigger);

@@ -27,6 +27,7 @@ import { query, type Executor } from '../content/storage.ts';
 import { contentEventChannel, eventsPastPlace } from '../live/events.ts';
 import { newId } from '../lib/ids.ts';
 import { RelayLoop } from '../lib/relay-loop.ts';
+import { claimLapsedFirstAttempts } from '../lib/first-attempts.ts';
 import { OutboundError, type UrlGuard } from '../lib/url-guard.ts';
 import { eventKeys, matches } from './webhooks.ts';
 import { OffThreadSender, type DeliverySender } from './sender.ts';
@@ -412,13 +413,7 @@ export class WebhookDispatcher {
     try {
       const leaseS = this.jobOptions().expireInSeconds;
       const queued = await this.options.database.db.transaction(async (tx) => {
-        const rows = await query(
-          tx,
-          sql`update webhook_deliveries set next_attempt_at = now() + make_interval(secs => ${leaseS}), updated_at = now()
-              where id in (select id from webhook_deliveries where state = 'pending' and attempts = 0 and next_attempt_at < now()
-                           order by next_attempt_at limit 500 for update skip locked)
-              returning id`,
-        );
+        const rows = await claimLapsedFirstAttempts(tx, { table: 'webhook_deliveries', pending: sql`state = 'pending'`, leaseS, returning: sql`id`, touch: sql`updated_at = now()` });
         return this.queueFirstAttempts(tx, rows.map((row) => String(row.id)));
       });
       if (queued) this.wake();
