@@ -12,7 +12,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
@@ -93,6 +93,29 @@ export function keepClientErrors(pool: pg.Pool): void {
     });
   });
 }
+
+/**
+ * drizzle-orm 0.45.4's node-postgres `transaction` takes a pool client and sends BEGIN before its
+ * `try`: when BEGIN fails (the database went away, docs/errors.md "When the database is away") the
+ * client is never released. Each such failure held a connection of the pool for good, so a busy
+ * outage could leave the pool empty once the database was back, and closing it waited for ever.
+ * Here the client is taken and released around drizzle's own method, which, given a session on that
+ * one client, runs BEGIN, the work and COMMIT or ROLLBACK without touching the pool. The pool drops a
+ * released client whose connection is gone.
+ */
+type PooledSession = { client: unknown; dialect: unknown; schema: unknown; options: unknown };
+const drizzleTransaction = NodePgSession.prototype.transaction;
+NodePgSession.prototype.transaction = async function transaction(this: NodePgSession<never, never>, work, config) {
+  const self = this as unknown as PooledSession;
+  if (!(self.client instanceof pg.Pool)) return drizzleTransaction.call(this, work, config);
+  const client = await self.client.connect();
+  try {
+    const session = new NodePgSession(client, self.dialect as never, self.schema as never, self.options as never);
+    return await drizzleTransaction.call(session, work, config);
+  } finally {
+    client.release();
+  }
+} as typeof drizzleTransaction;
 
 /** The advisory lock key processes migrating one database take turns on ('larder.migrate'). */
 const MIGRATE_LOCK = 7_316_202_611;
