@@ -227,6 +227,29 @@ describe.skipIf(!enabled)('two processes behind a proxy, one PostgreSQL, one buc
     expect((await read('b', narrowed.jwt)).status).toBe(403);
   });
 
+  it('a member removed on B is refused by A at once', async () => {
+    const colleague = newAccount('member');
+    const invited = await call('a', 'PUT', `/api/organization/${owner.org}/users`, { token: owner.access, json: [{ email: colleague.email, permissions: { update: true } }] });
+    expect(invited.status, invited.text).toBe(200);
+    await waitFor(() => mailsTo(colleague.email).some((mail) => decoded(mail.body).includes('/join/')), 20_000);
+    const inviteID = /\/join\/([0-9a-zA-Z_-]+)/.exec(decoded(mailsTo(colleague.email).find((mail) => decoded(mail.body).includes('/join/'))!.body))![1]!;
+    const signedUp = await call('b', 'POST', `/api/user?inviteID=${encodeURIComponent(inviteID)}`, { json: colleague });
+    expect(signedUp.status, signedUp.text).toBe(201);
+    const access = await signIn('a', colleague);
+    const accepted = await call('b', 'POST', `/api/user/invite/${inviteID}/accept`, { token: access });
+    expect(accepted.status, accepted.text).toBe(200);
+    for (const via of ['a', 'b'] as const) {
+      expect((await call(via, 'GET', `/api/organization/${owner.org}`, { token: access })).status).toBe(200);
+      expect((await call(via, 'GET', project('collection/notes/item'), { token: access })).status).toBe(200);
+    }
+
+    const removed = await call('b', 'DELETE', `/api/organization/${owner.org}/users/${colleague.email}`, { token: owner.access });
+    expect(removed.status, removed.text).toBe(200);
+    // At once, on the other process: no wait for a cache to run out.
+    expect((await call('a', 'GET', `/api/organization/${owner.org}`, { token: access })).status).toBe(403);
+    expect([403, 404]).toContain((await call('a', 'GET', project('collection/notes/item'), { token: access })).status);
+  });
+
   it('signing out on A ends the session on B at once', async () => {
     const account = newAccount('leaver');
     expect((await call('b', 'POST', '/api/user', { json: account })).status).toBe(201);
