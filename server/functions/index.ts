@@ -43,7 +43,7 @@ export async function registerFunctions(app: FastifyInstance): Promise<void> {
     log: app.log,
     // Under a billing BLOCK the organization's functions do not run on its events (docs/billing.md).
     suspended: (organizationId) => app.ctx.billing.enforcement.suspended(organizationId),
-    quiet: (until) => app.ctx.foreground.quiet(until),
+    quiet: app.ctx.foreground.quiet,
   });
   await triggers.start();
   app.ctx.functionTriggers = triggers;

@@ -7,6 +7,7 @@
  * after the next delay of `FUNCTION_RETRY_SCHEDULE`, until none is left (failed). A job whose
  * attempt is not the run's next one is a repeat and is skipped.
  */
+import type { Quiet } from '../lib/foreground.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
@@ -50,7 +51,7 @@ export interface FunctionTriggersOptions {
   intervalMs?: number;
   now?: () => Date;
   /** Runs on item events give way to requests (server/lib/foreground.ts). */
-  quiet?: (until: number) => Promise<void>;
+  quiet?: Quiet;
 }
 
 export class FunctionTriggers {

@@ -31,7 +31,7 @@ export async function registerIntegrations(app: FastifyInstance): Promise<void> 
     log: app.log,
     // Under a billing BLOCK the organization's data is not sent out on its behalf (docs/billing.md).
     suspended: (organizationId) => app.ctx.billing.enforcement.suspended(organizationId),
-    quiet: (until) => app.ctx.foreground.quiet(until),
+    quiet: app.ctx.foreground.quiet,
   });
   await runner.start();
   app.ctx.integrationRunner = runner;

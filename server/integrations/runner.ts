@@ -8,6 +8,7 @@
  * next delay of `INTEGRATION_RETRY_SCHEDULE`, until none is left (failed). A job whose attempt is
  * not the run's next one is a repeat and is skipped.
  */
+import type { Quiet } from '../lib/foreground.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
@@ -33,7 +34,7 @@ export interface IntegrationRunnerOptions {
   intervalMs?: number;
   now?: () => Date;
   /** Runs on item events give way to requests (server/lib/foreground.ts). */
-  quiet?: (until: number) => Promise<void>;
+  quiet?: Quiet;
 }
 
 export class IntegrationRunner {

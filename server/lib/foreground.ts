@@ -11,6 +11,9 @@ import type { FastifyInstance } from 'fastify';
 /** How long no request must have been in flight before background work begins (ms). */
 const quietMs = 5;
 
+/** Waits for a quiet moment, at most until `until` (ms), or until `signal` aborts (its owner stops). */
+export type Quiet = (until: number, signal?: AbortSignal) => Promise<void>;
+
 export class Foreground {
   private inFlight = 0;
   /** When the last request in flight ended (ms). */
@@ -52,29 +55,26 @@ export class Foreground {
   /**
    * Resolves once no request has been in flight for `idleMs` (so background work does not begin in
    * the short gap between a client's answer and its next request), or at `until` (a time in ms),
-   * whichever comes first.
+   * or when `signal` aborts, whichever comes first.
    */
-  async quiet(until: number, idleMs = quietMs): Promise<void> {
-    for (;;) {
+  quiet: Quiet = async (until, signal, idleMs = quietMs) => {
+    while (!signal?.aborted) {
       const now = Date.now();
       if (now >= until) return;
-      if (this.inFlight === 0) {
-        const wait = this.idleSince + idleMs - now;
-        if (wait <= 0) return;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(wait, until - now)));
-        continue;
-      }
+      const idleFor = this.inFlight === 0 ? this.idleSince + idleMs - now : undefined;
+      if (idleFor !== undefined && idleFor <= 0) return;
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);
+          this.waiters = this.waiters.filter((waiter) => waiter !== wake);
+          signal?.removeEventListener('abort', wake);
           resolve();
         };
-        const timer = setTimeout(() => {
-          this.waiters = this.waiters.filter((waiter) => waiter !== wake);
-          resolve();
-        }, until - now);
-        this.waiters.push(wake);
+        // Idle: the rest of the quiet time; busy: until the last request in flight ends.
+        const timer = setTimeout(wake, Math.min(idleFor ?? Infinity, until - now));
+        if (idleFor === undefined) this.waiters.push(wake);
+        signal?.addEventListener('abort', wake, { once: true });
       });
     }
-  }
+  };
 }

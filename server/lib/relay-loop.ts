@@ -6,6 +6,8 @@
  * one (`RelayTiming`), so the writes of the meantime go in one batch.
  */
 
+import type { Quiet } from './foreground.ts';
+
 /** When a wake-up by `soon()` runs the relay. */
 export interface RelayTiming {
   /** At least this much later (ms), so the writes of one moment go in one batch. */
@@ -13,7 +15,7 @@ export interface RelayTiming {
   /** At least this long after the last run began (ms): a run's cost is mostly fixed, so fewer, larger runs keep the relay off busy writers. */
   spacingMs: number;
   /** Then it waits for a moment without requests, at most `maxMs` (server/lib/foreground.ts). */
-  quiet?: { wait: (until: number) => Promise<void>; maxMs: number };
+  quiet?: { wait: Quiet; maxMs: number };
 }
 
 export class RelayLoop {
@@ -22,18 +24,15 @@ export class RelayLoop {
   private stopped = false;
   private lastRunAt = 0;
   private timer: NodeJS.Timeout | undefined;
-  /** Resolves when the loop stops: a wake-up waiting for a quiet moment stops waiting. */
-  private stopping: Promise<void>;
-  private markStopping = () => {};
+  /** Aborts when the loop stops: a wake-up waiting for a quiet moment stops waiting. */
+  private stopping = new AbortController();
 
   constructor(
     /** One batch; how many rows it read (0: caught up, or another process holds the relay). */
     private readonly batch: () => Promise<number>,
     private readonly onError: (error: unknown) => void,
     private readonly timing: RelayTiming = { delayMs: 0, spacingMs: 0 },
-  ) {
-    this.stopping = new Promise((resolve) => (this.markStopping = resolve));
-  }
+  ) {}
 
   /** A run shortly (`RelayTiming`), unless one is already coming. */
   soon(): void {
@@ -41,7 +40,7 @@ export class RelayLoop {
     const { delayMs, spacingMs, quiet } = this.timing;
     const delay = Math.max(delayMs, this.lastRunAt + spacingMs - Date.now());
     this.timer = setTimeout(() => {
-      const ready = quiet ? Promise.race([quiet.wait(Date.now() + quiet.maxMs), this.stopping]) : Promise.resolve();
+      const ready = quiet ? quiet.wait(Date.now() + quiet.maxMs, this.stopping.signal) : Promise.resolve();
       void ready.then(() => {
         this.timer = undefined;
         this.run();
@@ -84,7 +83,7 @@ export class RelayLoop {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.markStopping();
+    this.stopping.abort();
     await this.settled();
   }
 
@@ -92,6 +91,6 @@ export class RelayLoop {
   restart(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.stopping = new Promise((resolve) => (this.markStopping = resolve));
+    this.stopping = new AbortController();
   }
 }

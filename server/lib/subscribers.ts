@@ -33,6 +33,7 @@ import { query, type Executor } from '../content/storage.ts';
 import { contentEventChannel, eventsPastPlace } from '../live/events.ts';
 import { newId } from './ids.ts';
 import { RelayLoop } from './relay-loop.ts';
+import type { Quiet } from './foreground.ts';
 import { claimLapsedFirstAttempts } from './first-attempts.ts';
 import { bossDb, committedBefore, ensureQueue, inTransaction, type BossDb } from '../webhooks/delivery.ts';
 import { eventKeys } from '../webhooks/webhooks.ts';
@@ -162,7 +163,7 @@ export interface SubscriberRunnerOptions {
    * Waits for a moment with no request in flight, or until a time (ms): first attempts of event
    * runs begin only then (server/lib/foreground.ts), at most `giveWayMs` after they were relayed.
    */
-  quiet?: (until: number) => Promise<void>;
+  quiet?: Quiet;
 }
 
 export class SubscriberRunner {
@@ -171,9 +172,8 @@ export class SubscriberRunner {
   private stopListening: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
-  /** Resolves when `stop` begins: a first attempt waiting for a quiet moment stops waiting. */
-  private stopping: Promise<void>;
-  private markStopping = () => {};
+  /** Aborts when `stop` begins: a first attempt waiting for a quiet moment stops waiting. */
+  private stopping = new AbortController();
   private workerId: string | undefined;
   private readonly loop: RelayLoop;
   /**
@@ -185,7 +185,6 @@ export class SubscriberRunner {
   private directDone: Promise<void> | undefined;
 
   constructor(private readonly options: SubscriberRunnerOptions) {
-    this.stopping = new Promise((resolve) => (this.markStopping = resolve));
     this.loop = new RelayLoop(
       () => this.relayBatch(),
       (error) => options.log.warn({ err: error }, `${options.label} relay failed; it runs again shortly`),
@@ -201,7 +200,7 @@ export class SubscriberRunner {
   async start(): Promise<void> {
     const { database, log, queue } = this.options;
     this.stopped = false;
-    this.stopping = new Promise((resolve) => (this.markStopping = resolve));
+    this.stopping = new AbortController();
     this.loop.restart();
     this.bossDb = bossDb(database);
     const boss = new PgBoss({ db: this.bossDb, schedule: false, supervise: true, maintenanceIntervalSeconds: 60 } as unknown as PgBoss.ConstructorOptions);
@@ -231,7 +230,7 @@ export class SubscriberRunner {
   /** Stops taking work; an attempt under way ends first (at most `drainMs`). */
   async stop(drainMs: number): Promise<void> {
     this.stopped = true;
-    this.markStopping();
+    this.stopping.abort();
     // The loop stops with the rest at once: no batch after this one, no warning of a closing database.
     const relayStopped = this.loop.stop();
     if (this.timer) clearInterval(this.timer);
@@ -267,7 +266,7 @@ export class SubscriberRunner {
     if (this.directDone) return;
     this.directDone = (async () => {
       while (this.direct.length && !this.stopped) {
-        if (this.options.quiet) await Promise.race([this.options.quiet(this.direct[0]!.dueBy), this.stopping]);
+        await this.options.quiet?.(this.direct[0]!.dueBy, this.stopping.signal);
         if (this.stopped) break;
         const now = Date.now();
         const batch = this.direct

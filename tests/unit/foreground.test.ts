@@ -63,6 +63,20 @@ describe('Foreground', () => {
     await slow;
   });
 
+  it('stops waiting when its signal aborts (its owner stops)', async () => {
+    const { foreground, base, answer } = await start();
+    const slow = fetch(`${base}/slow`);
+    await expect.poll(() => foreground.busy).toBe(1);
+    const stopping = new AbortController();
+    const quiet = foreground.quiet(Date.now() + 10_000, stopping.signal);
+    expect(await within(quiet, 150)).toBe('pending');
+    stopping.abort();
+    expect(await within(quiet, 1000)).not.toBe('pending');
+    expect(foreground.busy).toBe(1);
+    answer();
+    await slow;
+  });
+
   it('does not count the calls the process makes to itself, nor a stream under way', async () => {
     const { foreground, base, answer } = await start();
     const injected = app!.inject({ method: 'GET', url: '/slow' });
