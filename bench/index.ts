@@ -11,6 +11,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: string[]): Promise<nu
   layouts: () => import('./layouts.ts'),
   list: () => import('./list.ts'),
   load: () => import('./load.ts'),
+  peer: () => import('./peer.ts'),
   public: () => import('./public.ts'),
   'reset-timing': () => import('./reset-timing.ts'),
   studio: () => import('./studio.ts'),

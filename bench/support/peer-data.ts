@@ -208,6 +208,9 @@ export function peerGenerator(seed = 28, vocabularySize = 4000): PeerGenerator {
   };
 }
 
+/** An item as the API takes it: values by slug, the Option by its choice's id. */
+export const itemBody = (row: PeerRow) => ({ ...row, status: { _id: row.status } });
+
 /** A row as one canonical line (for hashes that compare runs and databases). */
 export function canonicalRow(row: PeerRow): string {
   return JSON.stringify([row.title, row.body, row.views, row.rating, row.published, row.status, row.publishedAt, JSON.stringify(row.meta)]);
