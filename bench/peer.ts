@@ -8,6 +8,7 @@
  *   npm run bench -- peer --only pages,search --requests 50
  *   npm run bench -- peer --db postgres --keep         # keep the seeded database, print its name
  *   npm run bench -- peer --db postgres --reuse larder_bench_peer_…
+ *   npm run bench -- peer --only import --import-rows 100000   # rows per import file (default: the collection's rows)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   (the server to use; the default)
  *
  * The rows come from bench/support/peer-data.ts (seed 28): PlainText title and ~390-character
@@ -413,7 +414,7 @@ async function importFiles(dir: string, items: number) {
   return files;
 }
 
-async function runOne(kind: Kind, wanted: number, requests: number, only: ReadonlySet<Group>, keep: { keep: boolean; reuse?: string | undefined }, log: (line: string) => void): Promise<PeerFigures> {
+async function runOne(kind: Kind, wanted: number, requests: number, importRows: number | undefined, only: ReadonlySet<Group>, keep: { keep: boolean; reuse?: string | undefined }, log: (line: string) => void): Promise<PeerFigures> {
   log(keep.reuse ? `${kind}: reusing ${keep.reuse}` : `${kind}: ${wanted} rows`);
   const { database, name, drop } = await openBenchDatabase(kind, keep, 'larder_bench_peer');
   if (keep.keep) log(`  keeping the database ${name} (measure it again with --reuse ${name}; drop it when done)`);
@@ -588,7 +589,7 @@ async function runOne(kind: Kind, wanted: number, requests: number, only: Readon
       }
     }
 
-    if (only.has('import')) await measureImport(database, base, place, data.rows, client, add, check, log);
+    if (only.has('import')) await measureImport(database, base, place, importRows ?? data.rows, client, add, check, log);
 
     // Last: on PGlite, requests autocannon gave up on are still queued when it ends, and would slow what came next.
     if (only.has('throughput')) {
@@ -718,6 +719,8 @@ export async function run(args: string[]): Promise<number> {
   const items = Number(flag('--items') ?? 1_000_000);
   const requests = Number(flag('--requests') ?? 30);
   if (!Number.isInteger(items) || items < 1000) throw new Error('--items takes a whole number of at least 1000');
+  const importRows = flag('--import-rows') === undefined ? undefined : Number(flag('--import-rows'));
+  if (importRows !== undefined && (!Number.isInteger(importRows) || importRows < 1)) throw new Error('--import-rows takes a whole number of at least 1');
   if (!Number.isInteger(requests) || requests < 1) throw new Error('--requests takes a whole number of at least 1');
   const kinds = (flag('--db') ?? 'postgres,pglite').split(',') as Kind[];
   for (const kind of kinds) if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`--db takes postgres, pglite; not ${kind}`);
@@ -730,7 +733,7 @@ export async function run(args: string[]): Promise<number> {
     if (!asJson) console.log(line);
   };
   const results: PeerFigures[] = [];
-  for (const kind of kinds) results.push(await runOne(kind, items, requests, only, keep, log));
+  for (const kind of kinds) results.push(await runOne(kind, items, requests, importRows, only, keep, log));
   if (asJson) console.log(JSON.stringify(results, null, 2));
   else console.log(table(results));
   return results.some((r) => r.checks.some((c) => !c.ok)) ? 1 : 0;
