@@ -74,6 +74,7 @@ export const problems = {
   headers_too_large: { status: 431, message: 'problem.headers_too_large' },
   image_not_found: { status: 404, message: 'problem.image_not_found' },
   insufficient_permissions: { status: 403, message: 'problem.insufficient_permissions' },
+  import_refused: { status: 422, message: 'problem.import_refused', listsErrors: true },
   integration_invalid: { status: 400, message: 'problem.integration_invalid', listsErrors: true },
   integration_limit: { status: 409, message: 'problem.integration_limit', params: ['max'] },
   integration_not_found: { status: 404, message: 'problem.integration_not_found' },

@@ -17,6 +17,10 @@ export const Problem = Type.Object(
     errors: Type.Optional(
       Type.Array(
         Type.Object({
+          /** An import's bad row: its 1-based line in the file (CSV, NDJSON)… */
+          line: Type.Optional(Type.Integer({ minimum: 1 })),
+          /** …or its 1-based index in a JSON array. */
+          record: Type.Optional(Type.Integer({ minimum: 1 })),
           path: Type.String(),
           message: Type.String(),
           code: Type.Optional(Type.String()),

@@ -65,6 +65,8 @@ export async function liveRoutes(fastify: FastifyInstance) {
         lastEventID: Number.isSafeInteger(lastEventID) && lastEventID >= 0 ? lastEventID : undefined,
         maxSeconds: config.liveStreamMaxS,
         expiresAt: decodeJwt(token).exp,
+        // One event per batch of a bulk import, so the console reloads (server/content/import.ts).
+        imports: true,
         // The same checks again, whenever a cached row they read changes.
         recheck: async () => {
           const again = await tokens.verifyAccess(token);

@@ -282,7 +282,8 @@ export class FileService {
   follow(events: ContentEventSource): () => void {
     this.events = events;
     return events.watch((event) => {
-      if (event.trigger === 'create') return;
+      // Creates and imports only add items: nothing they held can have been let go.
+      if (event.trigger === 'create' || event.trigger === 'import') return;
       this.schedule(() => this.sweepItem(event.collectionId, event.rootItemId ?? event.itemId));
     });
   }

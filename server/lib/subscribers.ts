@@ -365,6 +365,8 @@ export class SubscriberRunner {
       const before = new Map(subscribers.map((s) => [s.id, s.snapshot == null ? undefined : committedBefore(String(s.snapshot))]));
       const runs: { id: string; ownerId: string; projectId: string; trigger: string; eventId: number; detail: string }[] = [];
       for (const event of events) {
+        // A bulk import's batch event names no item: item-event runs are per item (server/content/import.ts).
+        if (event.trigger === 'import') continue;
         const keys = eventKeys({ id: String(event.collection_id), slug: String(event.slug ?? event.collection_id) }, String(event.nested_path ?? ''));
         for (const subscriber of subscribers) {
           if (subscriber.project_id !== event.project_id) continue;

@@ -9,7 +9,13 @@ import { query, type Executor } from '../content/storage.ts';
 
 export const contentEventChannel = 'larder_item_events';
 
-export type ContentTrigger = 'create' | 'update' | 'delete';
+/**
+ * `import`: one event per batch of a bulk import (server/content/import.ts), not per item: its
+ * `itemId` is '' and its `item` is `{importID, batch, count, firstID, lastID}`. Consumers that
+ * act per item skip it (webhooks, function and integration runs, file sweeps); the console's
+ * live stream passes it on so the console reloads, the public one does not (docs/content-storage.md "Importing items").
+ */
+export type ContentTrigger = 'create' | 'update' | 'delete' | 'import';
 
 export interface ContentEvent {
   id: number;
@@ -80,7 +86,7 @@ export interface EventNote {
   event?: ContentEvent;
 }
 
-const triggers: readonly string[] = ['create', 'update', 'delete'];
+const triggers: readonly string[] = ['create', 'update', 'delete', 'import'];
 
 /** Reads a notification's payload; undefined when it is not one of ours. */
 export function parseEventNote(payload: string): EventNote | undefined {

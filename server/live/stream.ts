@@ -67,6 +67,12 @@ export interface LiveStreamOptions {
    * them changes in any process; a throw ends the stream with `stop`.
    */
   recheck?: (() => Promise<unknown>) | undefined;
+  /**
+   * Passes on the events of bulk imports (trigger `import`, one per batch: server/live/events.ts),
+   * so the console reloads the list. The public stream leaves them out: the official client's
+   * live contract knows item triggers only (docs/content-storage.md "Importing items").
+   */
+  imports?: boolean | undefined;
 }
 
 /** Events a slow reader may have queued before the stream is closed (it resumes with Last-Event-ID). */
@@ -314,6 +320,7 @@ class LiveStream {
 
   private matches(event: ContentEvent) {
     const { options } = this;
+    if (event.trigger === 'import' && !options.imports) return false;
     return event.rootItemId === options.rootItemId && event.nestedPath === options.nestedPath && (options.itemId == null || event.itemId === options.itemId);
   }
 
