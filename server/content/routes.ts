@@ -10,6 +10,7 @@ import { invalid } from './collections.ts';
 import { collectionRoutes } from './collection-routes.ts';
 import { fieldRoutes } from './field-routes.ts';
 import { itemRoutes } from './item-routes.ts';
+import { importRoutes } from './import-routes.ts';
 
 /** A request-validation failure as content errors are: one entry per property, named by its path. */
 function validationFailure(error: FastifyError) {
@@ -49,4 +50,5 @@ export async function contentRoutes(fastify: FastifyInstance) {
   await app.register(collectionRoutes);
   await app.register(fieldRoutes);
   await app.register(itemRoutes);
+  await app.register(importRoutes);
 }

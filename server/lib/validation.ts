@@ -9,6 +9,7 @@
  * unpaired UTF-16 surrogate. PostgreSQL refuses NUL in text and jsonb and lone surrogates in
  * jsonb, so such text would otherwise fail deep inside a write as a 500.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -132,6 +133,8 @@ const checkedBodies = new WeakMap<FastifyRequest, unknown>();
 
 function checkBody(request: FastifyRequest) {
   if (request.body === undefined || checkedBodies.get(request) === request.body) return;
+  // A body handed on as the raw stream (an item import's file) is read, and its text checked, by its route.
+  if (request.body instanceof Readable) return;
   checkedBodies.set(request, request.body);
   refuseUnstorableText(request.body, 'body');
 }

@@ -20,6 +20,7 @@ import { fileLimits } from '../../definitions/files.ts';
 import type { VerifiedToken } from '../main/api-tokens.ts';
 import { optionalServices, resolvePrincipal } from './principal.ts';
 import { publicItemRoutes } from './items-routes.ts';
+import { publicImportRoutes } from './import-routes.ts';
 import { publicItemFieldRoutes } from './item-field-routes.ts';
 import { publicFileRoutes } from './files-routes.ts';
 import { publicAssetRoutes } from './asset-routes.ts';
@@ -99,6 +100,7 @@ export async function publicRoutes(app: FastifyInstance) {
 
   await app.register(publicSchemaRoutes);
   await app.register(publicItemRoutes);
+  await app.register(publicImportRoutes);
   await app.register(publicItemFieldRoutes);
   await app.register(publicFileRoutes);
   await app.register(publicAssetRoutes);
