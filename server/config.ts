@@ -166,8 +166,8 @@ export function loadConfig(env: Env = process.env): Config {
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
     csv: { ...defaultCsvLimits },
     listQueries: queryTuning({
-      list: { deferredJoinOffset: s.LIST_DEFERRED_JOIN_OFFSET, anchorOffset: s.LIST_ANCHOR_OFFSET, anchorStep: s.LIST_ANCHOR_STEP, anchorLists: s.LIST_ANCHOR_LISTS },
-      keptSearch: { termsPerCollection: s.SEARCH_KEPT_TERMS, lockTimeoutMs: s.SEARCH_KEPT_LOCK_TIMEOUT_MS },
+      list: { deferredJoinOffset: s.LIST_DEFERRED_JOIN_OFFSET, anchorOffset: s.LIST_ANCHOR_OFFSET, anchorStep: s.LIST_ANCHOR_STEP, anchorLists: s.LIST_ANCHOR_LISTS, pageCacheBytes: s.LIST_PAGE_CACHE_MB * 1024 * 1024 },
+      keptSearch: { termsPerCollection: s.SEARCH_KEPT_TERMS, lockTimeoutMs: s.SEARCH_KEPT_LOCK_TIMEOUT_MS, slowTotalMs: s.SEARCH_KEPT_SLOW_MS },
       searchWords: { tokens: s.SEARCH_WORD_TOKENS },
     }),
     billing: billingConfig(s),

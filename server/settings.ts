@@ -244,12 +244,19 @@ export const settingsSchema = Type.Object({
   LIST_ANCHOR_LISTS: positive(defaultQueryTuning.list.anchorLists, {
     description: 'how many lists (collection, filter, sort) keep anchors in each server process; past it the least recently read loses them',
   }),
+  LIST_PAGE_CACHE_MB: count(defaultQueryTuning.list.pageCacheBytes / 1024 / 1024, {
+    description:
+      'megabytes of list pages (with their totals) each server process keeps in memory and serves again until a write to their collection is heard; 0: none (docs/content-storage.md "Pages kept in memory")',
+  }),
   SEARCH_WORD_TOKENS: count(defaultQueryTuning.searchWords.tokens, {
     description: "a search text held by more words of a field's vocabulary than this is searched through the trigram index instead of the word index",
   }),
   SEARCH_KEPT_TERMS: positive(defaultQueryTuning.keptSearch.termsPerCollection, {
     description:
-      'short searches (a text the word index does not serve) whose totals are kept per collection; each adds triggers to its writes, and a new one beyond this replaces the least recently used (docs/content-storage.md "Listing and searching items")',
+      'searches and filters whose totals are kept per collection (a text no index serves, or conditions whose count was slow); each adds triggers to its writes, and a new one beyond this replaces the least recently used (docs/content-storage.md "Listing and searching items")',
+  }),
+  SEARCH_KEPT_SLOW_MS: count(defaultQueryTuning.keptSearch.slowTotalMs, {
+    description: 'a filtered list whose page and count took longer than this, in milliseconds, has its total kept when the same conditions come again within 10 minutes; 0 turns this off',
   }),
   SEARCH_KEPT_LOCK_TIMEOUT_MS: positive(defaultQueryTuning.keptSearch.lockTimeoutMs, {
     description: "how long keeping a new search's total waits for its collection's writes in progress, in milliseconds; past it the search counts its rows as before",

@@ -23,6 +23,7 @@ export const ListParams = {
   projectOn: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys to return (with _id); for CSV, the columns' })),
   projectOff: Type.Optional(Type.String({ maxLength: 10_000, description: 'comma list of keys to leave out' })),
   search: Type.Optional(Type.String({ maxLength: paging.searchMaxChars, description: 'search terms separated by |' })),
+  total: Type.Optional(Type.String({ maxLength: 5, description: 'false: the caller needs no total; item-count is left out and nothing is counted (default true)' })),
   download: Type.Optional(Type.Literal('csv', { description: 'csv: the whole list as CSV (paging ignored), as GET …/csv' })),
   pagination: Type.Optional(Type.Literal('none', { description: 'sent with download=csv' })),
 };

@@ -40,7 +40,8 @@ const perPageOf = (perPage: number | undefined, fallback: number) => perPage ?? 
  * through the route's serialiser.
  */
 function sendList(reply: FastifyReply, result: ListResult) {
-  reply.header('item-count', String(result.total));
+  // No total when the caller asked for none (`total=false`).
+  if (result.total !== undefined) reply.header('item-count', String(result.total));
   if (result.json !== undefined) return reply.type('application/json; charset=utf-8').send(result.json);
   return reply.send(result.items);
 }
@@ -81,6 +82,7 @@ export async function itemRoutes(fastify: FastifyInstance) {
           ...Page,
           sort: ListParams.sort,
           order: ListParams.order,
+          total: ListParams.total,
         }),
       },
       { 200: Type.Array(ListEntry) },

@@ -18,6 +18,8 @@ export interface SchemaLevel {
   table: string;
   /** The table of the items this level's items belong to; absent at the top. */
   parentTable?: string;
+  /** The collection's top-level table, for a nested level (at the top it is `table`). */
+  rootTable?: string;
   /** Slugs of the nested-collection fields leading here (empty at the top). */
   path: string[];
   depth: number;
@@ -35,6 +37,7 @@ export function childLevel(level: SchemaLevel, field: SchemaField): SchemaLevel 
     fields: field.nestedCollectionSchema ?? [],
     table: nestedTable(field.id),
     parentTable: level.table,
+    rootTable: level.rootTable ?? level.table,
     path: [...level.path, field.slug],
     depth: level.depth + 1,
   };

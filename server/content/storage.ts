@@ -65,6 +65,12 @@ export async function createLevelTable(executor: Executor, level: SchemaLevel): 
   await executor.execute(sql`create index ${id(`${t}_created`)} on ${id(t)} (${scope}${id('_created_date')}, ${id('_id')})`);
   await executor.execute(sql`create index ${id(`${t}_updated`)} on ${id(t)} (${scope}${id('_last_updated_date')}, ${id('_id')})`);
   await executor.execute(sql`create index ${id(`${t}_order`)} on ${id(t)} (${scope}${id('_order')}, ${id('_id')})`);
+  // Every statement writing the table tells each process at commit, whatever wrote it (the API, an
+  // import, SQL by hand): what a process remembers of the collection's lists is then dropped.
+  const collection = sql.raw(`'${rootCollectionIdOf(level).replace(/'/g, "''")}'`);
+  await executor.execute(
+    sql`create trigger ${id(`${t}_written`)} after insert or update or delete or truncate on ${id(t)} for each statement execute function content_items_written(${collection})`,
+  );
 }
 
 /** Adds a field's storage to a level: its column and indexes, or (nested collection) its tables. */
@@ -175,6 +181,12 @@ export function countedMember(level: SchemaLevel, field: SchemaField): string | 
 
 /** The collection id of a top-level level (its table is `content_<id>`). */
 export const collectionIdOf = (level: SchemaLevel) => level.table.slice('content_'.length);
+
+/** The collection id of any level, nested ones included (their top-level table names it). */
+export function rootCollectionIdOf(level: SchemaLevel): string {
+  if (level.parentTable && !level.rootTable) throw new Error(`a nested level without its collection: ${level.table}`);
+  return (level.rootTable ?? level.table).slice('content_'.length);
+}
 
 const countTriggers = (level: SchemaLevel, field: SchemaField) =>
   [

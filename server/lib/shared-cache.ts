@@ -16,6 +16,12 @@ import { contentEventChannel } from '../live/events.ts';
 
 export const invalidationChannel = 'larder_invalidate';
 
+/**
+ * The channel every statement writing an item table notifies at commit, with its collection's id
+ * (migration 0038, whatever wrote the rows): it moves the collection's item version here.
+ */
+export const itemWritesChannel = 'larder_item_writes';
+
 type Executor = { execute: Db['execute'] };
 
 /** The entries (`cache` NUL `key`) a tracked check reads, wherever in its async calls (CacheRegistry.track). */
@@ -111,8 +117,9 @@ export class CacheRegistry {
   private readonly syncs = new Map<string, () => void>();
   private syncCount = 0;
   /**
-   * How often each collection's items changed as this process heard it (every item write sends a
-   * content event: server/live/events.ts), and when last; `epoch` moves when anything may have
+   * How often each collection's items changed as this process heard it (every statement writing an
+   * item table notifies itemWritesChannel, and every item write of the API sends a content event:
+   * server/live/events.ts), and when last; `epoch` moves when anything may have
    * been missed (a lost connection, a settle given up) or a schema changed. Per-process caches of
    * what a list looks like compare versions (server/content/query/engine.ts, deep-page anchors).
    */
@@ -134,8 +141,12 @@ export class CacheRegistry {
   async start(): Promise<void> {
     // One connection for both channels: a settle marker heard means every content event committed before it was heard too.
     this.unlisten = await this.database.listen(
-      [invalidationChannel, contentEventChannel],
+      [invalidationChannel, contentEventChannel, itemWritesChannel],
       (payload, channel) => {
+        if (channel === itemWritesChannel) {
+          this.itemsChanged(payload);
+          return;
+        }
         if (channel === contentEventChannel) {
           let event: { c?: unknown };
           try {

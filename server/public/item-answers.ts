@@ -61,7 +61,8 @@ export async function expandLinks(app: PublicApp, principal: Principal, level: S
 
 /** A list answer: the page, the `item-count` header (the total matching), links expanded with `everything`. */
 export async function sendList(app: PublicApp, reply: FastifyReply, principal: Principal, level: SchemaLevel, result: ListResult, everything: boolean) {
-  reply.header('item-count', String(result.total));
+  // No total when the caller asked for none (`total=false`).
+  if (result.total !== undefined) reply.header('item-count', String(result.total));
   if (!everything) {
     if (result.json !== undefined) return reply.type('application/json; charset=utf-8').send(result.json);
     return reply.send(result.items);

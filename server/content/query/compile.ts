@@ -182,6 +182,21 @@ function shortScanVariants(c: Cond): string[] | undefined {
 /** Whether a search condition is a short scan (shortScanVariants). */
 export const shortScan = (c: Cond): boolean => shortScanVariants(c) !== undefined;
 
+/**
+ * Whether the word index declined a search condition: its text is held by too many tokens, or its
+ * tokens are in too many rows (search-words.ts marks it 'many'). Such a text is in a large share of
+ * the rows (at least 2 % by the statistics), so a page finds its rows sooner by walking the sort
+ * index and testing each row than by collecting every match first.
+ */
+export const declinedSearch = (c: Cond): boolean => (c.k === 'contains' || c.k === 'refValue') && c.words === 'many';
+
+/**
+ * Whether no index serves a search condition's rows: a short scan or a search the word index
+ * declined. Its page walks the sort index and stops after one page; its total is kept
+ * (kept-search.ts). docs/content-storage.md "Listing and searching items".
+ */
+export const unservedSearch = (c: Cond): boolean => declinedSearch(c) || shortScan(c);
+
 /** The whitespace the word index splits values at (content_words, migration 0012): ASCII's six. */
 const wordBreak = /[ \t\n\r\f\v]/;
 
@@ -286,7 +301,10 @@ export function compileCond(c: Cond): SQL {
           sql` or `,
         )})`;
       }
-      return sql`${trigramOperand(sql`${id(c.t.column)}`, c.text)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
+      // A declined text is in many rows: tested row by row as the sort index is walked (an operand
+      // no index covers, so the planner does not collect every match through the trigram index).
+      const operand = c.words === 'many' ? sql`(${id(c.t.column)} || '')` : trigramOperand(sql`${id(c.t.column)}`, c.text);
+      return sql`${operand} ilike ${`%${likeLiteral(c.text)}%`}::text`;
     }
     case 'within': {
       const exact = withinExact(c.t, c.shape);
@@ -353,13 +371,13 @@ export const holdsSearch = (c: Cond): boolean => someSearch(c, () => true);
 
 /**
  * Whether a condition tree holds a text search an index serves (the word or trigram indexes), whose
- * matching rows a page with its total finds once; a tree whose searches are all short scans
- * (shortScan) is read as any filter is: the page on the sort index, the total in its own pass.
+ * matching rows a page with its total finds once; a tree whose searches no index serves
+ * (unservedSearch) is read as any filter is: the page on the sort index, the total kept.
  */
-export const holdsIndexedSearch = (c: Cond): boolean => someSearch(c, (search) => !shortScan(search));
+export const holdsIndexedSearch = (c: Cond): boolean => someSearch(c, (search) => !unservedSearch(search));
 
-/** Whether a condition tree holds a short scan (a search whose total kept-search.ts keeps). */
-export const holdsShortScan = (c: Cond): boolean => someSearch(c, shortScan);
+/** Whether a condition tree holds a search no index serves (its total is kept: kept-search.ts). */
+export const holdsUnservedSearch = (c: Cond): boolean => someSearch(c, unservedSearch);
 
 /** Compiles the list of a level (of one parent, for a nested level). */
 export function compileListQuery(level: SchemaLevel, q: ListQuery, scope: { parentId?: string | undefined } = {}): CompiledList {
@@ -379,7 +397,8 @@ export function compileListQuery(level: SchemaLevel, q: ListQuery, scope: { pare
     filtered: q.where !== undefined,
     sortExpression,
     desc: q.desc,
-    searched: q.where !== undefined && holdsIndexedSearch(q.where),
+    // A search no index serves makes the matches many: the page then walks the sort index instead.
+    searched: q.where !== undefined && holdsIndexedSearch(q.where) && !holdsUnservedSearch(q.where),
   };
 }
 

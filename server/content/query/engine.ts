@@ -14,11 +14,11 @@ import { CollectionService, invalid, levelOf, type SchemaRow } from '../collecti
 import { childLevel, followChain, type SchemaLevel } from '../schema-tree.ts';
 import { countChildren, itemJson, query, readItem, rowToItem, selectList, targetExpression, type Executor, type Item } from '../storage.ts';
 import { documentStages, itemDocument, type Stage } from './aggregate.ts';
-import { compileListQuery, countStatement, holdsSearch, keptOptionTotal, pageWithTotalStatement, type CompiledList } from './compile.ts';
+import { compileListQuery, countStatement, holdsSearch, keptOptionTotal, pageStatement, pageWithTotalStatement, type CompiledList } from './compile.ts';
 import { and, type Cond } from './conditions.ts';
 import { queryError } from './errors.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
-import { keptSearchOf, keptSearchTotal } from './kept-search.ts';
+import { keptSearchOf, keptSearchTotal, keptTermOf, SlowTotals } from './kept-search.ts';
 import { resolveSearchWords } from './search-words.ts';
 import { nestedField, type Target } from './targets.ts';
 import { queryTuning, type ListTuning, type QueryTuning } from './tuning.ts';
@@ -103,9 +103,50 @@ class ListAnchors {
   }
 }
 
+/**
+ * Pages with their totals kept in memory per process, by the text of their statement (docs/content-storage.md
+ * "Pages kept in memory"). An entry carries the collection's item version read before its statement
+ * ran; it is served only while the version is the same after a settle that began after the request
+ * came (every item write committed before then has been heard: migration 0038 notifies every
+ * statement writing an item table), so a page served from here is the one a read would give. LRU,
+ * bounded in bytes.
+ */
+export class PageCache {
+  private readonly entries = new Map<string, { version: string; total: number | undefined; json: string }>();
+  private bytes = 0;
+  readonly stats = { hits: 0, misses: 0, stale: 0 };
+
+  constructor(private readonly tuning: Readonly<ListTuning>) {}
+
+  get(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  put(key: string, version: string, total: number | undefined, json: string) {
+    this.drop(key);
+    const size = key.length + json.length;
+    if (size > this.tuning.pageCacheBytes / 16) return;
+    this.entries.set(key, { version, total, json });
+    this.bytes += size;
+    while (this.bytes > this.tuning.pageCacheBytes) this.drop(this.entries.keys().next().value!);
+  }
+
+  drop(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= key.length + entry.json.length;
+  }
+}
+
 export interface ListResult {
   items: Record<string, unknown>[];
-  total: number;
+  /** The total matching; undefined when the caller asked for none (`total=false`). */
+  total: number | undefined;
   /**
    * The page as JSON text, when PostgreSQL wrote it (no projection, no pipeline): the route sends
    * it as it is; `items` is then empty.
@@ -213,22 +254,53 @@ export async function runList(
   q: ListQuery,
   unfilteredTotal: SQL,
   tuning: Readonly<QueryTuning>,
-  deep?: { versions: ItemVersions; anchors: ListAnchors },
+  deep?: { versions: ItemVersions; anchors: ListAnchors; pages: PageCache },
 ): Promise<ListResult> {
+  // A page as PostgreSQL writes it may be served from memory (PageCache), keyed by its statement
+  // before the search texts' tokens are read (they depend on the vocabulary, the rows do not).
+  const pages = deep && address.collectionId && deep.versions.listening && tuning.list.pageCacheBytes > 0 && !q.projection && !q.pipeline && q.perPage > 0 ? deep : undefined;
+  let cacheKey: string | undefined;
+  let cachedVersion: string | undefined;
+  if (pages) {
+    const page = dialect.sqlToQuery(pageStatement(compileListQuery(address.level, q, { parentId: address.parentId })));
+    cacheKey = `${address.collectionId}\u0000${q.total === false ? 'n' : 't'}\u0000${page.sql}\u0000${JSON.stringify(page.params)}`;
+    cachedVersion = pages.versions.itemsVersion(address.collectionId!);
+    const kept = pages.pages.get(cacheKey);
+    if (kept && kept.version === cachedVersion) {
+      await pages.versions.settle();
+      if (pages.versions.itemsVersion(address.collectionId!) === cachedVersion) {
+        pages.pages.stats.hits += 1;
+        return { items: [], total: kept.total, json: kept.json };
+      }
+      pages.pages.stats.stale += 1;
+      cachedVersion = pages.versions.itemsVersion(address.collectionId!);
+    } else pages.pages.stats.misses += 1;
+  }
   // A search's texts get their tokens from the vocabularies first (search-words.ts): the word indexes then serve them.
   if (q.where && holdsSearch(q.where)) {
     q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where, tuning.searchWords)) };
   }
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
-  // Filtered by one Option choice: the kept per-choice count; a short search the word index does
-  // not serve: the total kept for it (kept-search.ts); else a count of the matching rows.
-  let total = sql`(${unfilteredTotal})`;
-  if (compiled.filtered) {
+  // Filtered by one Option choice: the kept per-choice count; a search no index serves, or
+  // conditions whose count was slow before: the total kept for them (kept-search.ts); else a count
+  // of the matching rows. None when the caller asked for none.
+  let total = q.total === false ? sql`null` : sql`(${unfilteredTotal})`;
+  /** The term to note as slow when this count proves slow. */
+  let slowKey: string | undefined;
+  if (compiled.filtered && q.total !== false) {
     const count = countStatement(compiled);
     let kept = keptOptionTotal(address.level, q.where);
-    const term = kept ? undefined : keptSearchOf(address.level, q.where);
-    if (term) kept = await onReadPool(read, () => keptSearchTotal(db, read, term, count, tuning.keptSearch));
+    let term = kept ? undefined : keptSearchOf(address.level, q.where);
+    if (!kept && !term && !compiled.searched && tuning.keptSearch.slowTotalMs > 0) {
+      const candidate = keptTermOf(address.level, q.where);
+      if (candidate && slowTotals.has(candidate.key, tuning.keptSearch.slowRememberMs)) term = candidate;
+      else slowKey = candidate?.key;
+    }
+    if (term) {
+      const found = term;
+      kept = await onReadPool(read, () => keptSearchTotal(db, read, found, count, tuning.keptSearch));
+    }
     total = sql`(${kept ?? count})`;
   }
   // Without a projection each item is sent as PostgreSQL writes it (storage.ts itemJson): no row parsing, no serialising.
@@ -244,6 +316,7 @@ export async function runList(
   return onReadPool(read, async (executor) => {
     type Row = Record<string, unknown> & { __total: number; __json?: string };
     let rows: Row[] = [];
+    const started = performance.now();
     if (q.perPage > 0 && asJson) {
       // The text of an unfiltered page repeats call after call (only the paging and the scope are
       // parameters): PostgreSQL keeps it prepared.
@@ -252,19 +325,27 @@ export async function runList(
     } else if (q.perPage > 0) {
       rows = await query<Row>(executor, statement);
     }
-    return finishList(executor, address, q, rows, total, asJson);
+    const result = await finishList(executor, address, q, rows, total, asJson);
+    if (slowKey && performance.now() - started > tuning.keptSearch.slowTotalMs) slowTotals.note(slowKey);
+    // Tagged with the version read before the statement: a write it may have seen moves the version, so the entry is never served stale.
+    if (pages && cacheKey && cachedVersion !== undefined && result.json !== undefined) pages.pages.put(cacheKey, cachedVersion, result.total, result.json);
+    return result;
   });
 }
+
+/** Conditions whose count this process found slow (kept-search.ts SlowTotals). */
+const slowTotals = new SlowTotals();
 
 type PageRow = Record<string, unknown> & { __total: number; __json?: string };
 
 /** The result of a page's rows: the total (read apart when the page is empty), the JSON or the items. */
 async function finishList(executor: Executor, address: ListAddress, q: ListQuery, rows: PageRow[], total: SQL, asJson: boolean): Promise<ListResult> {
-  const count = rows.length ? Number(rows[0]!.__total) : ((await query<{ n: number }>(executor, sql`select ${total}::integer as n`))[0]?.n ?? 0);
-  if (asJson) return { items: [], total: Number(count), json: `[${rows.map((row) => row.__json).join(',')}]` };
+  const count =
+    q.total === false ? undefined : rows.length ? Number(rows[0]!.__total) : Number((await query<{ n: number }>(executor, sql`select ${total}::integer as n`))[0]?.n ?? 0);
+  if (asJson) return { items: [], total: count, json: `[${rows.map((row) => row.__json).join(',')}]` };
   const items = rows.map((row) => rowToItem(address.level, row) as Record<string, unknown>);
   await attachNested(executor, address.level, items, q);
-  return { items: items.map((item) => project(item, q)), total: Number(count) };
+  return { items: items.map((item) => project(item, q)), total: count };
 }
 
 /**
@@ -373,7 +454,7 @@ export async function resolveNestedList(db: Db, row: SchemaRow, itemId: string, 
 
 /** Lists and searches of a project's collections, by the API's parameters. */
 export class ItemQueryService {
-  private readonly deep: { versions: ItemVersions; anchors: ListAnchors } | undefined;
+  private readonly deep: { versions: ItemVersions; anchors: ListAnchors; pages: PageCache } | undefined;
 
   /**
    * `read` serves the lists (the read pool); `db` the rest; with `versions` deep pages keep anchors.
@@ -386,7 +467,12 @@ export class ItemQueryService {
     private readonly collections: CollectionService = new CollectionService(db),
     private readonly tuning: Readonly<QueryTuning> = queryTuning(),
   ) {
-    this.deep = versions ? { versions, anchors: new ListAnchors(tuning) } : undefined;
+    this.deep = versions ? { versions, anchors: new ListAnchors(tuning), pages: new PageCache(tuning.list) } : undefined;
+  }
+
+  /** The pages this service keeps in memory (undefined when it does not listen for writes). */
+  get pageCache(): PageCache | undefined {
+    return this.deep?.pages;
   }
 
   /** The top-level list of a collection. */

@@ -14,7 +14,7 @@ import { databaseCode, type Db } from '../../db/index.ts';
 import type { SchemaLevel } from '../schema-tree.ts';
 import { inlineStatement } from '../csv-copy.ts';
 import { collectionIdOf, query, type Executor } from '../storage.ts';
-import { compileCond, holdsShortScan } from './compile.ts';
+import { compileCond, holdsUnservedSearch } from './compile.ts';
 import type { Cond } from './conditions.ts';
 import type { KeptSearchLimits } from './tuning.ts';
 
@@ -66,14 +66,43 @@ function rowLocal(c: Cond): boolean {
 }
 
 /**
- * The kept term a list's conditions make, or undefined when its total is not kept: a nested list,
- * no short scan among the conditions (an index serves them), or a condition on another table.
+ * The term a list's conditions would be kept as, or undefined when its total cannot be kept: a
+ * nested list (its totals are per parent, and small), a condition on another table (whose writes no
+ * trigger here sees), or one that cannot be written as literals.
  */
-export function keptSearchOf(level: SchemaLevel, where: Cond | undefined): KeptSearch | undefined {
-  if (!where || level.parentTable || !holdsShortScan(where) || !rowLocal(where)) return undefined;
+export function keptTermOf(level: SchemaLevel, where: Cond | undefined): KeptSearch | undefined {
+  if (!where || level.parentTable || !rowLocal(where)) return undefined;
   const cond = inlineStatement(compileCond(withoutWords(where)));
   if (!cond) return undefined;
   return { collectionId: collectionIdOf(level), table: level.table, cond, key: createHash('sha256').update(cond).digest('hex') };
+}
+
+/** The kept term of a list whose conditions hold a search no index serves (its total would be a pass over the table); else undefined. */
+export function keptSearchOf(level: SchemaLevel, where: Cond | undefined): KeptSearch | undefined {
+  return where && holdsUnservedSearch(where) ? keptTermOf(level, where) : undefined;
+}
+
+/**
+ * The conditions whose count this process found slow (longer than KeptSearchLimits.slowTotalMs), by
+ * term key, with when: a list repeating such conditions gets its total kept like a search's
+ * (docs/content-storage.md "Listing and searching items"). Bounded; the oldest entries go first.
+ */
+export class SlowTotals {
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly limit = 1000) {}
+
+  note(key: string, at = Date.now()): void {
+    this.seen.delete(key);
+    this.seen.set(key, at);
+    while (this.seen.size > this.limit) this.seen.delete(this.seen.keys().next().value!);
+  }
+
+  /** Whether the key was noted as slow within the last `withinMs`. */
+  has(key: string, withinMs: number, now = Date.now()): boolean {
+    const at = this.seen.get(key);
+    return at !== undefined && now - at <= withinMs;
+  }
 }
 
 const id = (name: string) => sql.identifier(name);

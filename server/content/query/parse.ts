@@ -27,6 +27,8 @@ export interface ListQuery {
   where: Cond | undefined;
   projection: { on: string[] } | { off: string[] } | undefined;
   pipeline: Stage[] | undefined;
+  /** false: the caller asked for no total (`total=false`); nothing is counted. */
+  total?: boolean;
 }
 
 export const listLimits = {
@@ -327,8 +329,12 @@ export function parseListQuery(level: SchemaLevel, raw: RawListParams, defaults:
   const pipelineText = text(raw.aggregationPipeline, 'aggregationPipeline');
   const pipeline = pipelineText && pipelineText.trim() ? parsePipeline(level, parseJson(pipelineText, 'aggregationPipeline'), (lvl, v, p) => parseFindObject(lvl, v, p, 1, { conditions: 0 })) : undefined;
 
+  const totalText = text(raw.total, 'total')?.trim().toLowerCase();
+  if (totalText !== undefined && totalText !== 'true' && totalText !== 'false') throw queryError('invalid_query', 'total', 'must be true or false');
+
   const where = conds.filter((c) => !(c.k === 'const' && c.value));
   return {
+    ...(totalText === 'false' ? { total: false } : {}),
     pageNumber,
     perPage,
     sort,

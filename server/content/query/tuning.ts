@@ -18,9 +18,11 @@ export interface ListTuning {
   anchorQuietMs: number;
   /** How many lists (collection, filter, sort) keep anchors per process. */
   anchorLists: number;
+  /** Bytes of pages kept in memory per process (engine.ts PageCache; 0: none). */
+  pageCacheBytes: number;
 }
 
-/** Totals kept for short searches the word index does not serve (kept-search.ts). */
+/** Totals kept for searches no index serves and for conditions whose count was slow (kept-search.ts). */
 export interface KeptSearchLimits {
   /** Terms kept per collection; a new one beyond this replaces the least recently used. */
   termsPerCollection: number;
@@ -37,6 +39,13 @@ export interface KeptSearchLimits {
    * waiting; a search in between counts as before.
    */
   registerSpacingMs: number;
+  /**
+   * A filtered list whose page with its count took longer than this (milliseconds; 0: none) is
+   * noted; when the same conditions come again within slowRememberMs, their total is kept like a
+   * search's. Not a search whose page finds every match first (its count comes from those).
+   */
+  slowTotalMs: number;
+  slowRememberMs: number;
 }
 
 /** The word index's search (search-words.ts, compile.ts). */
@@ -61,8 +70,8 @@ export interface QueryTuning {
 
 /** The defaults; the settings of server/settings.ts name the same numbers for the values they expose. */
 export const defaultQueryTuning: Readonly<{ [K in keyof QueryTuning]: Readonly<QueryTuning[K]> }> = {
-  list: { deferredJoinOffset: 1000, anchorOffset: 5000, anchorStep: 1000, anchorQuietMs: 2000, anchorLists: 64 },
-  keptSearch: { termsPerCollection: 8, foldAt: 1000, lockTimeoutMs: 250, touchEveryMs: 3_600_000, registerSpacingMs: 2_000 },
+  list: { deferredJoinOffset: 1000, anchorOffset: 5000, anchorStep: 1000, anchorQuietMs: 2000, anchorLists: 64, pageCacheBytes: 32 * 1024 * 1024 },
+  keptSearch: { termsPerCollection: 8, foldAt: 1000, lockTimeoutMs: 250, touchEveryMs: 3_600_000, registerSpacingMs: 2_000, slowTotalMs: 10, slowRememberMs: 600_000 },
   searchWords: { tokens: 256, rowShare: 0.02, perTest: 16 },
 };
 
