@@ -123,8 +123,8 @@ async function controlRoutes(fastify: FastifyInstance, state: ControlState) {
   );
 }
 
-function refusalOf(error: unknown, app: FastifyInstance): { code: string; message: string; exitCode: number } {
-  if (error instanceof CliError) return { code: error.code, message: error.message, exitCode: error.exitCode };
+function refusalOf(error: unknown, app: FastifyInstance): { code: string; message: string; exitCode: number; details?: CliError['details'] } {
+  if (error instanceof CliError) return { code: error.code, message: error.message, exitCode: error.exitCode, ...(error.details ? { details: error.details } : {}) };
   if (error instanceof AppError) return { code: error.code, message: error.message, exitCode: 1 };
   app.log.error({ err: error }, 'a command line operation failed');
   return { code: 'failed', message: error instanceof Error ? error.message : String(error), exitCode: 4 };

@@ -41,7 +41,7 @@ export type ControlEvent =
   | { type: 'note'; message: string }
   | { type: 'heartbeat' }
   | { type: 'result'; output: unknown }
-  | { type: 'error'; error: { code: string; message: string; exitCode: number } };
+  | { type: 'error'; error: { code: string; message: string; exitCode: number; details?: CliError['details'] } };
 
 export const controlFilePath = (dataDir: string) => path.join(dataDir, CONTROL_FILE);
 
@@ -133,7 +133,7 @@ export function forward(control: ControlFile, request: ControlRequest, context: 
           finish(null, event.output);
           break;
         case 'error':
-          finish(new CliError(event.error.message, event.error.exitCode, event.error.code));
+          finish(new CliError(event.error.message, event.error.exitCode, event.error.code, event.error.details));
           break;
         default:
           break;

@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAdminCommands } from './admin-commands.ts';
 import { registerBackupCommands } from './backup-commands.ts';
+import { registerCollectionCommands } from './collection-commands.ts';
 import { registerProjectCommands } from './project-commands.ts';
 import { exitCodes, runCommand } from './runner.ts';
 
@@ -28,6 +29,7 @@ const program = new Command()
 registerAdminCommands(program, runCommand);
 registerBackupCommands(program, runCommand);
 registerProjectCommands(program, runCommand);
+registerCollectionCommands(program, runCommand);
 
 // Commands made with `.command()` inherit the settings above; one added with `.addCommand()` does
 // not, so every command gets them again here.

@@ -52,12 +52,17 @@ export interface Operation<I, O> {
   run(context: OperationContext, input: I): Promise<O>;
 }
 
-/** A refusal the command line prints as `Error: <message>` and exits with `exitCode` (default 1). */
+/**
+ * A refusal the command line prints as `Error: <message>` and exits with `exitCode` (default 1).
+ * `details` go into the `--json` error document beside code and message; its `errors` (an import's
+ * bad rows) are also printed as text, the first 20.
+ */
 export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
     readonly code = 'cli_error',
+    readonly details?: { errors?: { line?: number; record?: number; path: string; message: string }[] },
   ) {
     super(message);
     this.name = 'CliError';

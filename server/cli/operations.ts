@@ -4,9 +4,10 @@
  */
 import { adminOperations } from './admin-operations.ts';
 import { backupOperations } from './backup-operations.ts';
+import { collectionOperations } from './collection-operations.ts';
 import type { Operation } from './operation.ts';
 import { projectOperations } from './project-operations.ts';
 
 export const operations: ReadonlyMap<string, Operation<never, unknown>> = new Map(
-  [...adminOperations, ...backupOperations, ...projectOperations].map((operation) => [operation.name, operation]),
+  [...adminOperations, ...backupOperations, ...projectOperations, ...collectionOperations].map((operation) => [operation.name, operation]),
 );

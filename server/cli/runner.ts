@@ -16,6 +16,7 @@ import { databaseCode, openDatabase, type Database } from '../db/index.ts';
 import { DataDirectoryLockedError } from '../db/lock.ts';
 import { createStorage } from '../files/storage.ts';
 import { AppError } from '../lib/errors.ts';
+import { rowLines } from './row-lines.ts';
 import { forward, readControlFile } from './control.ts';
 import { CliError, type Operation, type OperationContext, type Progress } from './operation.ts';
 
@@ -74,8 +75,8 @@ export const runCommand: RunCommand = async (command, operation, input, present)
     process.exitCode = 0;
   } catch (error) {
     const refusal = asCliError(error);
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code: refusal.code, message: refusal.message } })}\n`);
-    else process.stderr.write(`Error: ${refusal.message}\n`);
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code: refusal.code, message: refusal.message, ...refusal.details } })}\n`);
+    else process.stderr.write(`Error: ${[refusal.message, ...rowLines(refusal.details?.errors ?? [])].join('\n')}\n`);
     if (refusal.exitCode === exitCodes.unexpected && !json && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exitCode = refusal.exitCode;
   }
