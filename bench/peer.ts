@@ -1,5 +1,5 @@
 /**
- * The side-by-side benchmark (issue 28's data shape): one collection of generated articles at a
+ * The side-by-side benchmark (the data shape of an outside run against Directus): one collection of generated articles at a
  * million rows, the scenarios an outside run compared us with Directus on, each figure printed
  * beside its target (docs/performance.md "Peer benchmark"):
  *
@@ -66,7 +66,7 @@ const seedOfRows = 28;
 const groups = ['pages', 'search', 'filter', 'throughput', 'csv', 'storage', 'creates', 'import'] as const;
 type Group = (typeof groups)[number];
 
-/** The issue's targets (issue 28, "What to reach"), PostgreSQL at 1,000,000 rows. */
+/** The targets, PostgreSQL at 1,000,000 rows (docs/performance.md "Peer benchmark"). */
 const targets = {
   commonFirstMs: 100,
   commonRepeatP50Ms: 20,
