@@ -138,12 +138,14 @@ describe.each(databaseKinds)('item import on %s', (kind) => {
     ]);
     const ignored = await importCall(slug, csv, 'csv', { ignoreUnknown: 'true' });
     expect(json(ignored)).toMatchObject({ imported: 1 });
-    const array = JSON.stringify([{ title: 'fine' }, { title: 'x', extra: 1 }, { title: 'y', parts: [] }, 'not an object']);
+    const array = JSON.stringify([{ title: 'fine' }, { title: 'x', extra: 1 }, { title: 'y', parts: [] }, 'not an object', { title: 'nul \u0000 inside' }]);
     const records = await importCall(slug, array, 'json', { ignoreUnknown: 'true' });
     expect(records.statusCode, records.body).toBe(422);
     expect(json(records).errors).toEqual([
       expect.objectContaining({ record: 3, path: 'parts', message: expect.stringMatching(/nested collection/) }),
       expect.objectContaining({ record: 4, path: '' }),
+      // Text no column can hold is refused as a create refuses it (docs/errors.md "Text").
+      expect.objectContaining({ record: 5, path: 'title', code: 'nulCharacter' }),
     ]);
     expect((await traces(slug)).rows).toBe(1);
   });
