@@ -101,6 +101,8 @@ describe.each(databaseKinds)('kept totals beyond short searches on %s', (kind) =
     expect(Number(viaSearch.total)).toBe(n);
     expect(keptSearchStats.counted - before.counted).toBe(1);
     expect(keptSearchStats.served - before.served).toBeGreaterThan(5);
+    // Typed in capitals: the same rows (the lower-case LIKE first, ILIKE for the rest).
+    expect(await expectPages('MaRKet')).toBe(n);
   });
 
   it('the kept total of a common word stays exact through creations, updates, deletions, many-row statements and a rollback', async () => {

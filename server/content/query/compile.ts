@@ -301,10 +301,18 @@ export function compileCond(c: Cond): SQL {
           sql` or `,
         )})`;
       }
-      // A declined text is in many rows: tested row by row as the sort index is walked (an operand
-      // no index covers, so the planner does not collect every match through the trigram index).
-      const operand = c.words === 'many' ? sql`(${id(c.t.column)} || '')` : trigramOperand(sql`${id(c.t.column)}`, c.text);
-      return sql`${operand} ilike ${`%${likeLiteral(c.text)}%`}::text`;
+      if (c.words === 'many') {
+        // A declined text is in many rows: tested row by row as the sort index is walked (an operand
+        // no index covers, so the planner does not collect every match through the trigram index).
+        // Most values holding it hold it as typed in lower case: a LIKE, which stops at the first
+        // occurrence, decides those; ILIKE (which lower-cases the whole value first, several times the
+        // cost) only the rest. An ASCII text's lower case is the same in JavaScript and PostgreSQL,
+        // and a value holding it holds the text in ILIKE's sense, so the test is ILIKE's exactly.
+        const operand = sql`(${id(c.t.column)} || '')`;
+        const ilike = sql`${operand} ilike ${`%${likeLiteral(c.text)}%`}::text`;
+        return [...c.text].every((char) => char <= '\u007f') ? sql`(${operand} like ${`%${likeLiteral(c.text.toLowerCase())}%`}::text or ${ilike})` : ilike;
+      }
+      return sql`${trigramOperand(sql`${id(c.t.column)}`, c.text)} ilike ${`%${likeLiteral(c.text)}%`}::text`;
     }
     case 'within': {
       const exact = withinExact(c.t, c.shape);

@@ -15,13 +15,13 @@ import { childLevel, followChain, type SchemaLevel } from '../schema-tree.ts';
 import { countChildren, itemJson, query, readItem, rowToItem, selectList, targetExpression, type Executor, type Item } from '../storage.ts';
 import { documentStages, itemDocument, type Stage } from './aggregate.ts';
 import { compileListQuery, countStatement, holdsSearch, keptOptionTotal, pageStatement, pageWithTotalStatement, type CompiledList } from './compile.ts';
-import { and, type Cond } from './conditions.ts';
+import { and, type Cond, type SearchWords } from './conditions.ts';
 import { queryError } from './errors.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
 import { keptSearchOf, keptSearchTotal, keptTermOf, SlowTotals } from './kept-search.ts';
 import { resolveSearchWords } from './search-words.ts';
 import { nestedField, type Target } from './targets.ts';
-import { queryTuning, type ListTuning, type QueryTuning } from './tuning.ts';
+import { queryTuning, type ListTuning, type QueryTuning, type SearchWordLimits } from './tuning.ts';
 
 /** What deep pages did in this process (tests check the anchors were used, not only that pages were right). */
 export const deepPageStats = { anchored: 0, walks: 0, dropped: 0 };
@@ -143,6 +143,30 @@ export class PageCache {
   }
 }
 
+/**
+ * What search texts resolved to (their tokens, or 'many') per collection, kept while no write to the
+ * collection is heard (search-words.ts `known`): a text searched again, paged or sorted, does not
+ * read the vocabulary again. The version is read before the vocabulary, so a write the read may
+ * have missed moves it once heard; until then a search may miss a row committed in that moment, as
+ * a vocabulary read a millisecond before the rows may (docs/content-storage.md "Listing and searching items").
+ */
+export class SearchWordMemory {
+  private readonly byCollection = new Map<string, { version: string; limits: string; known: Map<string, SearchWords> }>();
+
+  for(collectionId: string, version: string, limits: Readonly<SearchWordLimits>): Map<string, SearchWords> {
+    const shape = JSON.stringify(limits);
+    let entry = this.byCollection.get(collectionId);
+    if (!entry || entry.version !== version || entry.limits !== shape) {
+      entry = { version, limits: shape, known: new Map() };
+      this.byCollection.delete(collectionId);
+      while (this.byCollection.size >= 256) this.byCollection.delete(this.byCollection.keys().next().value!);
+      this.byCollection.set(collectionId, entry);
+    }
+    if (entry.known.size >= 1000) entry.known.clear();
+    return entry.known;
+  }
+}
+
 export interface ListResult {
   items: Record<string, unknown>[];
   /** The total matching; undefined when the caller asked for none (`total=false`). */
@@ -254,7 +278,7 @@ export async function runList(
   q: ListQuery,
   unfilteredTotal: SQL,
   tuning: Readonly<QueryTuning>,
-  deep?: { versions: ItemVersions; anchors: ListAnchors; pages: PageCache },
+  deep?: { versions: ItemVersions; anchors: ListAnchors; pages: PageCache; words: SearchWordMemory },
 ): Promise<ListResult> {
   // A page as PostgreSQL writes it may be served from memory (PageCache), keyed by its statement
   // before the search texts' tokens are read (they depend on the vocabulary, the rows do not).
@@ -278,7 +302,8 @@ export async function runList(
   }
   // A search's texts get their tokens from the vocabularies first (search-words.ts): the word indexes then serve them.
   if (q.where && holdsSearch(q.where)) {
-    q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where, tuning.searchWords)) };
+    const known = deep && address.collectionId && deep.versions.listening ? deep.words.for(address.collectionId, deep.versions.itemsVersion(address.collectionId), tuning.searchWords) : undefined;
+    q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where, tuning.searchWords, known)) };
   }
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
@@ -454,7 +479,7 @@ export async function resolveNestedList(db: Db, row: SchemaRow, itemId: string, 
 
 /** Lists and searches of a project's collections, by the API's parameters. */
 export class ItemQueryService {
-  private readonly deep: { versions: ItemVersions; anchors: ListAnchors; pages: PageCache } | undefined;
+  private readonly deep: { versions: ItemVersions; anchors: ListAnchors; pages: PageCache; words: SearchWordMemory } | undefined;
 
   /**
    * `read` serves the lists (the read pool); `db` the rest; with `versions` deep pages keep anchors.
@@ -467,7 +492,7 @@ export class ItemQueryService {
     private readonly collections: CollectionService = new CollectionService(db),
     private readonly tuning: Readonly<QueryTuning> = queryTuning(),
   ) {
-    this.deep = versions ? { versions, anchors: new ListAnchors(tuning), pages: new PageCache(tuning.list) } : undefined;
+    this.deep = versions ? { versions, anchors: new ListAnchors(tuning), pages: new PageCache(tuning.list), words: new SearchWordMemory() } : undefined;
   }
 
   /** The pages this service keeps in memory (undefined when it does not listen for writes). */

@@ -32,7 +32,11 @@ export interface KeptSearch {
   key: string;
 }
 
-/** The condition without the vocabulary's tokens (which change as items are written): every search tested on the values. */
+/**
+ * The condition without the vocabulary's tokens (which change as items are written): every search
+ * tested on the values; a text the word index declined keeps its mark, so it is tested as a page
+ * tests it (compile.ts, a LIKE before the ILIKE).
+ */
 function withoutWords(c: Cond): Cond {
   switch (c.k) {
     case 'and':
@@ -42,6 +46,7 @@ function withoutWords(c: Cond): Cond {
       return { ...c, of: withoutWords(c.of) };
     case 'contains':
     case 'refValue': {
+      if (c.words === 'many') return c;
       const { words: _words, ...rest } = c;
       return rest;
     }

@@ -42,7 +42,9 @@ function withWords(c: Cond, words: Map<Cond, SearchWords>): Cond {
 }
 
 /**
- * The condition tree with the tokens of its search texts read from the vocabularies (unchanged
+ * The condition tree with the tokens of its search texts read from the vocabularies (or from
+ * `known`, what the caller remembers of them: read again only after a write to the collection —
+ * engine.ts SearchWordMemory — and filled with what this call reads) (unchanged
  * when it holds no search the word index serves). Short texts (no trigram) read the field's
  * vocabulary in its primary key; longer ones its trigram index. A text is left to the trigram
  * path ('many') when more than `limits.tokens` tokens hold it, or when its tokens are
@@ -58,19 +60,27 @@ export async function resolveSearchWords(
   table: string,
   where: Cond | undefined,
   limits: Readonly<SearchWordLimits> = defaultQueryTuning.searchWords,
+  known?: Map<string, SearchWords>,
 ): Promise<Cond | undefined> {
   if (!where) return where;
   const conds = servedConds(where, table);
   if (conds.length === 0) return where;
   const keys = new Map<string, { column: string; index: string; text: string; conds: Cond[] }>();
+  const words = new Map<Cond, SearchWords>();
   for (const { c, table: on } of conds) {
     const served = wordSearch(c)!;
     const text = (c as { text: string }).text;
     const key = `${served.column}\u0000${text}`;
+    const remembered = known?.get(key);
+    if (remembered) {
+      words.set(c, remembered);
+      continue;
+    }
     const entry = keys.get(key) ?? { column: served.column, index: `${on}_${served.column.slice('f_'.length)}_w`, text, conds: [] };
     entry.conds.push(c);
     keys.set(key, entry);
   }
+  if (keys.size === 0) return withWords(where, words);
   const entries = [...keys.values()];
   const word = sql.identifier('word');
   const reads: SQL[] = entries.map((entry, i) => {
@@ -84,11 +94,13 @@ export async function resolveSearchWords(
     return sql`select ${i}::integer as i, t.words, ${share}::double precision as share from (select ${tokens} as words) t`;
   });
   const rows = await query<{ i: number; words: string[]; share: number | null }>(executor, sql.join(reads, sql` union all `));
-  const words = new Map<Cond, SearchWords>();
   for (const row of rows) {
     const list = parseTextArray(row.words);
     const common = list.length > limits.tokens || (row.share !== null && Number(row.share) > limits.rowShare);
-    for (const c of entries[row.i]!.conds) words.set(c, common ? 'many' : groups(list, limits.perTest));
+    const entry = entries[row.i]!;
+    const found: SearchWords = common ? 'many' : groups(list, limits.perTest);
+    known?.set(`${entry.column}\u0000${entry.text}`, found);
+    for (const c of entry.conds) words.set(c, found);
   }
   return withWords(where, words);
 }
