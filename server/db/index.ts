@@ -155,6 +155,12 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   readPool.on('error', () => {
     /* as above */
   });
+  // No JIT for lists: their statements are short, but a never-run branch priced high (a kept
+  // total's fallback count) makes PostgreSQL compile the whole plan, 20-40 ms for a 1 ms page
+  // (docs/content-storage.md "Listing and searching items"). Queued before the client's first query.
+  readPool.on('connect', (client) => {
+    client.query('set jit = off').catch(() => undefined);
+  });
   keepClientErrors(readPool);
   const read = drizzlePg({ client: readPool, schema }) as unknown as Db;
   return {
