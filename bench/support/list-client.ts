@@ -16,6 +16,7 @@
  * the latency (`clientMs`).
  */
 import http from 'node:http';
+import { postJson } from './http-post.ts';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 
@@ -66,24 +67,7 @@ function csv(url: string, token: string): Promise<ClientAnswer> {
   });
 }
 
-function post(url: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = Buffer.from(JSON.stringify(body));
-    const request = http.request(
-      url,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': payload.length } },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
+const post = (url: string, token: string, body: unknown) => postJson(agent, url, token, JSON.stringify(body));
 
 async function live(job: Extract<ClientJob, { type: 'live' }>): Promise<ClientAnswer> {
   const { base, token, prefix, subscribers, items } = job;

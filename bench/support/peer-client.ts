@@ -11,6 +11,7 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
+import { postJson } from './http-post.ts';
 import { performance } from 'node:perf_hooks';
 import { itemBody, peerGenerator } from './peer-data.ts';
 
@@ -27,24 +28,7 @@ export type PeerAnswer =
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
-function post(url: string, token: string, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = Buffer.from(body);
-    const request = http.request(
-      url,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': payload.length } },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
+const post = (url: string, token: string, body: string) => postJson(agent, url, token, body);
 
 async function creates(job: Extract<PeerJob, { type: 'creates' }>): Promise<PeerAnswer> {
   const generator = peerGenerator(job.seed);
