@@ -17,7 +17,8 @@ export const maxFailures = 5;
 /** Back-off before the n-th retry (1-based): 1 s, 2 s, 4 s, 8 s, capped at 15 s. */
 export const retryDelayMs = (failures: number) => Math.min(15_000, 1000 * 2 ** Math.max(0, failures - 1));
 
-export type LiveTrigger = 'create' | 'update' | 'delete';
+/** `import`: a batch of an import was written (docs/content-storage.md "Importing items"), as many creates. */
+export type LiveTrigger = 'create' | 'update' | 'delete' | 'import';
 
 export interface LiveDataContext {
   /** The id the server's last `start` gave; a reconnect after `stop` sends it to resume. */
@@ -65,7 +66,7 @@ export const liveDataMachine = setup({
     retryDelay: ({ context }) => retryDelayMs(context.failures),
   },
   guards: {
-    isCreate: ({ event }) => event.type === 'STREAM.MESSAGE' && event.trigger === 'create',
+    isCreate: ({ event }) => event.type === 'STREAM.MESSAGE' && (event.trigger === 'create' || event.trigger === 'import'),
     failedTooOften: ({ context }) => context.failures + 1 >= maxFailures,
   },
 }).createMachine({

@@ -240,6 +240,16 @@ describe('live data, Load New Items', () => {
     expect(world.reloads).toBe(1);
   });
 
+  it('announces an import batch as new items, and not an update', () => {
+    const world = new World();
+    world.actor.send({ type: 'TURN_ON' });
+    world.fromServer({ type: 'STREAM.START', requestID: 'r1' });
+    world.fromServer({ type: 'STREAM.MESSAGE', trigger: 'update', itemID: 'x' });
+    expect(world.actor.getSnapshot().context.newItemsAvailable).toBe(false);
+    world.fromServer({ type: 'STREAM.MESSAGE', trigger: 'import', itemID: '' });
+    expect(world.actor.getSnapshot().context.newItemsAvailable).toBe(true);
+  });
+
   it('back-off doubles and is capped', () => {
     expect([1, 2, 3, 4, 5, 6].map(retryDelayMs)).toEqual([1000, 2000, 4000, 8000, 15000, 15000]);
   });
