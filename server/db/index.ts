@@ -151,16 +151,15 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     connectionString: url,
     max: options.readPoolSize ?? options.poolSize ?? 10,
     statement_timeout: options.readTimeoutMs ?? defaultReadTimeoutMs,
+    // No JIT for lists: their statements are short, but a never-run branch priced high (a kept
+    // total's fallback count) makes PostgreSQL compile the whole plan, 20-40 ms for a 1 ms page
+    // (docs/performance.md "Peer benchmark"). A connection string's own `options` replace this.
+    options: '-c jit=off',
   });
   readPool.on('error', () => {
     /* as above */
   });
-  // No JIT for lists: their statements are short, but a never-run branch priced high (a kept
-  // total's fallback count) makes PostgreSQL compile the whole plan, 20-40 ms for a 1 ms page
-  // (docs/content-storage.md "Listing and searching items"). Queued before the client's first query.
-  readPool.on('connect', (client) => {
-    client.query('set jit = off').catch(() => undefined);
-  });
+
   keepClientErrors(readPool);
   const read = drizzlePg({ client: readPool, schema }) as unknown as Db;
   return {
