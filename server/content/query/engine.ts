@@ -285,8 +285,11 @@ export async function runList(
   const pages = deep && address.collectionId && deep.versions.listening && tuning.list.pageCacheBytes > 0 && !q.projection && !q.pipeline && q.perPage > 0 ? deep : undefined;
   let cacheKey: string | undefined;
   let cachedVersion: string | undefined;
+  // Compiled once for the key and the read alike, unless a search's tokens change the conditions below.
+  let compiledFirst: CompiledList | undefined;
   if (pages) {
-    const page = dialect.sqlToQuery(pageStatement(compileListQuery(address.level, q, { parentId: address.parentId })));
+    compiledFirst = compileListQuery(address.level, q, { parentId: address.parentId });
+    const page = dialect.sqlToQuery(pageStatement(compiledFirst));
     cacheKey = `${address.collectionId}\u0000${q.total === false ? 'n' : 't'}\u0000${page.sql}\u0000${JSON.stringify(page.params)}`;
     cachedVersion = pages.versions.itemsVersion(address.collectionId!);
     const kept = pages.pages.get(cacheKey);
@@ -302,11 +305,12 @@ export async function runList(
   }
   // A search's texts get their tokens from the vocabularies first (search-words.ts): the word indexes then serve them.
   if (q.where && holdsSearch(q.where)) {
+    compiledFirst = undefined;
     const known = deep && address.collectionId && deep.versions.listening ? deep.words.for(address.collectionId, deep.versions.itemsVersion(address.collectionId), tuning.searchWords) : undefined;
     q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where, tuning.searchWords, known)) };
   }
   if (q.pipeline) return runPipeline(db, address, q);
-  const compiled = compileListQuery(address.level, q, { parentId: address.parentId });
+  const compiled = compiledFirst ?? compileListQuery(address.level, q, { parentId: address.parentId });
   // Filtered by one Option choice: the kept per-choice count; a search no index serves, or
   // conditions whose count was slow before: the total kept for them (kept-search.ts); else a count
   // of the matching rows. None when the caller asked for none.
