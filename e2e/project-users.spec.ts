@@ -48,7 +48,7 @@ for (const [colorScheme, width] of [
     await page.getByRole('button', { name: 'Add user' }).focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add user' });
-    await expect(dialog.getByLabel('E-mail')).toBeFocused();
+    await expect(dialog.getByLabel('E-mail', { exact: true })).toBeFocused();
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');
     await page.keyboard.type('app user password 42');

@@ -186,17 +186,35 @@ export type RelayedEventRow = Record<string, unknown> & { id: unknown; xid: stri
 
 /**
  * The events past a relay's place (webhooks, integrations), at most `limit`, in the order their
- * transactions became final: by `(xid, id)`, only those older than every transaction still
- * running (`pg_snapshot_xmin`), so a write that commits late, with a lower id, is never skipped
+ * transactions became final: by `(xid, id)`, only those older than every transaction of this
+ * database still running, so a write that commits late, with a lower id, is never skipped
  * (docs/webhooks.md, on the outbox).
+ *
+ * "Of this database": a transaction open in another database of the same server (a long report,
+ * a backup, a session left idle in its transaction) cannot write these events, and must not hold
+ * them back — `pg_snapshot_xmin` alone counts every database's. So the first statement notes the
+ * next transaction id and the ids of this database's running transactions; the second's snapshot
+ * (taken after) is held back by each transaction in it that was one of those, or began after.
+ * Run it inside a transaction: the sessions' list is read once per transaction.
  */
 export async function eventsPastPlace(tx: Executor, place: RelayPlace, limit = 500): Promise<RelayedEventRow[]> {
+  const [running] = await query(
+    tx,
+    sql`select pg_snapshot_xmax(pg_current_snapshot())::text as next,
+               array(select backend_xid::text from pg_stat_activity
+                     where datname = current_database() and backend_xid is not null) as ours`,
+  );
+  const next = String(running!.next);
+  const ours = (running!.ours ?? []) as string[];
   return (await query(
     tx,
     sql`select e.id, e.xid::text as xid, e.project_id, e.collection_id, e.trigger, e.item_id, e.root_item_id, e.nested_path, e.item, c.slug
         from item_events e left join content_collections c on c.id = e.collection_id
         where (e.xid, e.id) > (${place.xid}::xid8, ${place.eventId}::bigint)
-          and e.xid < pg_snapshot_xmin(pg_current_snapshot())
+          and e.xid < coalesce(
+            (select min(x) from pg_snapshot_xip(pg_current_snapshot()) x
+             where x >= ${next}::xid8 or xid(x)::text = any(${sql`${`{${ours.join(',')}}`}::text[]`})),
+            pg_snapshot_xmax(pg_current_snapshot()))
         order by e.xid, e.id limit ${limit}`,
   )) as RelayedEventRow[];
 }

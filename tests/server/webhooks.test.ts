@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { committedBefore, webhookQueue } from '../../server/webhooks/delivery.ts';
 import { fieldTypes } from '../../definitions/field-types/index.ts';
 import { webhookHeaders } from '../../definitions/webhooks.ts';
@@ -112,7 +113,7 @@ const rowsOf = async <T,>(t: TestApp, statement: ReturnType<typeof sql>) => ((aw
  * Whether the relay has read past an item's create event: every delivery it makes of it exists by
  * then (deliveries are inserted in the transaction that moves the relay's cursor). Waiting on this
  * instead of a pause holds however slow the machine or the relay (on PostgreSQL it waits for every
- * older transaction of the server to end, other databases' included).
+ * older transaction of this database to end).
  */
 const relayPassed = async (t: TestApp, itemId: string) =>
   (
@@ -359,6 +360,45 @@ describe.each(databaseKinds)('webhooks on %s', (kind) => {
     } finally {
       if (stopped) await dispatcher.start();
       for (const hook of [paused, saved, late]) if (hook) await t.app.inject({ method: 'DELETE', url: `/api/webhook/${hook.id}`, headers: bearer(f.access) });
+    }
+  }, 60_000);
+
+  it.runIf(kind === 'postgres')('relays past a transaction left open in another database of the server, and waits for one open in its own until it ends', async () => {
+    receiver.received.length = 0;
+    const hook = json<{ id: string }>(await createWebhook(t, f, { name: 'Open', webhookURI: receiver.url('/open'), collections: ['posts'] }));
+    const elsewhere = new URL(t.database.url!);
+    elsewhere.pathname = '/postgres';
+    const open = async (url: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      // An open transaction with an id, older than every write below.
+      await client.query('begin');
+      await client.query('select pg_current_xact_id()');
+      return client;
+    };
+    const other = await open(elsewhere.toString());
+    try {
+      const first = await createItem(f, 'posts', { title: 'Past another database' });
+      await waitFor(() => relayPassed(t, first._id), 15_000);
+      const own = await open(t.database.url!);
+      let ownOpen = true;
+      try {
+        const second = await createItem(f, 'posts', { title: 'Behind our own' });
+        // The relay ran on the write's notice (and runs every 5 s); it stays behind the open transaction.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(await relayPassed(t, second._id)).toBe(false);
+        await own.query('commit');
+        ownOpen = false;
+        await waitFor(() => relayPassed(t, second._id), 15_000);
+      } finally {
+        if (ownOpen) await own.query('rollback');
+        await own.end();
+      }
+      await waitFor(() => receiver.received.filter((r) => r.url === '/open').length === 2, 15_000);
+    } finally {
+      await other.query('rollback');
+      await other.end();
+      await t.app.inject({ method: 'DELETE', url: `/api/webhook/${hook.id}`, headers: bearer(f.access) });
     }
   }, 60_000);
 
