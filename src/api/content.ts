@@ -9,8 +9,11 @@ import type { SchemaField } from '../../definitions/field-types/types.ts';
 import type { Collection } from '../../definitions/schemas/collection.ts';
 import type { Item } from '../../definitions/schemas/item.ts';
 import type { ListParams as ListQuery } from '../../definitions/schemas/list-params.ts';
+import { importContentTypes, type ImportFormat } from '../../definitions/item-import.ts';
+import type { ImportAnswer } from '../../definitions/schemas/import.ts';
 import { getApiClient, type ApiClient } from './client.ts';
 import { ApiError, toApiError } from './errors.ts';
+import { progressFetch, type UploadProgress } from './files.ts';
 import type { ItemAddress, NestedListAddress } from './item-address.ts';
 import { requestJson } from './request-json.ts';
 
@@ -71,6 +74,19 @@ export type ListParams = Pick<ListQuery, 'pageNumber' | 'perPage' | 'sort' | 'qu
   /** The top-level item a nested list hangs under: the list is read from item/{parentItemID}. */
   parentItemID?: string;
 };
+
+/** How a file of items is read (docs/content-storage.md "Importing items"). */
+export interface ImportOptions {
+  format: ImportFormat;
+  skipBadRows?: boolean;
+  ignoreUnknown?: boolean;
+  /** Bytes of the file sent so far: the server reads the rows as they arrive. */
+  onProgress?: UploadProgress;
+  /** Aborting stops the upload; the server rolls the import back. */
+  signal?: AbortSignal;
+}
+
+export type { ImportAnswer };
 
 /** Conditional item writes: `ifMatch` is the ETag the item was read with. */
 export interface ItemWriteOptions {
@@ -136,6 +152,12 @@ export interface ContentApi {
     /** Called as the file arrives: rows received so far and the rows to expect (the item-count header). */
     onProgress?: (rows: number, total: number | null) => void,
   ): Promise<Blob>;
+  /**
+   * POST collection/{c}/import: the file is the body. All rows or none: a bad row refuses the file
+   * (an ApiError `import_refused`, its problem's `errors` naming each row's line or record),
+   * unless `skipBadRows`.
+   */
+  importItems(scope: ProjectScope, collectionID: string, file: Blob, options: ImportOptions): Promise<ImportAnswer>;
   /** PUT collection/{c}/initRank: ranks one batch of unranked items (one way); call until `remaining` is 0. */
   initRank(scope: ProjectScope, collectionID: string, body?: { parentItemID?: string; nestedID?: string; perPage?: number }): Promise<{ ranked: number; remaining: number }>;
   /** PUT collection/{c}/item/{id}/sort: moves an item right after or before another of its list. */
@@ -269,6 +291,18 @@ export function createContentApi(client: ApiClient): ContentApi {
         throw await toApiError(error);
       }
     },
+    importItems: (scope, collectionID, file, { format, skipBadRows, ignoreUnknown, onProgress, signal }) =>
+      json<ImportAnswer>(contentPath(scope, 'collection', collectionID, 'import'), {
+        method: 'post',
+        body: file,
+        headers: { 'content-type': importContentTypes[format] },
+        searchParams: { format, ...(skipBadRows ? { skipBadRows: 'true' } : {}), ...(ignoreUnknown ? { ignoreUnknown: 'true' } : {}) },
+        // Uploading a large file outlasts any fixed timeout; the caller can abort. XMLHttpRequest
+        // reports upload progress, fetch does not (src/api/files.ts).
+        timeout: false,
+        fetch: progressFetch(onProgress),
+        ...(signal ? { signal } : {}),
+      }),
     initRank: (scope, collectionID, body = {}) => json<{ ranked: number; remaining: number }>(contentPath(scope, 'collection', collectionID, 'initRank'), { method: 'put', json: body }),
     moveItem: (scope, collectionID, at, target) =>
       versioned(contentPath(scope, 'collection', collectionID, 'item', at.itemID, 'sort'), { method: 'put', ...only({ afterID: target.afterID, beforeID: target.beforeID, order: target.order, nestedID: at.nestedID }) }),

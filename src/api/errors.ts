@@ -63,6 +63,9 @@ export function parseProblem(body: unknown, status: number): Problem | null {
     problem.errors = body.errors
       .filter(isRecord)
       .map((entry) => ({
+        // An import's bad row says where it is in the file (docs/content-storage.md "Importing items").
+        ...(typeof entry.line === 'number' ? { line: entry.line } : {}),
+        ...(typeof entry.record === 'number' ? { record: entry.record } : {}),
         path: String(entry.path ?? ''),
         message: String(entry.message ?? ''),
         // A refused field value also names its refusal code and the values of its message.

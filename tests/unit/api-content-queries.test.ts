@@ -33,6 +33,7 @@ function fakeContent(): ContentApi {
     deleteItem: vi.fn(async () => undefined),
     listItems: vi.fn(async () => ({ items: [item], total: 1 })),
     itemsCsv: vi.fn(async () => new Blob(['_id\n'])),
+    importItems: vi.fn(async () => ({ importID: 'imp1', imported: 0, skipped: 0, errors: [] })),
     initRank: vi.fn(async () => ({ ranked: 0, remaining: 0 })),
     moveItem: vi.fn(async () => ({ item, etag: '"v2"' })),
   };

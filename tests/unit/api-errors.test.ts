@@ -16,6 +16,11 @@ describe('parseProblem', () => {
     expect(parseProblem(problemBody, 400)).toEqual(problemBody);
   });
 
+  it('keeps where an import’s bad row is: its line, or its record in a JSON array', () => {
+    const refused = { ...problemBody, status: 422, code: 'import_refused', errors: [{ line: 3, path: 'price', message: 'must be a number', code: 'notNumber' }, { record: 2, path: '', message: 'must be a JSON object' }] };
+    expect(parseProblem(refused, 422)?.errors).toEqual(refused.errors);
+  });
+
   it('fills what a partial problem leaves out', () => {
     expect(parseProblem({ code: 'rate_limited' }, 429)).toEqual({ type: 'about:blank', title: '', status: 429, detail: '', code: 'rate_limited' });
     expect(parseProblem({ detail: 'Nope' }, 500)).toMatchObject({ code: 'http_error', detail: 'Nope', status: 500 });

@@ -26,6 +26,7 @@ const methods = [
   'deleteItem',
   'listItems',
   'itemsCsv',
+  'importItems',
   'initRank',
   'moveItem',
 ] as const satisfies readonly (keyof ContentApi)[];
