@@ -1,7 +1,8 @@
 /**
  * The item list's own state (docs/console.md "Item list"): the page, the number per page, the
  * sort, the search with its debounce, the filter, multi-select and its selection, the chosen
- * layout, live data's sort, the open dialog, deleting the selection and the CSV download's progress.
+ * layout, live data's sort, the open dialog (Import Items among them), deleting the selection
+ * and the CSV download's progress.
  *
  * The machine does no I/O. The console provides the actors `deleteItems` (answers the ids it
  * could not delete) and `downloadCsv` (sends CSV.PROGRESS back while it reads), and the actions
@@ -94,6 +95,7 @@ export type ItemListEvent =
   | { type: 'LOAD_NEW_ITEMS' }
   | { type: 'OPEN_COLUMNS' }
   | { type: 'OPEN_LAYOUT_SETTINGS' }
+  | { type: 'OPEN_IMPORT' }
   | { type: 'ASK_DELETE' }
   | { type: 'CLOSE_DIALOG' }
   | { type: 'DELETE' }
@@ -229,11 +231,14 @@ export const itemListMachine = setup({
           on: {
             OPEN_COLUMNS: 'columns',
             OPEN_LAYOUT_SETTINGS: 'layoutSettings',
+            OPEN_IMPORT: 'importItems',
             ASK_DELETE: 'confirmDelete',
           },
         },
         columns: { on: { CLOSE_DIALOG: 'none' } },
         layoutSettings: { on: { CLOSE_DIALOG: 'none' } },
+        // Import Items (machines/item-import.ts runs the import; a success sends RELOAD).
+        importItems: { on: { CLOSE_DIALOG: 'none' } },
         confirmDelete: {
           on: { CLOSE_DIALOG: 'none', DELETE: 'deleting' },
         },

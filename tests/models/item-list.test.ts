@@ -244,7 +244,7 @@ describe('item list: search, paging, sort, filter and live data', () => {
 });
 
 describe('item list: selection, dialogs and deleting', () => {
-  type Dialog = 'none' | 'columns' | 'layoutSettings' | 'confirmDelete' | 'deleting';
+  type Dialog = 'none' | 'columns' | 'layoutSettings' | 'importItems' | 'confirmDelete' | 'deleting';
   interface SelectionModel {
     multiSelect: boolean;
     selected: number;
@@ -261,6 +261,7 @@ describe('item list: selection, dialogs and deleting', () => {
         | { type: 'LOADED_0' }
         | { type: 'OPEN_COLUMNS' }
         | { type: 'OPEN_LAYOUT_SETTINGS' }
+        | { type: 'OPEN_IMPORT' }
         | { type: 'ASK_DELETE' }
         | { type: 'CLOSE' }
         | { type: 'CONFIRM' }
@@ -286,11 +287,13 @@ describe('item list: selection, dialogs and deleting', () => {
           SELECT_TWO: { guard: 'isSelecting', actions: assign({ selected: 2 }) },
           OPEN_COLUMNS: 'columns',
           OPEN_LAYOUT_SETTINGS: 'layoutSettings',
+          OPEN_IMPORT: 'importItems',
           ASK_DELETE: { guard: 'hasSelection', target: 'confirmDelete' },
         },
       },
       columns: { on: { CLOSE: 'none' } },
       layoutSettings: { on: { CLOSE: 'none' } },
+      importItems: { on: { CLOSE: 'none' } },
       confirmDelete: { on: { CLOSE: 'none', CONFIRM: 'deleting' } },
       deleting: {
         on: {
@@ -307,7 +310,7 @@ describe('item list: selection, dialogs and deleting', () => {
 
   it('covers every dialog and every answer to deleting', () => {
     const states = paths.flatMap((path) => path.steps.map((step) => step.state));
-    expect(new Set(states.map((state) => String(state.value)))).toEqual(new Set(['none', 'columns', 'layoutSettings', 'confirmDelete', 'deleting']));
+    expect(new Set(states.map((state) => String(state.value)))).toEqual(new Set(['none', 'columns', 'layoutSettings', 'importItems', 'confirmDelete', 'deleting']));
     expect(new Set(states.map((state) => state.context.announced?.failed))).toEqual(new Set([undefined, 0, 1, 2]));
   });
 
@@ -334,6 +337,7 @@ describe('item list: selection, dialogs and deleting', () => {
           LOADED_0: () => world.loaded(0),
           OPEN_COLUMNS: () => world.send({ type: 'OPEN_COLUMNS' }),
           OPEN_LAYOUT_SETTINGS: () => world.send({ type: 'OPEN_LAYOUT_SETTINGS' }),
+          OPEN_IMPORT: () => world.send({ type: 'OPEN_IMPORT' }),
           ASK_DELETE: () => world.send({ type: 'ASK_DELETE' }),
           CLOSE: () => world.send({ type: 'CLOSE_DIALOG' }),
           CONFIRM: () => {
@@ -345,7 +349,7 @@ describe('item list: selection, dialogs and deleting', () => {
           DELETE_REFUSED: () => answerDelete((answer) => answer.reject(new TypeError('Failed to fetch'))),
         },
         states: Object.fromEntries(
-          (['none', 'columns', 'layoutSettings', 'confirmDelete', 'deleting'] satisfies Dialog[]).map((dialog) => [
+          (['none', 'columns', 'layoutSettings', 'importItems', 'confirmDelete', 'deleting'] satisfies Dialog[]).map((dialog) => [
             dialog,
             (state: { context: SelectionModel }) => {
               const snapshot = world.actor.getSnapshot();
