@@ -7,11 +7,11 @@ import en from './en.json' with { type: 'json' };
 
 /**
  * The catalogue is en.json plus the areas of areas/: texts of screens only some people open (the
- * admin area, Studio, Mail, Integrations, Functions), kept out of the bundle every page loads (the sign-in page has a size
+ * admin area, Studio, Mail, Integrations, Functions, the Import Items dialog), kept out of the bundle every page loads (the sign-in page has a size
  * budget: docs/console-delivery.md). An area's screens import its module (areas/admin.ts, …),
  * which adds its texts before they render; the server and tests load every area (all.ts).
  */
-type AreaKey = keyof typeof import('./areas/admin.json') | keyof typeof import('./areas/studio.json') | keyof typeof import('./areas/mail.json') | keyof typeof import('./areas/integrations.json') | keyof typeof import('./areas/functions.json');
+type AreaKey = keyof typeof import('./areas/admin.json') | keyof typeof import('./areas/studio.json') | keyof typeof import('./areas/mail.json') | keyof typeof import('./areas/integrations.json') | keyof typeof import('./areas/functions.json') | keyof typeof import('./areas/item-import.json');
 export type MessageKey = keyof typeof en | AreaKey;
 export type { MessageValues };
 

@@ -1,12 +1,13 @@
 /**
- * The item list's menu: Column Settings, Download CSV, Select/Unselect, Collection Settings, Make
- * collection sortable (with the right to change the collection), the layouts and, for a layout
- * other than the table, its settings.
+ * The item list's menu: Column Settings, Download CSV, Import Items (a top-level list, with the
+ * right to create items), Select/Unselect, Collection Settings, Make collection sortable (with the
+ * right to change the collection), the layouts and, for a layout other than the table, its settings.
  */
 import { MoreHorizontal } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { layoutChoices, layoutKindOf, layoutLabelKey } from '../../../renderers/layouts/index.ts';
 import type { LayoutKind } from '../../../renderers/layouts/types.ts';
+import '../../../definitions/messages/areas/item-import.ts';
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 
 export interface ItemListMenuProps {
@@ -14,10 +15,13 @@ export interface ItemListMenuProps {
   multiSelect: boolean;
   count: number;
   canUpdate: boolean;
+  /** A top-level list whose items the person may create: Import Items is offered. */
+  canImport: boolean;
   ranking: boolean;
   layoutKind: LayoutKind;
   onColumns: () => void;
   onDownloadCsv: () => void;
+  onImport: () => void;
   onToggleSelect: () => void;
   onCollectionSettings: () => void;
   onMakeSortable: () => void;
@@ -41,6 +45,11 @@ export function ItemListMenu(props: ItemListMenuProps) {
           <DropdownMenu.Item className="menu-item" onSelect={props.onDownloadCsv}>
             {format('itemList.downloadCsv')}
           </DropdownMenu.Item>
+          {props.canImport ? (
+            <DropdownMenu.Item className="menu-item" disabled={!ownFields} onSelect={props.onImport}>
+              {format('itemImport.menu')}
+            </DropdownMenu.Item>
+          ) : null}
           <DropdownMenu.Item className="menu-item" disabled={!multiSelect && count === 0} onSelect={props.onToggleSelect}>
             {format(multiSelect ? 'itemList.unselect' : 'itemList.select')}
           </DropdownMenu.Item>

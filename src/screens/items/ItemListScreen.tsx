@@ -1,6 +1,6 @@
 /**
  * The item list screen: the collection's name and
- * item count, the menu (Column Settings, Download CSV, Select/Unselect, Collection Settings, Make
+ * item count, the menu (Column Settings, Download CSV, Import Items, Select/Unselect, Collection Settings, Make
  * collection sortable, Layout, Layout settings), New Item or Delete N Items, search, filter, the
  * table and its footer — or, with another layout chosen (the menu, or the `layout` query parameter
  * of a top-level list), the calendar, kanban or map in place of the table (renderers/layouts/). An open item (the child routes) replaces the list, which stays mounted underneath so
@@ -10,6 +10,7 @@
 import { lazy, Suspense, useEffect, useId, useMemo, useRef } from 'react';
 import { Link, useNavigate, useOutlet, useParams } from 'react-router';
 import { Settings } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { contentFeatures } from '../../../definitions/content.ts';
 import { fieldType, type SchemaField } from '../../../definitions/field-types/index.ts';
 import { layouts } from '../../../renderers/layouts/index.ts';
@@ -17,6 +18,7 @@ import { LayoutSettingsDialog } from '../../../renderers/layouts/LayoutSettingsD
 import { useFormat } from '../../../renderers/messages/use-format.ts';
 import { notify } from '../../../renderers/toasts/notify.ts';
 import type { Collection, ProjectScope } from '../../api/content.ts';
+import { contentKeys } from '../../api/content-keys.ts';
 import { useCollection } from '../../api/content-queries.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useLiveData } from '../../hooks/use-live-data.ts';
@@ -26,6 +28,7 @@ import { useProjectActions, useProjectPath } from '../project/project-context.ts
 import { ColumnSettingsDialog } from './ColumnSettingsDialog.tsx';
 import type { ColumnScope } from './column-settings.ts';
 import { DeleteItemsDialog } from './DeleteItemsDialog.tsx';
+import { ImportItemsDialog } from './ImportItemsDialog.tsx';
 import { ItemGrid } from './ItemGrid.tsx';
 import { ItemListHeader } from './ItemListHeader.tsx';
 import { ItemListMenu } from './ItemListMenu.tsx';
@@ -129,6 +132,7 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
   const path = useProjectPath();
   const actions = useProjectActions();
   const problemMessage = useProblemMessage();
+  const queryClient = useQueryClient();
   const collectionID = collection.id;
   const { context, dialog: openDialog, deleting, send, params } = useItemList(scope, collectionID, nested, nested ? nestedPerPage : defaultPerPage);
   const { page, perPage, sort, search, filter, reload, total, rowsShown, loadFailed, multiSelect, selected } = context;
@@ -213,10 +217,12 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
           multiSelect={multiSelect}
           count={count}
           canUpdate={actions.update}
+          canImport={!nested && !embedding && actions.create}
           ranking={order.ranking}
           layoutKind={layout.kind}
           onColumns={() => send({ type: 'OPEN_COLUMNS' })}
           onDownloadCsv={() => send({ type: 'DOWNLOAD_CSV' })}
+          onImport={() => send({ type: 'OPEN_IMPORT' })}
           onToggleSelect={() => send({ type: 'TOGGLE_MULTI_SELECT' })}
           onCollectionSettings={() => navigate(path('editCollection', { collectionID }))}
           onMakeSortable={order.makeSortable}
@@ -310,6 +316,21 @@ function ItemListView({ scope, collection, nested, embedding }: { scope: Project
         />
       ) : null}
       <ColumnSettingsDialog {...dialog('columns')} columns={columns.columnChoices} settings={columns.columnSettings} onChange={columns.changeColumns} />
+      {openDialog === 'importItems' ? (
+        <ImportItemsDialog
+          scope={scope}
+          collectionID={collectionID}
+          collectionName={collection.name}
+          onClose={() => send({ type: 'CLOSE_DIALOG' })}
+          onImported={() => {
+            // The page and total read again (the live stream's announcement comes too, when on),
+            // and the collection's item count wherever it is shown.
+            send({ type: 'RELOAD' });
+            void queryClient.invalidateQueries({ queryKey: contentKeys.collection(scope, collectionID), exact: true });
+            void queryClient.invalidateQueries({ queryKey: contentKeys.collections(scope) });
+          }}
+        />
+      ) : null}
       <DeleteItemsDialog
         open={openDialog === 'confirmDelete' || openDialog === 'deleting'}
         count={selected.length}
