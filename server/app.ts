@@ -60,6 +60,7 @@ import { registerFunctions } from './functions/index.ts';
 import { WebhookService } from './webhooks/webhooks.ts';
 import { registerUsageMetering, usageRoutes } from './usage/routes.ts';
 import { CollectionService } from './content/collections.ts';
+import { FieldIndexKeeper } from './content/field-indexes.ts';
 import { ItemService } from './content/items.ts';
 import { ItemQueryService } from './content/query/index.ts';
 import { RankService } from './content/ranks.ts';
@@ -115,6 +116,7 @@ export interface AppContext {
   items: ItemService;
   /** Lists and searches of items (server/content/query). */
   itemQueries: ItemQueryService;
+  fieldIndexes: FieldIndexKeeper;
   /** Manual order of items (server/content/ranks.ts). */
   ranks: RankService;
   /** The registry of stored files and its sweeper, over the configured storage (server/files). */
@@ -189,7 +191,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await live.start();
   const usage = new UsageMeter(database.db, { log: app.log, shareLive: true, counting: options.metering !== false });
   usage.start();
-  const collections = new CollectionService(database.db);
+  // Field indexes made with their field, or when a list first needs them (docs/content-storage.md "Indexes made when needed").
+  const fieldIndexes = new FieldIndexKeeper(database, { ...config.fieldIndexes, log: app.log });
+  const collections = new CollectionService(database.db, fieldIndexes.lazy);
   const storage = createStorage(config.files);
   // Upload files a killed process left half-written (docs/files.md "Temporary files after a crash").
   await removeLeftovers([spoolRootOf(config.dataDir), storage.tempRoot], app.log);
@@ -236,7 +240,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     secrets: await loadSecretBox(database.db, config.secretsKey),
     collections,
     items: new ItemService(database.db, collections),
-    itemQueries: new ItemQueryService(database.db, database.read, caches, collections, config.listQueries),
+    itemQueries: new ItemQueryService(database.db, database.read, caches, collections, config.listQueries, fieldIndexes),
+    fieldIndexes,
     ranks: new RankService(database.db, collections),
     files,
     webhooks: new WebhookService(database.db, outbound),
@@ -262,6 +267,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('onClose', () => app.ctx.background.settled());
   app.addHook('onClose', () => mailer.close());
   app.addHook('onClose', () => caches.close());
+  await fieldIndexes.start();
+  app.addHook('onClose', () => fieldIndexes.close());
   app.addHook('onClose', () => app.ctx.outbound.close());
   // A write is answered once this process has heard the invalidations it caused (server/lib/shared-cache.ts).
   app.addHook('onSend', async (request, _reply, payload) => {

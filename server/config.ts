@@ -90,6 +90,8 @@ export interface Config {
   /** CSV export batches: not settings, this app's own copy of the defaults (server/content/csv-limits.ts). */
   csv: CsvLimits;
   /** List reads and searches: the `LIST_…` and `SEARCH_…` settings, the rest defaults (server/content/query/tuning.ts); tests change them on their app. */
+  /** When field indexes are made, and when unused ones go (server/content/field-indexes.ts). */
+  fieldIndexes: { mode: 'eager' | 'lazy'; idleDays: number; sweepMs: number };
   listQueries: QueryTuning;
   /** Billing (docs/billing.md); `enabled: false` (BILLING=0) hides it and enforces nothing. */
   billing: BillingConfig;
@@ -165,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: s.TRUST_PROXY,
     pgliteNamedStatements: s.LARDER_PGLITE_NAMED,
     csv: { ...defaultCsvLimits },
+    fieldIndexes: { mode: s.FIELD_INDEXES, idleDays: s.FIELD_INDEX_IDLE_DAYS, sweepMs: 3600_000 },
     listQueries: queryTuning({
       list: { deferredJoinOffset: s.LIST_DEFERRED_JOIN_OFFSET, anchorOffset: s.LIST_ANCHOR_OFFSET, anchorStep: s.LIST_ANCHOR_STEP, anchorLists: s.LIST_ANCHOR_LISTS, pageCacheBytes: s.LIST_PAGE_CACHE_MB * 1024 * 1024 },
       keptSearch: { termsPerCollection: s.SEARCH_KEPT_TERMS, lockTimeoutMs: s.SEARCH_KEPT_LOCK_TIMEOUT_MS, slowTotalMs: s.SEARCH_KEPT_SLOW_MS },

@@ -248,6 +248,11 @@ export const settingsSchema = Type.Object({
     description:
       'megabytes of list pages (with their totals) each server process keeps in memory and serves again until a write to their collection is heard; 0: none (docs/content-storage.md "Pages kept in memory")',
   }),
+  FIELD_INDEXES: choice(['eager', 'lazy'], 'eager', {
+    description:
+      'when the indexes of a new field (and the system sort columns) are made: with the field (`eager`), or when a list first sorts, filters or searches by it (`lazy`, built in the background; unused ones dropped after `FIELD_INDEX_IDLE_DAYS`) (docs/content-storage.md "Indexes made when needed")',
+  }),
+  FIELD_INDEX_IDLE_DAYS: count(30, { description: 'with `FIELD_INDEXES=lazy`, days after which an index no list used is dropped (made again when needed)' }),
   SEARCH_WORD_TOKENS: count(defaultQueryTuning.searchWords.tokens, {
     description: "a search text held by more words of a field's vocabulary than this is searched through the trigram index instead of the word index",
   }),

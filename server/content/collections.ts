@@ -97,7 +97,11 @@ export async function collectionRow(executor: Db | Tx, projectId: string, slug: 
 }
 
 export class CollectionService {
-  constructor(private readonly db: Db) {}
+  /** `lazyIndexes`: a new field's indexes are made when a list first needs them (server/content/field-indexes.ts). */
+  constructor(
+    private readonly db: Db,
+    readonly lazyIndexes = false,
+  ) {}
 
   async list(projectId: string, executor: Db | Tx = this.db): Promise<CollectionRow[]> {
     return executor.select().from(contentCollections).where(eq(contentCollections.projectId, projectId)).orderBy(asc(contentCollections.createdAt), asc(contentCollections.slug));
@@ -174,8 +178,8 @@ export class CollectionService {
     // the triggers of migration 0006): caches of a project's collections drop it (server/studio/documents.ts).
     await tx.execute(sql`select larder_invalidate('project', ${projectId})`);
     const top = levelOf(row);
-    await createLevelTable(tx, top);
-    for (const field of top.fields) await addFieldStorage(tx, top, field);
+    await createLevelTable(tx, top, this.lazyIndexes);
+    for (const field of top.fields) await addFieldStorage(tx, top, field, this.lazyIndexes);
     return row;
   }
 
@@ -256,7 +260,7 @@ export class CollectionService {
       if (prepared.problems.length) throw invalid(prepared.problems);
       added = prepared.field;
       const fields = withPrimary([...withoutMetadata(level.fields), added, ...level.fields.filter(isMetadata)], added);
-      await addFieldStorage(tx, level, added);
+      await addFieldStorage(tx, level, added, this.lazyIndexes);
       return replaceLevelFields(row.schema as SchemaField[], level.path, fields);
     });
     return added;

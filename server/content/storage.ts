@@ -45,8 +45,86 @@ export function targetExpression(column: string, target: IndexTarget): SQL {
 
 const indexName = (table: string, fieldId: string, suffix: string) => `${table}_${fieldId}_${suffix}`;
 
-/** Creates the table of a level's items (system columns only). Nested items point at their parent. */
-export async function createLevelTable(executor: Executor, level: SchemaLevel): Promise<void> {
+/**
+ * An index a field (or a system column) may have besides its unique one: made with the field when
+ * indexes are eager, or when a list first needs it when they are lazy (FIELD_INDEXES,
+ * server/content/field-indexes.ts; docs/content-storage.md "Indexes made when needed").
+ */
+export interface FieldIndex {
+  name: string;
+  table: string;
+  /** The column it covers (a field's `f_…`, or a system column). */
+  column: string;
+  /** What it serves: sorts and comparisons, text searches, places, JSON containment. */
+  use: 'order' | 'text' | 'geo' | 'json';
+  /**
+   * The statement making it (`concurrently`: without blocking writes, outside any transaction;
+   * `ifMissing`: nothing when it exists, as a concurrent build always does).
+   */
+  create(concurrently: boolean, ifMissing?: boolean): SQL;
+  /** A word index: its field's vocabulary is kept by triggers, and filled when it is made later. */
+  words?: { fn: 'content_words' | 'content_ref_words' };
+}
+
+const how = (concurrently: boolean, ifMissing: boolean) => sql.raw(`${concurrently ? 'concurrently ' : ''}${ifMissing ? 'if not exists ' : ''}`);
+
+/** The rank, created, updated and order indexes of a level (rank first: every default list reads it). */
+export function systemIndexes(level: SchemaLevel): FieldIndex[] {
+  const t = level.table;
+  const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
+  return (
+    [
+      ['_rank', '_rank'],
+      ['_created_date', '_created'],
+      ['_last_updated_date', '_updated'],
+      ['_order', '_order'],
+    ] as const
+  ).map(([column, suffix]) => ({
+    name: `${t}${suffix}`,
+    table: t,
+    column,
+    use: 'order' as const,
+    create: (concurrently: boolean, ifMissing = concurrently) =>
+      sql`create index ${how(concurrently, ifMissing)}${id(`${t}${suffix}`)} on ${id(t)} (${scope}${id(column)}, ${id('_id')})`,
+  }));
+}
+
+/** The indexes a field's type lists for it, and its word index when it is searched as text. */
+export function fieldIndexes(level: SchemaLevel, field: SchemaField): FieldIndex[] {
+  const type = fieldType(field.type);
+  if (type?.storage.kind !== 'column') return [];
+  const t = level.table;
+  const column = fieldColumn(field.id);
+  const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
+  const out: FieldIndex[] = type.storage.indexes.map((index, i) => {
+    const name = indexName(t, field.id, `${index.kind[0]}${i}`);
+    const expression = targetExpression(column, index.on);
+    const at = (concurrently: boolean, ifMissing = concurrently) => sql`${how(concurrently, ifMissing)}${id(name)} on ${id(t)}`;
+    if (index.kind === 'btree') {
+      // A btree over a member of a JSON value also carries the value: a query reading only that
+      // member (a filter, a count) can then be answered by an index-only scan, without the table.
+      const include = index.on.of === 'member' ? sql` include (${id(column)})` : sql``;
+      return { name, table: t, column, use: 'order', create: (c: boolean, m?: boolean) => sql`create index ${at(c, m)} (${scope}${expression}, ${id('_id')})${include}` };
+    }
+    // A list element's members (ItemRef display values) are searched through it as text.
+    if (index.kind === 'trigram') return { name, table: t, column, use: 'text', create: (c: boolean, m?: boolean) => sql`create index ${at(c, m)} using gin (${expression} gin_trgm_ops)` };
+    // No parent scope: a nested list's rows are narrowed by their parent's btree, a box by this.
+    if (index.kind === 'gist') return { name, table: t, column, use: 'geo', create: (c: boolean, m?: boolean) => sql`create index ${at(c, m)} using gist (${expression})` };
+    return { name, table: t, column, use: 'json', create: (c: boolean, m?: boolean) => sql`create index ${at(c, m)} using gin (${expression} jsonb_path_ops)` };
+  });
+  const words = wordsFunction(field);
+  if (words) {
+    const name = wordIndexName(t, field.id);
+    out.push({ name, table: t, column, use: 'text', words: { fn: words }, create: (c: boolean, m = c) => sql`create index ${how(c, m)}${id(name)} on ${id(t)} using gin (${id(words)}(${id(column)}))` });
+  }
+  return out;
+}
+
+/**
+ * Creates the table of a level's items (system columns only). Nested items point at their parent.
+ * `lazy`: only the rank index, which every default list reads; the others when first needed.
+ */
+export async function createLevelTable(executor: Executor, level: SchemaLevel, lazy = false): Promise<void> {
   const t = level.table;
   const parent = level.parentTable
     ? sql`${id('_parent_id')} text not null references ${id(level.parentTable)} (${id('_id')}) on delete cascade,`
@@ -60,11 +138,7 @@ export async function createLevelTable(executor: Executor, level: SchemaLevel): 
     ${id('_last_updated_date')} timestamptz not null
   )`);
   // Lists are read in rank order (per parent for nested items), and sorted by any system key.
-  const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
-  await executor.execute(sql`create index ${id(`${t}_rank`)} on ${id(t)} (${scope}${id('_rank')}, ${id('_id')})`);
-  await executor.execute(sql`create index ${id(`${t}_created`)} on ${id(t)} (${scope}${id('_created_date')}, ${id('_id')})`);
-  await executor.execute(sql`create index ${id(`${t}_updated`)} on ${id(t)} (${scope}${id('_last_updated_date')}, ${id('_id')})`);
-  await executor.execute(sql`create index ${id(`${t}_order`)} on ${id(t)} (${scope}${id('_order')}, ${id('_id')})`);
+  for (const index of lazy ? systemIndexes(level).slice(0, 1) : systemIndexes(level)) await executor.execute(index.create(false));
   // Every statement writing the table tells each process at commit, whatever wrote it (the API, an
   // import, SQL by hand): what a process remembers of the collection's lists is then dropped.
   const collection = sql.raw(`'${rootCollectionIdOf(level).replace(/'/g, "''")}'`);
@@ -73,43 +147,29 @@ export async function createLevelTable(executor: Executor, level: SchemaLevel): 
   );
 }
 
-/** Adds a field's storage to a level: its column and indexes, or (nested collection) its tables. */
-export async function addFieldStorage(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<void> {
+/**
+ * Adds a field's storage to a level: its column and indexes, or (nested collection) its tables.
+ * `lazy`: its unique index and kept counts only; the others when a list first needs them.
+ */
+export async function addFieldStorage(executor: Executor, level: SchemaLevel, field: SchemaField, lazy = false): Promise<void> {
   const type = fieldType(field.type);
   if (!type) throw new Error(`unknown field type ${field.type}`);
   if (type.storage.kind === 'table') {
     const child = childLevel(level, field);
-    await createLevelTable(executor, child);
-    for (const inner of child.fields) await addFieldStorage(executor, child, inner);
+    await createLevelTable(executor, child, lazy);
+    for (const inner of child.fields) await addFieldStorage(executor, child, inner, lazy);
     return;
   }
   if (type.storage.kind !== 'column') return;
-  const t = level.table;
-  const column = fieldColumn(field.id);
-  await executor.execute(sql`alter table ${id(t)} add column ${id(column)} ${sql.raw(type.storage.column)}`);
-  const scope = level.parentTable ? sql`${id('_parent_id')}, ` : sql``;
-  for (const [i, index] of type.storage.indexes.entries()) {
-    const name = id(indexName(t, field.id, `${index.kind[0]}${i}`));
-    const expression = targetExpression(column, index.on);
-    if (index.kind === 'btree') {
-      // A btree over a member of a JSON value also carries the value: a query reading only that
-      // member (a filter, a count) can then be answered by an index-only scan, without the table.
-      const include = index.on.of === 'member' ? sql` include (${id(column)})` : sql``;
-      await executor.execute(sql`create index ${name} on ${id(t)} (${scope}${expression}, ${id('_id')})${include}`);
-    } else if (index.kind === 'trigram') {
-      await executor.execute(sql`create index ${name} on ${id(t)} using gin (${expression} gin_trgm_ops)`);
-    } else if (index.kind === 'gist') {
-      // No parent scope: a nested list's rows are narrowed by their parent's btree, a box by this.
-      await executor.execute(sql`create index ${name} on ${id(t)} using gist (${expression})`);
-    } else {
-      await executor.execute(sql`create index ${name} on ${id(t)} using gin (${expression} jsonb_path_ops)`);
-    }
+  await executor.execute(sql`alter table ${id(level.table)} add column ${id(fieldColumn(field.id))} ${sql.raw(type.storage.column)}`);
+  if (!lazy) {
+    for (const index of fieldIndexes(level, field)) await executor.execute(index.create(false));
+    // The column is new, so its vocabulary starts empty.
+    if (wordsFunction(field)) await keepSearchWords(executor, level, field);
   }
   if (field.unique) await setUnique(executor, level, field, true);
   const counted = countedMember(level, field);
   if (counted) await addOptionCounts(executor, level, field, counted);
-  const words = wordsFunction(field);
-  if (words) await addSearchWords(executor, level, field, words);
 }
 
 /**
@@ -135,22 +195,27 @@ const wordTriggers = (level: SchemaLevel, field: SchemaField) =>
   ].map(([suffix, event, transition]) => ({ name: id(indexName(level.table, field.id, suffix as string)), event: sql.raw(event as string), transition: transition as SQL }));
 
 /**
- * A new searched field's word index and the statement triggers keeping its vocabulary in
- * item_search_words (migration 0012). The column is new, so the vocabulary starts empty.
+ * The statement triggers keeping a searched field's vocabulary in item_search_words (migration
+ * 0012) from now on (made again when they exist). What the column already holds is not read.
  */
-async function addSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField, words: string) {
-  const column = fieldColumn(field.id);
-  await executor.execute(sql`create index ${id(wordIndexName(level.table, field.id))} on ${id(level.table)} using gin (${id(words)}(${id(column)}))`);
-  const args = sql.raw([column, words].map((a) => `'${a}'`).join(', '));
+export async function keepSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<void> {
+  const words = wordsFunction(field);
+  if (!words) return;
+  const args = sql.raw([fieldColumn(field.id), words].map((a) => `'${a}'`).join(', '));
   for (const trigger of wordTriggers(level, field)) {
     await executor.execute(
-      sql`create trigger ${trigger.name} after ${trigger.event} on ${id(level.table)} ${trigger.transition} for each statement execute function content_keep_words(${args})`,
+      sql`create or replace trigger ${trigger.name} after ${trigger.event} on ${id(level.table)} ${trigger.transition} for each statement execute function content_keep_words(${args})`,
     );
   }
 }
 
+/** Stops keeping a searched field's vocabulary (the triggers go; the words kept stay until `dropSearchWords`). */
+export async function stopSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<void> {
+  if (wordsFunction(field)) for (const trigger of wordTriggers(level, field)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);
+}
+
 /** Forgets the vocabularies of the searched fields a field's storage holds (itself, or a nested collection's fields at every depth). */
-async function dropSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField) {
+export async function dropSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField) {
   const columns: string[] = [];
   const walk = (at: SchemaLevel, f: SchemaField) => {
     if (isNestedField(f)) {
@@ -242,7 +307,7 @@ export async function dropFieldStorage(executor: Executor, level: SchemaLevel, f
   }
   if (fieldType(field.type)?.storage.kind !== 'column') return;
   // The triggers keeping its vocabulary name the column: they go first (its word index goes with the column).
-  if (wordsFunction(field)) for (const trigger of wordTriggers(level, field)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);
+  await stopSearchWords(executor, level, field);
   if (countedMember(level, field)) {
     // The triggers name the column: they go first, with the counts.
     for (const trigger of countTriggers(level, field)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);

@@ -20,6 +20,7 @@ import { queryError } from './errors.ts';
 import { parseListQuery, type ListQuery, type RawListParams } from './parse.ts';
 import { keptSearchOf, keptSearchTotal, keptTermOf, SlowTotals } from './kept-search.ts';
 import { resolveSearchWords } from './search-words.ts';
+import type { FieldIndexKeeper } from '../field-indexes.ts';
 import { nestedField, type Target } from './targets.ts';
 import { queryTuning, type ListTuning, type QueryTuning, type SearchWordLimits } from './tuning.ts';
 
@@ -279,7 +280,10 @@ export async function runList(
   unfilteredTotal: SQL,
   tuning: Readonly<QueryTuning>,
   deep?: { versions: ItemVersions; anchors: ListAnchors; pages: PageCache; words: SearchWordMemory },
+  indexes?: FieldIndexKeeper,
 ): Promise<ListResult> {
+  // Indexes made when needed: the ones this list reads are asked for (built meanwhile, not waited for).
+  indexes?.want(address.level, q);
   // A page as PostgreSQL writes it may be served from memory (PageCache), keyed by its statement
   // before the search texts' tokens are read (they depend on the vocabulary, the rows do not).
   const pages = deep && address.collectionId && deep.versions.listening && tuning.list.pageCacheBytes > 0 && !q.projection && !q.pipeline && q.perPage > 0 ? deep : undefined;
@@ -307,7 +311,8 @@ export async function runList(
   if (q.where && holdsSearch(q.where)) {
     compiledFirst = undefined;
     const known = deep && address.collectionId && deep.versions.listening ? deep.words.for(address.collectionId, deep.versions.itemsVersion(address.collectionId), tuning.searchWords) : undefined;
-    q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where, tuning.searchWords, known)) };
+    const usable = indexes?.lazy ? (table: string, column: string) => indexes.wordsReady(table, column) : undefined;
+    q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where, tuning.searchWords, known, usable)) };
   }
   if (q.pipeline) return runPipeline(db, address, q);
   const compiled = compiledFirst ?? compileListQuery(address.level, q, { parentId: address.parentId });
@@ -495,6 +500,7 @@ export class ItemQueryService {
     versions?: ItemVersions,
     private readonly collections: CollectionService = new CollectionService(db),
     private readonly tuning: Readonly<QueryTuning> = queryTuning(),
+    private readonly indexes?: FieldIndexKeeper,
   ) {
     this.deep = versions ? { versions, anchors: new ListAnchors(tuning), pages: new PageCache(tuning.list), words: new SearchWordMemory() } : undefined;
   }
@@ -509,7 +515,7 @@ export class ItemQueryService {
     const row = await this.collections.schemaRow(projectId, slug);
     const level = levelOf(row);
     const q = parseListQuery(level, raw, defaults);
-    return runList(this.db, this.read, { level, collectionId: row.id }, q, sql`select item_count from content_collections where id = ${row.id}`, this.tuning, this.deep);
+    return runList(this.db, this.read, { level, collectionId: row.id }, q, sql`select item_count from content_collections where id = ${row.id}`, this.tuning, this.deep, this.indexes);
   }
 
   /** A nested list under a top-level item; undefined when the nestedID names an item instead. */
@@ -539,6 +545,7 @@ export class ItemQueryService {
       sql`select count(*) from ${sql.identifier(address.level.table)} where ${sql.identifier('_parent_id')} = ${address.parentId!}`,
       this.tuning,
       this.deep,
+      this.indexes,
     );
   }
 }

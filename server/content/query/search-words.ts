@@ -53,7 +53,8 @@ function withWords(c: Cond, words: Map<Cond, SearchWords>): Cond {
  * it: half the rarest listed one's share, at most 0.5%). So
  * many rows would make the bitmap lossy, and a lossy page is rechecked by computing each of its
  * rows' words again; the trigram path rechecks with a plain ilike. The tokens are given in groups
- * of `limits.perTest`, one word-index test each (compile.ts holdsWord).
+ * of `limits.perTest`, one word-index test each (compile.ts holdsWord). `usable` says whether a
+ * field's word index may serve (not while it is being made): when not, its texts are 'many'.
  */
 export async function resolveSearchWords(
   executor: Executor,
@@ -61,6 +62,7 @@ export async function resolveSearchWords(
   where: Cond | undefined,
   limits: Readonly<SearchWordLimits> = defaultQueryTuning.searchWords,
   known?: Map<string, SearchWords>,
+  usable?: (table: string, column: string) => boolean,
 ): Promise<Cond | undefined> {
   if (!where) return where;
   const conds = servedConds(where, table);
@@ -69,6 +71,11 @@ export async function resolveSearchWords(
   const words = new Map<Cond, SearchWords>();
   for (const { c, table: on } of conds) {
     const served = wordSearch(c)!;
+    // A word index still being made (server/content/field-indexes.ts): its vocabulary may miss words.
+    if (usable && !usable(on, served.column)) {
+      words.set(c, 'many');
+      continue;
+    }
     const text = (c as { text: string }).text;
     const key = `${served.column}\u0000${text}`;
     const remembered = known?.get(key);

@@ -1,0 +1,278 @@
+/**
+ * Indexes made when needed (FIELD_INDEXES=lazy; docs/content-storage.md "Indexes made when
+ * needed"). A collection's table then starts with its primary key, its rank index, its fields'
+ * unique indexes and its kept counts only. The first list that sorts by a field, compares it,
+ * searches it or asks for places in it asks the keeper for the indexes serving that (`want`); the
+ * list itself runs at once without them. The keeper builds each in the background, once across
+ * processes (a row of item_lazy_indexes claimed in a transaction), on PostgreSQL with
+ * `create index concurrently` (writes go on meanwhile), on PGlite with a plain `create index`
+ * (its one connection serves nothing else meanwhile). A word index is usable only once its
+ * field's vocabulary holds the words of every row: its triggers are made first, then the index,
+ * then the vocabulary is filled from the rows in short batches. Until then a search of the field
+ * is read as a search the word index declines (a walk of the sort index with `ilike`).
+ *
+ * An index no list used for `idleDays` is dropped (checked every `sweepMs`), and made again when
+ * wanted. With FIELD_INDEXES=eager (the default) every index is made with its field, as before,
+ * and this does nothing.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/index.ts';
+import type { Cond } from './query/conditions.ts';
+import type { ListQuery } from './query/parse.ts';
+import { columnFields, fieldColumn, type SchemaLevel } from './schema-tree.ts';
+import { dropSearchWords, fieldIndexes, keepSearchWords, query, stopSearchWords, systemIndexes, type FieldIndex } from './storage.ts';
+
+export type IndexMode = 'eager' | 'lazy';
+
+export interface FieldIndexOptions {
+  mode: IndexMode;
+  /** Days after which an index no list used is dropped. */
+  idleDays: number;
+  /** How often unused indexes are looked for. */
+  sweepMs: number;
+  /** Rows read per statement when a vocabulary is filled. */
+  wordBatch?: number;
+  log?: FastifyBaseLogger;
+}
+
+/** A claim older than this is taken as its builder's death (its process gone mid-build). */
+const claimLapseS = 6 * 3600;
+/** How often one index's last use is written (at most). */
+const touchEveryMs = 3600_000;
+/** The longest a build makes the table's writes wait (while it makes a vocabulary's triggers). */
+export const triggerLockMs = 500;
+/** After a failed build, how long before it is tried again. */
+const retryAfterMs = 10 * 60_000;
+
+type Known = { state: 'ready' } | { state: 'building' | 'failed'; until: number };
+
+export class FieldIndexKeeper {
+  /** What this process knows of each lazy index: ready, being built (by anyone) or failed lately. */
+  private readonly known = new Map<string, Known>();
+  private readonly touched = new Map<string, number>();
+  private readonly builds = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: FieldIndexOptions,
+  ) {}
+
+  get lazy(): boolean {
+    return this.options.mode === 'lazy';
+  }
+
+  async start(): Promise<void> {
+    if (!this.lazy) return;
+    await this.refresh();
+    this.timer = setInterval(() => void this.sweep().catch((error: unknown) => this.options.log?.warn({ err: error }, 'dropping unused indexes failed; tried again later')), this.options.sweepMs);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.builds]);
+  }
+
+  /** Reads which lazy indexes are ready (at start, and after a drop another process may have made). */
+  async refresh(): Promise<void> {
+    const rows = await query<{ name: string }>(this.database.db, sql`select name from item_lazy_indexes where state = 'ready'`);
+    for (const [name, known] of this.known) if (known.state === 'ready') this.known.delete(name);
+    for (const row of rows) this.known.set(row.name, { state: 'ready' });
+  }
+
+  /** Whether a word index may serve searches (always, when indexes are eager). */
+  wordsReady(table: string, column: string): boolean {
+    if (!this.lazy) return true;
+    const index = `${table}_${column.slice('f_'.length)}_w`;
+    return this.known.get(index)?.state === 'ready';
+  }
+
+  /**
+   * Notes that a list of `level` reads these indexes: the missing ones are built in the background
+   * (the list does not wait), the ready ones marked used.
+   */
+  want(level: SchemaLevel, q: Pick<ListQuery, 'sort' | 'where'>): void {
+    if (!this.lazy || this.stopped) return;
+    for (const index of indexesServing(level, q)) {
+      const known = this.known.get(index.name);
+      if (known?.state === 'ready') {
+        this.touch(index.name);
+        continue;
+      }
+      if (known && Date.now() < known.until) continue;
+      this.known.set(index.name, { state: 'building', until: Date.now() + retryAfterMs });
+      // One build at a time per process: two on one table would make their triggers wait on each other's builds.
+      const run = this.queue.then(() => (this.stopped ? undefined : this.build(level, index)));
+      this.queue = run.catch(() => undefined);
+      const build = run
+        .catch((error: unknown) => {
+          this.known.set(index.name, { state: 'failed', until: Date.now() + retryAfterMs });
+          if (!this.stopped) this.options.log?.warn({ err: error, index: index.name }, 'an index could not be made; the lists go on without it');
+        })
+        .finally(() => this.builds.delete(build));
+      this.builds.add(build);
+    }
+  }
+
+  /** Waits for the builds under way (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.builds.size) await Promise.allSettled([...this.builds]);
+  }
+
+  private touch(name: string) {
+    const now = Date.now();
+    if (now - (this.touched.get(name) ?? 0) < touchEveryMs) return;
+    this.touched.set(name, now);
+    void this.database.db.execute(sql`update item_lazy_indexes set used_at = now() where name = ${name}`).catch(() => this.touched.delete(name));
+  }
+
+  /** Builds one index, unless another process is (its claim is recent) or it is ready. */
+  private async build(level: SchemaLevel, index: FieldIndex): Promise<void> {
+    const { db, kind } = this.database;
+    const [claim] = await query<{ state: string }>(
+      db,
+      sql`insert into item_lazy_indexes as l (name, table_name, state) values (${index.name}, ${index.table}, 'building')
+          on conflict (name) do update set state = 'building', claimed_at = now()
+            where l.state = 'building' and l.claimed_at < now() - make_interval(secs => ${claimLapseS})
+          returning state`,
+    );
+    if (!claim) {
+      // Someone else's: ready already, or being built (heard of at the next want after a refresh).
+      const [row] = await query<{ state: string }>(db, sql`select state from item_lazy_indexes where name = ${index.name}`);
+      if (row?.state === 'ready') this.known.set(index.name, { state: 'ready' });
+      return;
+    }
+    try {
+      const field = index.words ? columnFields(level).find((f) => fieldColumn(f.id) === index.column) : undefined;
+      // Words written from here on reach the vocabulary; the rows already there are read below.
+      // Making the triggers waits for the table's writes under way and holds new ones meanwhile:
+      // at most `triggerLockMs` (another process's index build on the table would hold it longer).
+      if (field) {
+        await db.transaction(async (tx) => {
+          if (kind === 'postgres') await tx.execute(sql`select set_config('lock_timeout', ${`${triggerLockMs}ms`}, true)`);
+          await keepSearchWords(tx, level, field);
+        });
+      }
+      if (kind === 'postgres') {
+        // An earlier build cut short leaves an invalid index that `if not exists` would keep.
+        const invalid = await query(db, sql`select 1 from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${index.name} and not i.indisvalid`);
+        if (invalid.length) await db.execute(sql`drop index concurrently if exists ${sql.identifier(index.name)}`);
+        await db.execute(index.create(true));
+      } else await db.execute(index.create(false, true));
+      if (field) await this.fillVocabulary(index, field.id);
+      await db.execute(sql`update item_lazy_indexes set state = 'ready', ready_at = now(), used_at = now() where name = ${index.name}`);
+      this.known.set(index.name, { state: 'ready' });
+    } catch (error) {
+      await db.execute(sql`delete from item_lazy_indexes where name = ${index.name} and state = 'building'`).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Adds the words of every row of the index's table to its field's vocabulary, a batch of rows at a time. */
+  private async fillVocabulary(index: FieldIndex, fieldId: string): Promise<void> {
+    const batch = this.options.wordBatch ?? 5000;
+    const table = sql.identifier(index.table);
+    const column = sql.identifier(index.column);
+    const fn = sql.identifier(index.words!.fn);
+    let after = '';
+    for (;;) {
+      if (this.stopped) throw new Error('stopped');
+      const [row] = await query<{ last: string | null }>(
+        this.database.db,
+        sql`with rows as (select _id, ${column} as v from ${table} where _id > ${after} order by _id limit ${batch}),
+            kept as (insert into item_search_words (field_column, word)
+              select distinct ${fieldColumn(fieldId)}::text, w from rows, unnest(${fn}(rows.v)) w where rows.v is not null and w <> ''
+              on conflict do nothing)
+            select max(_id) as last from rows`,
+      );
+      if (!row?.last) return;
+      after = row.last;
+    }
+  }
+
+  /**
+   * Drops the lazy indexes no list used for `idleDays`. A word index is marked first, so no
+   * process starts a search on its vocabulary, and its vocabulary goes after a pause.
+   */
+  async sweep(now: Date = new Date()): Promise<string[]> {
+    if (!this.lazy) return [];
+    const { db, kind } = this.database;
+    const idle = await query<{ name: string; table_name: string }>(
+      db,
+      sql`update item_lazy_indexes set state = 'dropping', claimed_at = now()
+          where state = 'ready' and used_at < ${now.toISOString()}::timestamptz - make_interval(days => ${this.options.idleDays})
+          returning name, table_name`,
+    );
+    if (!idle.length) return [];
+    for (const row of idle) this.known.delete(row.name);
+    for (const row of idle) {
+      const exists = (await query<{ t: string | null }>(db, sql`select to_regclass(${`"${row.table_name}"`}) as t`))[0]?.t;
+      if (exists && row.name.endsWith('_w')) {
+        const fieldId = row.name.slice(row.table_name.length + 1, -'_w'.length);
+        const level = { fields: [{ id: fieldId, type: 1 }], table: row.table_name, path: [], depth: 0 } as unknown as SchemaLevel;
+        const field = level.fields[0]!;
+        await stopSearchWords(db, level, field);
+        await dropSearchWords(db, level, field);
+      }
+      await db.execute(sql`drop index ${sql.raw(kind === 'postgres' ? 'concurrently ' : '')}if exists ${sql.identifier(row.name)}`);
+      await db.execute(sql`delete from item_lazy_indexes where name = ${row.name} and state = 'dropping'`);
+    }
+    return idle.map((row) => row.name);
+  }
+}
+
+/**
+ * The indexes that serve a list: its sort key's, and each condition's field's by what it asks
+ * (comparisons the btree, searches the trigram and word indexes, places the gist), nested levels
+ * included. The rank index (every default list) is always there.
+ */
+export function indexesServing(level: SchemaLevel, q: Pick<ListQuery, 'sort' | 'where'>): FieldIndex[] {
+  const out = new Map<string, FieldIndex>();
+  const of = (at: SchemaLevel, column: string, uses: readonly FieldIndex['use'][]) => {
+    const field = columnFields(at).find((f) => fieldColumn(f.id) === column);
+    const all = field ? fieldIndexes(at, field) : systemIndexes(at).filter((index) => index.column === column);
+    for (const index of all) if (uses.includes(index.use)) out.set(index.name, index);
+  };
+  if (q.sort) of(level, q.sort.column, ['order']);
+  const walk = (at: SchemaLevel, c: Cond) => {
+    switch (c.k) {
+      case 'and':
+      case 'or':
+        for (const inner of c.of) walk(at, inner);
+        return;
+      case 'not':
+        walk(at, c.of);
+        return;
+      case 'elem':
+        walk(c.child, c.cond);
+        return;
+      case 'cmp':
+      case 'in':
+      case 'exists':
+        of(at, c.t.column, ['order', 'json']);
+        return;
+      case 'refs':
+        of(at, c.t.column, ['json', 'order']);
+        return;
+      case 'contains':
+      case 'refValue':
+      case 'regex':
+        of(at, c.t.column, ['text']);
+        return;
+      case 'within':
+        of(at, c.t.column, ['geo']);
+        return;
+      default:
+        return;
+    }
+  };
+  if (q.where) walk(level, q.where);
+  // The rank index is made with the table.
+  out.delete(`${level.table}_rank`);
+  return [...out.values()];
+}
