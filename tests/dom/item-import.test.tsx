@@ -36,7 +36,7 @@ describe('Import Items dialog', () => {
     const importItems = vi.fn(() => new Promise<ImportAnswer>(() => undefined));
     const { dialog, options } = open(importItems);
     const importButton = within(dialog).getByRole('button', { name: 'Import' });
-    expect(importButton).toHaveAttribute('aria-disabled', 'true');
+    expect(importButton).toBeDisabled();
     await user.upload(within(dialog).getByLabelText('File'), new File(['{"title":"a"}\n'], 'posts.jsonl'));
     expect(within(dialog).getByRole('combobox', { name: 'Format' })).toHaveValue('ndjson');
     await user.click(within(dialog).getByRole('checkbox', { name: 'Ignore unknown columns' }));
@@ -48,7 +48,9 @@ describe('Import Items dialog', () => {
     expect(bar).toHaveAttribute('aria-valuetext', 'Sending posts.jsonl: 50 bytes of 200 bytes (25%)');
     // Meanwhile the dialog closes only through Cancel; the options stay as they were sent.
     expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+    expect(within(dialog).getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancel', 'Importing…']);
     expect(within(dialog).getByRole('checkbox', { name: 'Skip bad rows' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Importing…' })).toHaveAttribute('aria-disabled', 'true');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(options().signal!.aborted).toBe(true);
     expect(within(dialog).getByRole('status')).toHaveTextContent('Import cancelled: nothing was written.');
@@ -86,7 +88,7 @@ describe('Import Items dialog', () => {
     expect(rows.map((row) => row.textContent)).toEqual(['RowFieldProblem', 'line 3pricemust be a number', 'line 5(the row)has 3 cell(s) where the header has 2']);
     expect(onImported).not.toHaveBeenCalled();
     // The file stays chosen: Skip bad rows and Import again.
-    expect(within(dialog).getByRole('button', { name: 'Import' })).not.toHaveAttribute('aria-disabled');
+    expect(within(dialog).getByRole('button', { name: 'Import' })).toBeEnabled();
   });
 
   it('counts the items imported and the rows skipped, tells the list, and forgets the file', async () => {
@@ -103,6 +105,7 @@ describe('Import Items dialog', () => {
     expect(onImported).toHaveBeenCalledTimes(1);
     expect(within(dialog).getByRole('table', { name: 'Rows not imported' })).toHaveTextContent('line 4');
     expect(input).toHaveValue('');
-    expect(within(dialog).getByRole('button', { name: 'Import' })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(dialog).getByRole('button', { name: 'Import' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Done' })).toHaveFocus();
   });
 });

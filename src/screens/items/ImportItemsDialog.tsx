@@ -34,10 +34,15 @@ export function ImportItemsDialog({ scope, collectionID, collectionName, onClose
   const { context, busy, send } = useItemImport(scope, collectionID, onImported);
   const { file, progress, outcome } = context;
   const input = useRef<HTMLInputElement>(null);
-  // The machine forgets the file once it is imported: the input is emptied with it.
+  const close = useRef<HTMLButtonElement>(null);
+  // The machine forgets the file once it is imported: the input is emptied with it, Import waits
+  // for another file, and focus goes from Import (now disabled) to Done.
   useEffect(() => {
     if (file === null && input.current) input.current.value = '';
   }, [file]);
+  useEffect(() => {
+    if (outcome?.kind === 'imported') close.current?.focus();
+  }, [outcome]);
   const tooLarge = isFileTooLarge(file);
   const ready = canImport(context) && !busy;
 
@@ -117,11 +122,12 @@ export function ImportItemsDialog({ scope, collectionID, collectionName, onClose
           <Outcome outcome={outcome} />
 
           <div className="dialog-actions">
-            {/* One button: Cancel while the file goes up, Close otherwise, so focus stays on it. */}
-            <button type="button" className="button" onClick={() => (busy ? send({ type: 'CANCEL' }) : onClose())}>
-              {busy ? format('form.cancel') : format('dialog.close')}
+            {/* One button, so focus stays on it: Cancel (closes; while the file goes up, stops it), Done once something happened. */}
+            <button ref={close} type="button" className="button" onClick={() => (busy ? send({ type: 'CANCEL' }) : onClose())}>
+              {busy || !outcome ? format('form.cancel') : format('itemImport.close')}
             </button>
-            <button type="submit" className="button button-primary" aria-disabled={!ready || undefined}>
+            {/* Busy, it keeps focus (aria-disabled: the console's "working" look); without a file it is disabled. */}
+            <button type="submit" className="button button-primary" disabled={!busy && !ready} aria-disabled={busy || undefined}>
               {busy ? format('itemImport.importing') : format('itemImport.import')}
             </button>
           </div>
@@ -171,7 +177,7 @@ function Outcome({ outcome }: { outcome: ImportOutcome | null }) {
   let unlisted = false;
   if (outcome?.kind === 'imported') {
     const { imported, skipped, errors } = outcome.answer;
-    summary = { tone: skipped > 0 ? 'info' : 'success', text: format('itemImport.done', { imported, skipped }) };
+    summary = { tone: skipped > 0 ? 'info' : 'success', text: format('itemImport.summary', { imported, skipped }) };
     rows = errors;
     unlisted = skipped > errors.length;
   } else if (outcome?.kind === 'refused') {
