@@ -67,6 +67,8 @@ const statusDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Bill
 
 for (const colorScheme of ['light', 'dark'] as const) {
   for (const width of [1280, 900]) {
+    // One look per theme and per width (docs/architecture.md \"Looks in the browser suite\").
+    if ((colorScheme === 'light') !== (width > 900)) continue;
     test(`GRACE: the dialog on sign-in, the diversion, and Update Payment Information (${colorScheme}, ${width} px)`, async ({ browser }) => {
       test.setTimeout(180_000);
       const context = await browser.newContext({ colorScheme, reducedMotion: 'reduce', viewport: { width, height: 900 } });

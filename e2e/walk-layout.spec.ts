@@ -151,13 +151,15 @@ test('a project at 800 px has one menu button, whose drawer holds the project me
 });
 
 test('the item table fills the window down to its footer, and its columns fit their type', async ({ page }) => {
+  test.setTimeout(120_000);
   await signedIn(page);
-  for (const [width, height] of [
-    [1280, 800],
-    [1280, 1200],
-    [900, 900],
+  // One look per theme and per width (docs/architecture.md "Looks in the browser suite"), and a tall window.
+  for (const [width, height, theme] of [
+    [1280, 800, 'light'],
+    [1280, 1200, 'dark'],
+    [900, 900, 'dark'],
   ] as const) {
-    for (const theme of themes) {
+    {
       await open(page, projectPath('collection', 'articles'), width, height, theme);
       const grid = page.locator('.item-grid');
       await expect(grid.locator('.ag-row').first()).toBeVisible();
@@ -197,9 +199,12 @@ test('the item table fills the window down to its footer, and its columns fit th
 });
 
 test('the kanban shows its four columns at 1280 px, and scrolls sideways with a visible cue when they do not fit', async ({ page }) => {
+  test.setTimeout(120_000);
   await signedIn(page);
   for (const width of [1280, 900]) {
     for (const theme of themes) {
+      // One look per theme and per width (docs/architecture.md "Looks in the browser suite").
+      if ((theme === 'light') !== width > 900) continue;
       await open(page, `${projectPath('collection', 'tasks')}?layout=kanban`, width, 900, theme);
       const board = page.getByRole('region', { name: 'Kanban of Tasks by Status' });
       await expect(board.getByRole('heading', { level: 3 })).toHaveText(['Unset', 'Todo', 'Doing', 'Done']);
@@ -255,9 +260,12 @@ test('the Dev mailbox is in the navigation only when the server serves it to thi
 });
 
 test('the item page sets short fields side by side on a wide screen, long ones across, one column when narrow', async ({ page }) => {
+  test.setTimeout(120_000);
   await signedIn(page);
   for (const width of [1280, 900]) {
     for (const theme of themes) {
+      // One look per theme and per width (docs/architecture.md "Looks in the browser suite").
+      if ((theme === 'light') !== width > 900) continue;
       await open(page, projectPath('collection', 'articles', 'item', ids.first!), width, 900, theme);
       const field = (slug: string) => page.locator(`.item-fields [data-field="${slug}"]`);
       await expect(field('title').getByRole('textbox')).toHaveValue('Article 01');
