@@ -42,6 +42,12 @@ const claimLapseS = 6 * 3600;
 const touchEveryMs = 3600_000;
 /** The longest a build makes the table's writes wait (while it makes a vocabulary's triggers). */
 export const triggerLockMs = 500;
+/** How often a process reads which indexes are ready. */
+const refreshMs = 60_000;
+/** How long an index marked for dropping is kept (every process stops using it meanwhile). */
+const dropDelayMs = 5 * 60_000;
+/** When another process is building an index, how soon this one asks again whether it is ready. */
+const othersBuildMs = 30_000;
 /** After a failed build, how long before it is tried again. */
 const retryAfterMs = 10 * 60_000;
 
@@ -53,6 +59,7 @@ export class FieldIndexKeeper {
   private readonly touched = new Map<string, number>();
   private readonly builds = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private refresher: NodeJS.Timeout | undefined;
   private stopped = false;
   private queue: Promise<void> = Promise.resolve();
 
@@ -70,11 +77,15 @@ export class FieldIndexKeeper {
     await this.refresh();
     this.timer = setInterval(() => void this.sweep().catch((error: unknown) => this.options.log?.warn({ err: error }, 'dropping unused indexes failed; tried again later')), this.options.sweepMs);
     this.timer.unref();
+    // What other processes made ready or marked for dropping (a word index then stops serving here within the minute).
+    this.refresher = setInterval(() => void this.refresh().catch(() => undefined), refreshMs);
+    this.refresher.unref();
   }
 
   async close(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.refresher) clearInterval(this.refresher);
     await Promise.allSettled([...this.builds]);
   }
 
@@ -137,14 +148,19 @@ export class FieldIndexKeeper {
     const [claim] = await query<{ state: string }>(
       db,
       sql`insert into item_lazy_indexes as l (name, table_name, state) values (${index.name}, ${index.table}, 'building')
-          on conflict (name) do update set state = 'building', claimed_at = now()
-            where l.state = 'building' and l.claimed_at < now() - make_interval(secs => ${claimLapseS})
+          on conflict (name) do update set state = case when l.state = 'dropping' then 'ready' else 'building' end, claimed_at = now(), used_at = now()
+            where (l.state = 'building' and l.claimed_at < now() - make_interval(secs => ${claimLapseS})) or l.state = 'dropping'
           returning state`,
     );
+    // Marked for dropping and wanted again: kept (its triggers and vocabulary are still whole).
+    if (claim?.state === 'ready') {
+      this.known.set(index.name, { state: 'ready' });
+      return;
+    }
     if (!claim) {
       // Someone else's: ready already, or being built (heard of at the next want after a refresh).
       const [row] = await query<{ state: string }>(db, sql`select state from item_lazy_indexes where name = ${index.name}`);
-      if (row?.state === 'ready') this.known.set(index.name, { state: 'ready' });
+      this.known.set(index.name, row?.state === 'ready' ? { state: 'ready' } : { state: 'building', until: Date.now() + othersBuildMs });
       return;
     }
     try {
@@ -196,23 +212,23 @@ export class FieldIndexKeeper {
   }
 
   /**
-   * Drops the lazy indexes no list used for `idleDays`. A word index is marked first, so no
-   * process starts a search on its vocabulary, and its vocabulary goes after a pause.
+   * Drops the lazy indexes no list used for `idleDays`, in two steps a sweep apart: first they are
+   * marked (every process stops using them within `refreshMs`: a word index's vocabulary must not
+   * vanish under a search), then, once marked for `dropDelayMs`, a word index's triggers and
+   * vocabulary and the index go. Returns the names dropped by this call.
    */
   async sweep(now: Date = new Date()): Promise<string[]> {
     if (!this.lazy) return [];
     const { db, kind } = this.database;
-    const idle = await query<{ name: string; table_name: string }>(
+    const due = await query<{ name: string; table_name: string }>(
       db,
-      sql`update item_lazy_indexes set state = 'dropping', claimed_at = now()
-          where state = 'ready' and used_at < ${now.toISOString()}::timestamptz - make_interval(days => ${this.options.idleDays})
-          returning name, table_name`,
+      sql`select name, table_name from item_lazy_indexes
+          where state = 'dropping' and claimed_at < ${now.toISOString()}::timestamptz - make_interval(secs => ${dropDelayMs / 1000})`,
     );
-    if (!idle.length) return [];
-    for (const row of idle) this.known.delete(row.name);
-    for (const row of idle) {
+    for (const row of due) {
       const exists = (await query<{ t: string | null }>(db, sql`select to_regclass(${`"${row.table_name}"`}) as t`))[0]?.t;
       if (exists && row.name.endsWith('_w')) {
+        // The word index of field `<table>_<field id>_w`: its triggers and vocabulary go with it.
         const fieldId = row.name.slice(row.table_name.length + 1, -'_w'.length);
         const level = { fields: [{ id: fieldId, type: 1 }], table: row.table_name, path: [], depth: 0 } as unknown as SchemaLevel;
         const field = level.fields[0]!;
@@ -221,8 +237,16 @@ export class FieldIndexKeeper {
       }
       await db.execute(sql`drop index ${sql.raw(kind === 'postgres' ? 'concurrently ' : '')}if exists ${sql.identifier(row.name)}`);
       await db.execute(sql`delete from item_lazy_indexes where name = ${row.name} and state = 'dropping'`);
+      this.known.delete(row.name);
     }
-    return idle.map((row) => row.name);
+    const marked = await query<{ name: string }>(
+      db,
+      sql`update item_lazy_indexes set state = 'dropping', claimed_at = now()
+          where state = 'ready' and used_at < ${now.toISOString()}::timestamptz - make_interval(days => ${this.options.idleDays})
+          returning name`,
+    );
+    for (const row of marked) this.known.delete(row.name);
+    return due.map((row) => row.name);
   }
 }
 

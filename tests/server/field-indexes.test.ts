@@ -98,7 +98,11 @@ describe.each(databaseKinds)('indexes made when needed on %s', (kind) => {
   it('drops an index no list used for the idle days, with its vocabulary and triggers, and makes it again when wanted', async () => {
     const wordIndex = `${table}_${column.title!.slice(2)}_w`;
     await t.database.db.execute(sql`update item_lazy_indexes set used_at = now() - interval '31 days' where name = ${wordIndex}`);
-    const dropped = await t.app.ctx.fieldIndexes.sweep();
+    // Marked first (this process stops searching through it at once, others within a minute), dropped by a sweep 5 minutes on.
+    expect(await t.app.ctx.fieldIndexes.sweep()).toEqual([]);
+    expect(t.app.ctx.fieldIndexes.wordsReady(table, column.title!)).toBe(false);
+    expect(await indexes()).toContain(wordIndex);
+    const dropped = await t.app.ctx.fieldIndexes.sweep(new Date(Date.now() + 6 * 60_000));
     expect(dropped).toEqual([wordIndex]);
     expect(await indexes()).not.toContain(wordIndex);
     expect(await vocabulary('title')).toBe(0);
@@ -106,6 +110,14 @@ describe.each(databaseKinds)('indexes made when needed on %s', (kind) => {
     expect(t.app.ctx.fieldIndexes.wordsReady(table, column.title!)).toBe(false);
     // Others stay: the sort index was used lately.
     expect((await indexes()).some((name) => name.startsWith(`${table}_${column.views!.slice(2)}_`))).toBe(true);
+    // One marked for dropping and wanted again is kept.
+    const sortIndex = (await indexes()).find((name) => name.startsWith(`${table}_${column.views!.slice(2)}_`))!;
+    await t.database.db.execute(sql`update item_lazy_indexes set used_at = now() - interval '31 days' where name = ${sortIndex}`);
+    expect(await t.app.ctx.fieldIndexes.sweep()).toEqual([]);
+    await list({ sort: 'views' });
+    await t.app.ctx.fieldIndexes.settled();
+    expect(await t.app.ctx.fieldIndexes.sweep(new Date(Date.now() + 6 * 60_000))).toEqual([]);
+    expect(await indexes()).toContain(sortIndex);
     // Still searched correctly, and made again.
     expect((await list({ search: 'bazaar' })).titles).toEqual(['Eta market bazaar']);
     await t.app.ctx.fieldIndexes.settled();
