@@ -132,7 +132,9 @@ describe('Billing Account Status', { timeout: 15_000 }, () => {
     const dialog = await findDialog();
     expect(dialog).toHaveTextContent('The last payment for this organization did not go through.');
     expect(screen.getByRole('button', { name: 'Close' })).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Update Payment Information' }));
+    // By keyboard: a pointer may find the dialog still opening (pointer-events off) on a loaded runner.
+    screen.getByRole('button', { name: 'Update Payment Information' }).focus();
+    await user.keyboard('{Enter}');
     expect(screen.getByTestId('where')).toHaveTextContent(`/organization/${ORG}/settings?setupCreditCard=true`);
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     // Remembered for the organization (the clock runs on in this test).

@@ -136,6 +136,7 @@ const builtKeys: { prefix: string; reason: string }[] = [
   { prefix: 'studio.method.', reason: 'src/screens/studio/Workbench.tsx: one key per request method' },
   { prefix: 'studio.problem.', reason: 'src/screens/studio/Workbench.tsx: one key per part a request lacks' },
   { prefix: 'studio.code.', reason: 'src/screens/studio/CodePanel.tsx: one key per code language' },
+  { prefix: 'itemImport.format.', reason: 'src/screens/items/ImportItemsDialog.tsx: one key per file format' },
 ];
 
 /**

@@ -137,16 +137,23 @@ export function ImportItemsDialog({ scope, collectionID, collectionName, onClose
   );
 }
 
+/** Each option's label and help, named in full so the catalogue check finds them. */
+const optionKeys = {
+  skipBadRows: ['itemImport.skipBadRows', 'itemImport.skipBadRowsHelp'],
+  ignoreUnknown: ['itemImport.ignoreUnknown', 'itemImport.ignoreUnknownHelp'],
+} as const;
+
 function Option({ id, option, checked, onChange }: { id: string; option: 'skipBadRows' | 'ignoreUnknown'; checked: boolean; onChange: (value: boolean) => void }) {
   const format = useFormat();
+  const [label, help] = optionKeys[option];
   return (
     <div className="field">
       <label className="choice" htmlFor={id}>
         <input id={id} type="checkbox" checked={checked} aria-describedby={`${id}-help`} onChange={(event) => onChange(event.target.checked)} />
-        {format(`itemImport.${option}`)}
+        {format(label)}
       </label>
       <p id={`${id}-help`} className="field-help">
-        {format(`itemImport.${option}Help`)}
+        {format(help)}
       </p>
     </div>
   );
