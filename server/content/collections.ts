@@ -16,7 +16,8 @@ import type { SharedCache } from '../lib/shared-cache.ts';
 import { prepareFieldUpdate, prepareNewField, prepareSchema } from './field-input.ts';
 import { allLevels, findField, levelAt, replaceLevelFields, topLevel, type SchemaLevel } from './schema-tree.ts';
 import { dropKeptSearches } from './query/kept-search.ts';
-import { addFieldStorage, createLevelTable, dropFieldStorage, hasDuplicates, setUnique, type Executor } from './storage.ts';
+import { addFieldStorage, createLevelTable, dropFieldStorage, hasDuplicates, setUnique, tablesOfField, type Executor } from './storage.ts';
+import { stopIndexBuilds } from './field-indexes.ts';
 import type { Collection } from '../../definitions/schemas/collection.ts';
 import { contentDropped } from './drops.ts';
 
@@ -220,6 +221,7 @@ export class CollectionService {
         }
       }
       // The row's trigger drops every table of the collection in this transaction.
+      if (this.lazyIndexes) await stopIndexBuilds(tx, row.storageTables ?? []);
       await tx.delete(contentCollections).where(eq(contentCollections.id, row.id));
     });
     contentDropped(this.db, { projectId });
@@ -260,6 +262,7 @@ export class CollectionService {
       if (prepared.problems.length) throw invalid(prepared.problems);
       added = prepared.field;
       const fields = withPrimary([...withoutMetadata(level.fields), added, ...level.fields.filter(isMetadata)], added);
+      if (this.lazyIndexes) await stopIndexBuilds(tx, [level.table]);
       await addFieldStorage(tx, level, added, this.lazyIndexes);
       return replaceLevelFields(row.schema as SchemaField[], level.path, fields);
     });
@@ -313,6 +316,7 @@ export class CollectionService {
       if (field.unique && (await hasDuplicates(tx, level, field))) {
         throw invalid([{ path: `${prefix}unique`, message: 'stored items repeat values of this field; make them unique first' }]);
       }
+      if (this.lazyIndexes) await stopIndexBuilds(tx, [level.table]);
       await setUnique(tx, level, field, Boolean(field.unique));
     }
     return field;
@@ -322,6 +326,7 @@ export class CollectionService {
     await this.change(projectId, slug, async (tx, row) => {
       const level = this.levelOfField(row, fieldId, nested);
       const field = level.fields.find((f) => f.id === fieldId)!;
+      if (this.lazyIndexes) await stopIndexBuilds(tx, [level.table, ...tablesOfField(level, field)]);
       await dropFieldStorage(tx, level, field);
       return replaceLevelFields(
         row.schema as SchemaField[],

@@ -21,7 +21,7 @@ import type { Database } from '../db/index.ts';
 import type { Cond } from './query/conditions.ts';
 import type { ListQuery } from './query/parse.ts';
 import { columnFields, fieldColumn, type SchemaLevel } from './schema-tree.ts';
-import { dropSearchWords, fieldIndexes, keepSearchWords, query, stopSearchWords, systemIndexes, type FieldIndex } from './storage.ts';
+import { dropSearchWords, fieldIndexes, keepSearchWords, query, stopSearchWords, systemIndexes, type Executor, type FieldIndex } from './storage.ts';
 
 export type IndexMode = 'eager' | 'lazy';
 
@@ -58,6 +58,8 @@ export class FieldIndexKeeper {
   private readonly known = new Map<string, Known>();
   private readonly touched = new Map<string, number>();
   private readonly builds = new Set<Promise<void>>();
+  /** Indexes this process has queued or is building. */
+  private readonly ownBuilds = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private refresher: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -92,7 +94,8 @@ export class FieldIndexKeeper {
   /** Reads which lazy indexes are ready (at start, and after a drop another process may have made). */
   async refresh(): Promise<void> {
     const rows = await query<{ name: string }>(this.database.db, sql`select name from item_lazy_indexes where state = 'ready'`);
-    for (const [name, known] of this.known) if (known.state === 'ready') this.known.delete(name);
+    // Forgotten: what was ready, and builds of other processes (asked about again at the next want); kept: this process's own builds and failures.
+    for (const [name, known] of this.known) if (known.state === 'ready' || (known.state === 'building' && !this.ownBuilds.has(name))) this.known.delete(name);
     for (const row of rows) this.known.set(row.name, { state: 'ready' });
   }
 
@@ -118,7 +121,8 @@ export class FieldIndexKeeper {
       if (known && Date.now() < known.until) continue;
       this.known.set(index.name, { state: 'building', until: Date.now() + retryAfterMs });
       // One build at a time per process: two on one table would make their triggers wait on each other's builds.
-      const run = this.queue.then(() => (this.stopped ? undefined : this.build(level, index)));
+      this.ownBuilds.add(index.name);
+      const run = this.queue.then(() => (this.stopped ? undefined : this.build(level, index))).finally(() => this.ownBuilds.delete(index.name));
       this.queue = run.catch(() => undefined);
       const build = run
         .catch((error: unknown) => {
@@ -149,7 +153,7 @@ export class FieldIndexKeeper {
       db,
       sql`insert into item_lazy_indexes as l (name, table_name, state) values (${index.name}, ${index.table}, 'building')
           on conflict (name) do update set state = case when l.state = 'dropping' then 'ready' else 'building' end, claimed_at = now(), used_at = now()
-            where (l.state = 'building' and l.claimed_at < now() - make_interval(secs => ${claimLapseS})) or l.state = 'dropping'
+            where (l.state in ('building', 'removing') and l.claimed_at < now() - make_interval(secs => ${claimLapseS})) or l.state = 'dropping'
           returning state`,
     );
     // Marked for dropping and wanted again: kept (its triggers and vocabulary are still whole).
@@ -181,6 +185,9 @@ export class FieldIndexKeeper {
         await db.execute(index.create(true));
       } else await db.execute(index.create(false, true));
       if (field) await this.fillVocabulary(index, field.id);
+      // The planner and the search (its share of rows per word: search-words.ts) read the new
+      // index's statistics, which only ANALYZE makes; autovacuum would wait for 10 % of the rows to change.
+      await db.execute(sql`analyze ${sql.identifier(index.table)}`);
       await db.execute(sql`update item_lazy_indexes set state = 'ready', ready_at = now(), used_at = now() where name = ${index.name}`);
       this.known.set(index.name, { state: 'ready' });
     } catch (error) {
@@ -225,7 +232,11 @@ export class FieldIndexKeeper {
       sql`select name, table_name from item_lazy_indexes
           where state = 'dropping' and claimed_at < ${now.toISOString()}::timestamptz - make_interval(secs => ${dropDelayMs / 1000})`,
     );
+    const dropped: string[] = [];
     for (const row of due) {
+      // Taken for removal in one statement: a list wanting it from now on waits for it to go (its claim cannot revive a 'removing' row).
+      const taken = await query(db, sql`update item_lazy_indexes set state = 'removing', claimed_at = now() where name = ${row.name} and state = 'dropping' returning name`);
+      if (!taken.length) continue;
       const exists = (await query<{ t: string | null }>(db, sql`select to_regclass(${`"${row.table_name}"`}) as t`))[0]?.t;
       if (exists && row.name.endsWith('_w')) {
         // The word index of field `<table>_<field id>_w`: its triggers and vocabulary go with it.
@@ -236,8 +247,9 @@ export class FieldIndexKeeper {
         await dropSearchWords(db, level, field);
       }
       await db.execute(sql`drop index ${sql.raw(kind === 'postgres' ? 'concurrently ' : '')}if exists ${sql.identifier(row.name)}`);
-      await db.execute(sql`delete from item_lazy_indexes where name = ${row.name} and state = 'dropping'`);
+      await db.execute(sql`delete from item_lazy_indexes where name = ${row.name} and state = 'removing'`);
       this.known.delete(row.name);
+      dropped.push(row.name);
     }
     const marked = await query<{ name: string }>(
       db,
@@ -246,8 +258,27 @@ export class FieldIndexKeeper {
           returning name`,
     );
     for (const row of marked) this.known.delete(row.name);
-    return due.map((row) => row.name);
+    return dropped;
   }
+}
+
+/**
+ * Stops the index builds (and the ANALYZE after them) under way on these tables, from any process:
+ * a schema change (a column added or dropped, a unique index, a table dropped) would wait for the
+ * whole build, and every read and write of the collection would queue behind it. Called in the
+ * schema change's transaction, before its DDL; a stopped build fails, leaves at most an invalid
+ * index, and is made again when a list next wants it (after `retryAfterMs` in the process that
+ * built it). PGlite runs one statement at a time: nothing to stop.
+ */
+export async function stopIndexBuilds(executor: Executor, tables: readonly string[]): Promise<void> {
+  if (!tables.length) return;
+  const patterns = sql.join(
+    tables.map((table) => sql`${`%"${table}"%`}::text`),
+    sql`, `,
+  );
+  await executor.execute(sql`select pg_cancel_backend(pid) from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid()
+      and query ~* '^\\s*(create index concurrently|analyze)' and query like any (array[${patterns}])`);
 }
 
 /**

@@ -85,6 +85,8 @@ describe.each(databaseKinds)('indexes made when needed on %s', (kind) => {
     const wordIndex = `${table}_${column.title!.slice(2)}_w`;
     expect(await indexes()).toContain(wordIndex);
     expect(t.app.ctx.fieldIndexes.wordsReady(table, column.title!)).toBe(true);
+    // Analyzed once made: the search reads the word index's statistics to turn away common words.
+    expect((await rows<{ n: number }>(sql`select count(*)::int as n from pg_stats where tablename = ${wordIndex}`))[0]!.n).toBeGreaterThan(0);
     // Every row's words are in the vocabulary (filled from the rows), and new rows' words go in as they are written.
     expect(await vocabulary('title')).toBeGreaterThanOrEqual(titles.length);
     await createItem(f, 'articles', { title: 'Eta market bazaar', views: 9, code: 'c9' });
@@ -108,6 +110,15 @@ describe.each(databaseKinds)('indexes made when needed on %s', (kind) => {
     expect(await vocabulary('title')).toBe(0);
     expect(await triggers()).not.toContain(`${table}_${column.title!.slice(2)}_wi`);
     expect(t.app.ctx.fieldIndexes.wordsReady(table, column.title!)).toBe(false);
+    // A row taken for removal (a sweep dropping it) is not revived by a list wanting it meanwhile.
+    await t.database.db.execute(sql`insert into item_lazy_indexes (name, table_name, state) values (${wordIndex}, ${table}, 'removing')`);
+    await list({ search: 'bazaar' });
+    await t.app.ctx.fieldIndexes.settled();
+    expect((await rows<{ state: string }>(sql`select state from item_lazy_indexes where name = ${wordIndex}`))[0]!.state).toBe('removing');
+    expect(t.app.ctx.fieldIndexes.wordsReady(table, column.title!)).toBe(false);
+    await t.database.db.execute(sql`delete from item_lazy_indexes where name = ${wordIndex}`);
+    // Removed: the next reading of what is ready (every minute) lets a list ask for it again.
+    await t.app.ctx.fieldIndexes.refresh();
     // Others stay: the sort index was used lately.
     expect((await indexes()).some((name) => name.startsWith(`${table}_${column.views!.slice(2)}_`))).toBe(true);
     // One marked for dropping and wanted again is kept.
@@ -178,5 +189,32 @@ describe.runIf(databaseKinds.includes('postgres'))('an index made when needed on
     // The rows written during the build are searchable through the new index.
     const during = await f.call('GET', `collection/logs/item?${new URLSearchParams({ search: 'during', perPage: '1' })}`);
     expect(Number(during.headers['item-count'])).toBe(waits.length);
+  }, 120_000);
+
+  it('stops a build on its table when a field is added, instead of holding the collection behind it', async () => {
+    const [{ t: table }] = ((await t.database.db.execute(sql`select storage_tables[1] as t from content_collections where slug = 'logs'`)) as unknown as { rows: { t: string }[] }).rows as [{ t: string }];
+    const [{ id: bodyId }] = ((await t.database.db.execute(sql`select (schema->1->>'id') as id from content_collections where slug = 'logs'`)) as unknown as { rows: { id: string }[] }).rows as [{ id: string }];
+    // The body's trigram index, made by the search above, is dropped so that the next search makes it again.
+    const trigram = ((await t.database.db.execute(sql`select indexname from pg_indexes where tablename = ${table} and indexdef like '%gin_trgm_ops%' and indexdef like ${`%f_${bodyId}%`}`)) as unknown as { rows: { indexname: string }[] }).rows[0]!.indexname;
+    await t.database.db.execute(sql`drop index ${sql.identifier(trigram)}`);
+    await t.database.db.execute(sql`delete from item_lazy_indexes where name = ${trigram}`);
+    await t.app.ctx.fieldIndexes.refresh();
+    expect((await f.call('GET', `collection/logs/item?${new URLSearchParams({ search: 'lorem', perPage: '1' })}`)).statusCode).toBe(200);
+    const building = async () =>
+      ((await t.database.db.execute(sql`select count(*)::int as n from pg_stat_activity where query like ${`create index concurrently%"${trigram}"%`}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n > 0;
+    const deadline = Date.now() + 20_000;
+    while (!(await building())) {
+      expect(Date.now(), 'the build started').toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const started = performance.now();
+    const added = await f.call('POST', 'collection/logs/field', { name: 'Level', slug: 'level', type: code('Number') });
+    const took = performance.now() - started;
+    expect(added.statusCode, added.body).toBe(201);
+    await t.app.ctx.fieldIndexes.settled();
+    // The build was stopped (it is made again when a list next wants it, after the retry pause).
+    expect(((await t.database.db.execute(sql`select count(*)::int as n from item_lazy_indexes where name = ${trigram}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    expect(took, 'the field was added without waiting for the build').toBeLessThan(5000);
+    expect((await createItem(f, 'logs', { title: 'after', level: 3 }))._id).toBeTruthy();
   }, 120_000);
 });
