@@ -1,6 +1,6 @@
 /**
  * What the console knows of an item import before sending it (docs/content-storage.md "Importing
- * items"): the formats, how a file's name names its format (the command line's rule too), the
+ * items"): the formats, how a file's name names its format (the console's and the command line's rule), the
  * Content-Type each is sent with, and the most bytes the server takes.
  */
 import type { Static } from '@sinclair/typebox';
@@ -11,7 +11,7 @@ export type ImportRowProblem = Static<typeof ImportRowError>;
 
 export const importFormatList: readonly ImportFormat[] = ['csv', 'json', 'ndjson'];
 
-/** The server's `importLimits.maxBytes` (server/content/import-request.ts): 413 past it. */
+/** The most bytes an import may have: the server answers 413 past it (server/content/import-request.ts `importLimits`). */
 export const importMaxBytes = 2 * 1024 ** 3;
 
 const byExtension: Record<string, ImportFormat> = { csv: 'csv', json: 'json', ndjson: 'ndjson', jsonl: 'ndjson' };

@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { projects } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { importFormats, importItems, ImportRefusedError, type ImportFormat, type ImportResult } from '../content/import.ts';
+import { importFormatOf } from '../../definitions/item-import.ts';
 import { CliError, defineOperation, type Operation } from './operation.ts';
 
 export interface CollectionImportInput {
@@ -19,13 +20,11 @@ export interface CollectionImportInput {
 
 export type CollectionImportResult = ImportResult & { file: string; format: ImportFormat; bytes: number };
 
-const byExtension: Record<string, ImportFormat> = { '.csv': 'csv', '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson' };
-
 export const collectionImport = defineOperation<CollectionImportInput, CollectionImportResult>({
   name: 'collection.import',
   paths: ['file'],
   async run(context, input) {
-    const format = input.format ?? byExtension[path.extname(input.file).toLowerCase()];
+    const format = input.format ?? importFormatOf(path.basename(input.file)) ?? undefined;
     if (!format || !importFormats.includes(format)) {
       throw new CliError(`Cannot tell the format of ${input.file}: name it with --format csv|json|ndjson.`, 2, 'invalid_input');
     }

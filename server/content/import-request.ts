@@ -13,9 +13,10 @@ import type { Db } from '../db/index.ts';
 import { AppError, unsupportedMediaType } from '../lib/errors.ts';
 import type { ImportQuery } from '../../definitions/schemas/import.ts';
 import { importItems, type ImportFormat, type ImportResult } from './import.ts';
+import { importMaxBytes } from '../../definitions/item-import.ts';
 
 /** The most bytes one import's body may have, and the rows checked and written together (mutable, so a test may lower them). */
-export const importLimits = { maxBytes: 2 * 1024 ** 3, batchSize: 5000 };
+export const importLimits = { maxBytes: importMaxBytes, batchSize: 5000 };
 
 const formatsByType: Record<string, ImportFormat> = {
   'text/csv': 'csv',
