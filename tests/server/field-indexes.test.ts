@@ -157,7 +157,7 @@ describe.runIf(databaseKinds.includes('postgres'))('an index made when needed on
     await t?.close();
   });
 
-  it('is built while items are written, none waiting more than a second', async () => {
+  it('is built while items are written, none held back by it', async () => {
     const [{ t: table }] = ((await t.database.db.execute(sql`select storage_tables[1] as t from content_collections where slug = 'logs'`)) as unknown as { rows: { t: string }[] }).rows as [{ t: string }];
     const [{ id: bodyId }] = ((await t.database.db.execute(sql`select (schema->1->>'id') as id from content_collections where slug = 'logs'`)) as unknown as { rows: { id: string }[] }).rows as [{ id: string }];
     // 60,000 rows written by SQL: the word index and its vocabulary take a few seconds to make.
@@ -185,7 +185,8 @@ describe.runIf(databaseKinds.includes('postgres'))('an index made when needed on
     expect(t.app.ctx.fieldIndexes.wordsReady(table, `f_${bodyId}`)).toBe(true);
     // Writes went on during the build (several of them), and none waited long.
     expect(waits.length, `build took ${Math.round(took)} ms`).toBeGreaterThan(3);
-    expect(Math.max(...waits)).toBeLessThan(1000);
+    // A write held by the build would wait for all of it (seconds); a loaded runner's slowest create stays well under 3 s.
+    expect(Math.max(...waits), `build took ${Math.round(took)} ms`).toBeLessThan(Math.min(3000, took / 2));
     // The rows written during the build are searchable through the new index.
     const during = await f.call('GET', `collection/logs/item?${new URLSearchParams({ search: 'during', perPage: '1' })}`);
     expect(Number(during.headers['item-count'])).toBe(waits.length);
