@@ -21,7 +21,7 @@ import type { Database } from '../db/index.ts';
 import type { Cond } from './query/conditions.ts';
 import type { ListQuery } from './query/parse.ts';
 import { columnFields, fieldColumn, type SchemaLevel } from './schema-tree.ts';
-import { dropSearchWords, fieldIndexes, keepSearchWords, query, stopSearchWords, systemIndexes, type Executor, type FieldIndex } from './storage.ts';
+import { fieldIndexes, forgetSearchWords, keepSearchWords, query, systemIndexes, wordIndexName, type Executor, type FieldIndex } from './storage.ts';
 
 export type IndexMode = 'eager' | 'lazy';
 
@@ -102,8 +102,7 @@ export class FieldIndexKeeper {
   /** Whether a word index may serve searches (always, when indexes are eager). */
   wordsReady(table: string, column: string): boolean {
     if (!this.lazy) return true;
-    const index = `${table}_${column.slice('f_'.length)}_w`;
-    return this.known.get(index)?.state === 'ready';
+    return this.known.get(wordIndexName(table, column.slice('f_'.length)))?.state === 'ready';
   }
 
   /**
@@ -238,14 +237,9 @@ export class FieldIndexKeeper {
       const taken = await query(db, sql`update item_lazy_indexes set state = 'removing', claimed_at = now() where name = ${row.name} and state = 'dropping' returning name`);
       if (!taken.length) continue;
       const exists = (await query<{ t: string | null }>(db, sql`select to_regclass(${`"${row.table_name}"`}) as t`))[0]?.t;
-      if (exists && row.name.endsWith('_w')) {
-        // The word index of field `<table>_<field id>_w`: its triggers and vocabulary go with it.
-        const fieldId = row.name.slice(row.table_name.length + 1, -'_w'.length);
-        const level = { fields: [{ id: fieldId, type: 1 }], table: row.table_name, path: [], depth: 0 } as unknown as SchemaLevel;
-        const field = level.fields[0]!;
-        await stopSearchWords(db, level, field);
-        await dropSearchWords(db, level, field);
-      }
+      // The word index of field `<table>_<field id>_w` (wordIndexName): its triggers and vocabulary go with it.
+      const fieldId = row.name.slice(row.table_name.length + 1, -'_w'.length);
+      if (exists && row.name === wordIndexName(row.table_name, fieldId)) await forgetSearchWords(db, row.table_name, fieldId);
       await db.execute(sql`drop index ${sql.raw(kind === 'postgres' ? 'concurrently ' : '')}if exists ${sql.identifier(row.name)}`);
       await db.execute(sql`delete from item_lazy_indexes where name = ${row.name} and state = 'removing'`);
       this.known.delete(row.name);

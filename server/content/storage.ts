@@ -188,11 +188,11 @@ export function wordsFunction(field: SchemaField): 'content_words' | 'content_re
 /** The GIN index over a searched field's words (what `&&` with the matching tokens reads). */
 export const wordIndexName = (table: string, fieldId: string) => indexName(table, fieldId, 'w');
 
-const wordTriggers = (level: SchemaLevel, field: SchemaField) =>
+const wordTriggers = (table: string, fieldId: string) =>
   [
     ['wi', 'insert', sql`referencing new table as new_rows`],
     ['wu', 'update', sql`referencing old table as old_rows new table as new_rows`],
-  ].map(([suffix, event, transition]) => ({ name: id(indexName(level.table, field.id, suffix as string)), event: sql.raw(event as string), transition: transition as SQL }));
+  ].map(([suffix, event, transition]) => ({ name: id(indexName(table, fieldId, suffix as string)), event: sql.raw(event as string), transition: transition as SQL }));
 
 /**
  * The statement triggers keeping a searched field's vocabulary in item_search_words (migration
@@ -202,7 +202,7 @@ export async function keepSearchWords(executor: Executor, level: SchemaLevel, fi
   const words = wordsFunction(field);
   if (!words) return;
   const args = sql.raw([fieldColumn(field.id), words].map((a) => `'${a}'`).join(', '));
-  for (const trigger of wordTriggers(level, field)) {
+  for (const trigger of wordTriggers(level.table, field.id)) {
     await executor.execute(
       sql`create or replace trigger ${trigger.name} after ${trigger.event} on ${id(level.table)} ${trigger.transition} for each statement execute function content_keep_words(${args})`,
     );
@@ -211,11 +211,20 @@ export async function keepSearchWords(executor: Executor, level: SchemaLevel, fi
 
 /** Stops keeping a searched field's vocabulary (the triggers go; the words kept stay until `dropSearchWords`). */
 export async function stopSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<void> {
-  if (wordsFunction(field)) for (const trigger of wordTriggers(level, field)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);
+  if (wordsFunction(field)) for (const trigger of wordTriggers(level.table, field.id)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);
+}
+
+/**
+ * Forgets a searched field's vocabulary, named by its table and field id (a word index made when
+ * needed, dropped: server/content/field-indexes.ts): its triggers go, then its words.
+ */
+export async function forgetSearchWords(executor: Executor, table: string, fieldId: string): Promise<void> {
+  for (const trigger of wordTriggers(table, fieldId)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(table)}`);
+  await executor.execute(sql`delete from item_search_words where field_column = ${fieldColumn(fieldId)}`);
 }
 
 /** Forgets the vocabularies of the searched fields a field's storage holds (itself, or a nested collection's fields at every depth). */
-export async function dropSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField) {
+async function dropSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField) {
   const columns: string[] = [];
   const walk = (at: SchemaLevel, f: SchemaField) => {
     if (isNestedField(f)) {

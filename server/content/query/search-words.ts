@@ -7,7 +7,7 @@
  * index (docs/content-storage.md "Listing and searching items").
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { query, type Executor } from '../storage.ts';
+import { query, wordIndexName, type Executor } from '../storage.ts';
 import { trigramLength, wordSearch } from './compile.ts';
 import type { Cond, SearchWords } from './conditions.ts';
 import { defaultQueryTuning, type SearchWordLimits } from './tuning.ts';
@@ -83,7 +83,7 @@ export async function resolveSearchWords(
       words.set(c, remembered);
       continue;
     }
-    const entry = keys.get(key) ?? { column: served.column, index: `${on}_${served.column.slice('f_'.length)}_w`, text, conds: [] };
+    const entry = keys.get(key) ?? { column: served.column, index: wordIndexName(on, served.column.slice('f_'.length)), text, conds: [] };
     entry.conds.push(c);
     keys.set(key, entry);
   }
