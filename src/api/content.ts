@@ -13,7 +13,7 @@ import { importContentTypes, type ImportFormat } from '../../definitions/item-im
 import type { ImportAnswer } from '../../definitions/schemas/import.ts';
 import { getApiClient, type ApiClient } from './client.ts';
 import { ApiError, toApiError } from './errors.ts';
-import { progressFetch, type UploadProgress } from './files.ts';
+import { progressFetch, type UploadProgress } from './progress-fetch.ts';
 import type { ItemAddress, NestedListAddress } from './item-address.ts';
 import { requestJson } from './request-json.ts';
 
