@@ -19,6 +19,7 @@ import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
 import { projectUserRefreshTokenStore, rotateRefreshToken } from './refresh-rotation.ts';
 import type { AuthCaches, CachedSession } from '../public/principal-cache.ts';
+import { VerifiedTokens } from './verified-tokens.ts';
 
 /** What every token answer of `/auth/public` holds (`user_id` and a positive `expires_in`). */
 export interface EndUserTokenPair {
@@ -138,8 +139,8 @@ export class EndUserTokenService {
     return this.pair(session.projectId, session.userId, session.id, rotated.raw, rotated.issuedAt, rotated.jti);
   }
 
-  /** Signature checks already made, with the token's expiry (as server/auth/tokens.ts). */
-  private readonly verified = new Map<string, { userId: string; sessionId: string; projectId: string; exp: number }>();
+  /** Signature checks already made (server/auth/verified-tokens.ts). */
+  private readonly verified = new VerifiedTokens<{ userId: string; sessionId: string; projectId: string; exp: number }>();
 
   /**
    * The claims of a project-user access token, with the session checked alive and the user's
@@ -148,12 +149,8 @@ export class EndUserTokenService {
    */
   async verify(token: string): Promise<EndUserClaims | null> {
     let known = this.verified.get(token);
-    if (known) {
-      if (known.exp <= nowS()) {
-        this.verified.delete(token);
-        throw unauthorized('token_expired', 'The access token has expired.');
-      }
-    } else {
+    if (known === 'expired') throw unauthorized('token_expired', 'The access token has expired.');
+    if (!known) {
       let audience: unknown;
       try {
         audience = decodeJwt(token).aud;
@@ -171,10 +168,7 @@ export class EndUserTokenService {
         });
         if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.proj !== 'string') throw new Error('claims');
         known = { userId: payload.sub, sessionId: payload.sid, projectId: payload.proj, exp: payload.exp! };
-        if (payload.nbf === undefined) {
-          if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
-          this.verified.set(token, known);
-        }
+        this.verified.remember(token, known, payload.nbf);
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'The access token has expired.');
         throw unauthorized('invalid_token', 'The access token is invalid.');

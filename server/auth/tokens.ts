@@ -19,6 +19,7 @@ import { forbidden, unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId, newSecret } from '../lib/ids.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from './keys.ts';
 import { memberRefreshTokens, rotateRefreshToken } from './refresh-rotation.ts';
+import { VerifiedTokens } from './verified-tokens.ts';
 
 export interface TokenPair {
   access_token: string;
@@ -110,24 +111,16 @@ export class TokenService {
     return this.pair(rotated.session.userId, rotated.session.id, rotated.raw, rotated.issuedAt, rotated.jti);
   }
 
-  /**
-   * Tokens whose signature and fixed claims were checked, with their expiry: a signature check
-   * costs more than the rest of a small request, and a client sends the same token call after
-   * call. What can change with time — expiry, the session — is checked on every call.
-   */
-  private readonly verified = new Map<string, { userId: string; sessionId: string; exp: number }>();
+  /** Access tokens already checked (server/auth/verified-tokens.ts). */
+  private readonly verified = new VerifiedTokens<{ userId: string; sessionId: string; exp: number }>();
 
   /** Verifies a bearer access token and that its session is still alive. */
   async verifyAccess(token: string): Promise<AccessClaims> {
     let userId: string;
     let sessionId: string;
     const known = this.verified.get(token);
+    if (known === 'expired') throw unauthorized('token_expired', 'The access token has expired.');
     if (known) {
-      // As jose decides it: expired once exp <= now (whole seconds).
-      if (known.exp <= Math.floor(Date.now() / 1000)) {
-        this.verified.delete(token);
-        throw unauthorized('token_expired', 'The access token has expired.');
-      }
       userId = known.userId;
       sessionId = known.sessionId;
     } else {
@@ -141,11 +134,7 @@ export class TokenService {
         if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
         userId = payload.sub;
         sessionId = payload.sid;
-        // Only tokens whose validity ends at exp alone (no not-before) are kept.
-        if (typeof payload.exp === 'number' && payload.nbf === undefined) {
-          if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
-          this.verified.set(token, { userId, sessionId, exp: payload.exp });
-        }
+        this.verified.remember(token, { userId, sessionId, exp: payload.exp! }, payload.nbf);
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'The access token has expired.');
         throw unauthorized('invalid_token', 'The access token is invalid.');

@@ -9,6 +9,7 @@ import type { TokenRights } from '../../definitions/permissions.ts';
 import type { Db } from '../db/index.ts';
 import { apiTokens } from '../db/schema.ts';
 import { ACCESS_TOKEN_ALG, type ServerKeys } from '../auth/keys.ts';
+import { VerifiedTokens } from '../auth/verified-tokens.ts';
 import { notFound, unauthorized } from '../lib/errors.ts';
 import { hashSecret, newId } from '../lib/ids.ts';
 import type { CachedApiToken } from '../public/principal-cache.ts';
@@ -151,6 +152,9 @@ export class ApiTokenService {
    */
   private readonly runCredentials = new Map<string, string>();
 
+  /** API tokens already checked, with their id and hash (server/auth/verified-tokens.ts). */
+  private readonly verifiedTokens = new VerifiedTokens<{ tokenId: string; hash: string; exp: number | undefined }>();
+
   /** A bearer that verifies as token `tokenId` until `end()` is called. */
   grantRun(tokenId: string): { bearer: string; end(): void } {
     const bearer = `${RUN_CREDENTIAL_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -168,16 +172,23 @@ export class ApiTokenService {
       if (!row) throw unauthorized('invalid_token', 'The API token has been deleted.');
       return this.verified(row);
     }
-    try {
-      const { payload } = await jwtVerify(token, this.keys.publicKey, { algorithms: [ACCESS_TOKEN_ALG], issuer: 'larder', audience: AUDIENCE });
-      if (payload.typ !== 'api' || typeof payload.sub !== 'string') throw new Error('not an API token');
-      tokenId = payload.sub;
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_JWT_EXPIRED') throw unauthorized('token_expired', 'The API token has expired.');
-      throw unauthorized('invalid_token', 'The API token is invalid.');
+    let known = this.verifiedTokens.get(token);
+    if (known === 'expired') throw unauthorized('token_expired', 'The API token has expired.');
+    if (!known) {
+      try {
+        const { payload } = await jwtVerify(token, this.keys.publicKey, { algorithms: [ACCESS_TOKEN_ALG], issuer: 'larder', audience: AUDIENCE });
+        if (payload.typ !== 'api' || typeof payload.sub !== 'string') throw new Error('not an API token');
+        known = { tokenId: payload.sub, hash: hashSecret(token), exp: payload.exp };
+        this.verifiedTokens.remember(token, known, payload.nbf);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_JWT_EXPIRED') throw unauthorized('token_expired', 'The API token has expired.');
+        throw unauthorized('invalid_token', 'The API token is invalid.');
+      }
     }
+    tokenId = known.tokenId;
     const row = this.cache ? await this.cache.get(tokenId, () => this.load(tokenId)) : await this.load(tokenId);
-    if (!row || !sameHash(row.tokenHash, hashSecret(token))) throw unauthorized('invalid_token', 'The API token has been deleted.');
+    // The row is read on every call: a deleted or re-issued token is refused at once.
+    if (!row || !sameHash(row.tokenHash, known.hash)) throw unauthorized('invalid_token', 'The API token has been deleted.');
     return this.verified(row);
   }
 
