@@ -6,8 +6,7 @@
  * pulls the next chunk only when its records have been taken (the source's backpressure).
  */
 import { StringDecoder } from 'node:string_decoder';
-import { Transform, pipeline, type Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import type { Readable } from 'node:stream';
 
 export type ImportFormat = 'csv' | 'json' | 'ndjson';
 export const importFormats: readonly ImportFormat[] = ['csv', 'json', 'ndjson'];
@@ -65,100 +64,167 @@ async function* counted(source: AsyncIterable<Buffer | string>, onBytes: ReaderO
 }
 
 /**
- * CSV as RFC 4180 (what our export and spreadsheets write): csv-parse, records ending in LF or
- * CRLF, a BOM dropped, empty lines skipped. csv-parse's own line count goes wrong after a CRLF
- * inside a quoted cell, so lines are counted here from the bytes: each record ends at
- * `info.bytes`, and the LFs before it are its line.
+ * CSV as RFC 4180 (what our export and spreadsheets write), read by CsvScanner below: records
+ * ending in LF or CRLF (a lone CR is data), a BOM dropped, empty lines skipped, rows of any
+ * length (the caller compares them with the header). Each record comes with the physical line it
+ * starts on (LFs inside quoted cells counted).
  */
 function csvRecords(source: Readable, options: ReaderOptions): RecordSource {
-  // The bytes read but not yet assigned to a record (bounded by the parser's buffers).
-  const pending: Buffer[] = [];
-  let pendingStart = 0;
-  let consumed = 0;
-  let line = 1;
-  let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      try {
-        options.onBytes?.(bytes);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      pending.push(chunk);
-      done(null, chunk);
-    },
-  });
-  const parser = parse({
-    info: true,
-    bom: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    record_delimiter: ['\r\n', '\n'],
-    max_record_size: options.recordMax,
-  });
-  pipeline(source, counter, parser, () => undefined);
-
-  /** Byte `at` of the pending bytes (undefined past them). */
-  const byteAt = (at: number): number | undefined => {
-    let offset = at - pendingStart;
-    for (const chunk of pending) {
-      if (offset < chunk.length) return chunk[offset];
-      offset -= chunk.length;
-    }
-    return undefined;
-  };
-  /** Moves past the record ending at `end`: the line it starts on (blank lines before it skipped). */
-  const take = (end: number): number => {
-    let at = consumed;
-    for (let byte = byteAt(at); at < end && (byte === 0x0a || byte === 0x0d); byte = byteAt(++at)) if (byte === 0x0a) line += 1;
-    const start = line;
-    // The LFs inside the record and the one ending it.
-    let offset = at - pendingStart;
-    let left = end - at;
-    for (const chunk of pending) {
-      if (left <= 0) break;
-      if (offset >= chunk.length) {
-        offset -= chunk.length;
-        continue;
-      }
-      const stop = Math.min(chunk.length, offset + left);
-      for (let i = chunk.indexOf(0x0a, offset); i !== -1 && i < stop; i = chunk.indexOf(0x0a, i + 1)) line += 1;
-      left -= stop - offset;
-      offset = 0;
-    }
-    consumed = end;
-    while (pending.length && pendingStart + pending[0]!.length <= consumed) pendingStart += pending.shift()!.length;
-    return start;
-  };
-
+  const scanner = new CsvScanner(options.recordMax);
   const iterator = (async function* () {
-    try {
-      for await (const entry of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) yield { place: { line: take(entry.info.bytes) }, cells: entry.record };
-    } catch (error) {
-      const e = error as { code?: string; lines?: number; message?: string };
-      if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-        // The record being read starts on the line after the last one taken.
-        throw new UnreadableFileError({ line }, `The file is not valid CSV: ${e.message ?? e.code}`);
-      }
-      throw error;
-    }
+    const decoder = new StringDecoder('utf8');
+    for await (const chunk of counted(source, options.onBytes)) yield* scanner.push(decoder.write(chunk), false);
+    yield* scanner.push(decoder.end(), true);
   })();
   let header: Promise<string[] | undefined> | undefined;
-  const readHeader = () =>
-    (header ??= iterator.next().then((first) => (first.done ? undefined : first.value.cells)));
+  const readHeader = () => (header ??= iterator.next().then((first) => (first.done ? undefined : first.value.cells)));
   return {
     header: readHeader,
     records: (async function* () {
       await readHeader();
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield { place: next.value.place, kind: 'cells' as const, cells: next.value.cells };
-      }
+      yield* iterator;
     })(),
   };
+}
+
+const quote = 0x22;
+const comma = 0x2c;
+const lf = 0x0a;
+const cr = 0x0d;
+
+/**
+ * A CSV reader fed the file's text chunk by chunk, keeping its place between chunks (a cell or a
+ * record may span any number of them). csv-parse (with `info`, which the line numbers needed)
+ * took about a quarter of an import's time; this scans unquoted cells character by character and
+ * quoted ones with `indexOf`, and reads the same records (tests/server/import-readers.test.ts
+ * compares the two on awkward files). A quote inside an unquoted cell, anything but a separator
+ * after a closing quote, and a quote not closed at the end are errors, as in csv-parse's strict
+ * mode.
+ */
+export class CsvScanner {
+  private cells: string[] = [];
+  private cell = '';
+  /** Where the scan is: at a cell's start, inside an unquoted or a quoted cell, or just after a closing quote. */
+  private state: 'start' | 'plain' | 'quoted' | 'closed' = 'start';
+  /** Whether the record has a quoted cell (`""` alone on a line is a record, an empty line is not). */
+  private quotedRecord = false;
+  private recordChars = 0;
+  /** The physical line being read, and the one the current record started on (0: not started). */
+  private line = 1;
+  private recordLine = 0;
+  /** Text held back from the last chunk: trailing quotes and CRs, which the next chunk's first character explains. */
+  private carry = '';
+  private first = true;
+
+  constructor(private readonly recordMax: number) {}
+
+  private broken(message: string): UnreadableFileError {
+    return new UnreadableFileError({ line: this.recordLine || this.line }, `The file is not valid CSV: ${message}`);
+  }
+
+  private add(text: string) {
+    this.cell += text;
+    this.recordChars += text.length;
+    if (this.recordChars > this.recordMax) throw this.broken(`a record is longer than ${this.recordMax} characters`);
+  }
+
+  private endCell() {
+    this.cells.push(this.cell);
+    this.cell = '';
+    this.state = 'start';
+  }
+
+  private endRecord(out: { place: RecordPlace; kind: 'cells'; cells: string[] }[]) {
+    this.endCell();
+    const cells = this.cells;
+    if (!(cells.length === 1 && cells[0] === '' && !this.quotedRecord)) out.push({ place: { line: this.recordLine }, kind: 'cells', cells });
+    this.cells = [];
+    this.quotedRecord = false;
+    this.recordChars = 0;
+    this.recordLine = 0;
+  }
+
+  /** The records completed by `chunk` (`last`: the file ends after it). */
+  push(chunk: string, last: boolean): { place: RecordPlace; kind: 'cells'; cells: string[] }[] {
+    let text = this.carry + chunk;
+    if (this.first && text.length) {
+      this.first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    this.carry = '';
+    if (!last) {
+      let keep = text.length;
+      while (keep > 0 && (text.charCodeAt(keep - 1) === quote || text.charCodeAt(keep - 1) === cr)) keep -= 1;
+      this.carry = text.slice(keep);
+      text = text.slice(0, keep);
+    }
+    const out: { place: RecordPlace; kind: 'cells'; cells: string[] }[] = [];
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      if (this.recordLine === 0) this.recordLine = this.line;
+      if (this.state === 'quoted') {
+        const q = text.indexOf('"', i);
+        const stop = q === -1 ? n : q;
+        for (let at = text.indexOf('\n', i); at !== -1 && at < stop; at = text.indexOf('\n', at + 1)) this.line += 1;
+        if (q === -1) {
+          this.add(text.slice(i));
+          i = n;
+        } else if (text.charCodeAt(q + 1) === quote) {
+          this.add(text.slice(i, q + 1));
+          i = q + 2;
+        } else {
+          this.add(text.slice(i, q));
+          this.state = 'closed';
+          i = q + 1;
+        }
+        continue;
+      }
+      if (this.state === 'closed') {
+        const c = text.charCodeAt(i);
+        if (c === comma) {
+          this.endCell();
+          i += 1;
+        } else if (c === lf || (c === cr && text.charCodeAt(i + 1) === lf)) {
+          this.endRecord(out);
+          this.line += 1;
+          i += c === lf ? 1 : 2;
+        } else throw this.broken('a closing quote is followed by something other than a comma or the end of the line');
+        continue;
+      }
+      if (this.state === 'start' && text.charCodeAt(i) === quote) {
+        this.state = 'quoted';
+        this.quotedRecord = true;
+        i += 1;
+        continue;
+      }
+      let j = i;
+      let c = 0;
+      for (; j < n; j += 1) {
+        c = text.charCodeAt(j);
+        if (c === comma || c === lf || c === quote || (c === cr && text.charCodeAt(j + 1) === lf)) break;
+      }
+      if (j > i) this.add(text.slice(i, j));
+      if (j === n) {
+        this.state = 'plain';
+        break;
+      }
+      if (c === quote) throw this.broken('a quote inside a cell that does not start with one');
+      if (c === comma) {
+        this.endCell();
+        i = j + 1;
+      } else {
+        this.endRecord(out);
+        this.line += 1;
+        i = j + (c === lf ? 1 : 2);
+      }
+    }
+    if (last) {
+      if (this.state === 'quoted') throw this.broken('a quote is not closed');
+      if (this.state !== 'start' || this.cells.length > 0) this.endRecord(out);
+    }
+    return out;
+  }
 }
 
 /** NDJSON: one JSON value per line (CRLF or LF); blank lines are skipped. */
