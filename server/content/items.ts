@@ -257,10 +257,10 @@ export class ItemService {
       }
       const created = inserted.filter((entry): entry is Item => !(entry instanceof AppError));
       if (created.length) {
-        await tx.execute(sql`update content_collections set item_count = item_count + ${created.length} where id = ${row.id}`);
         await recordContentEvents(
           tx,
           created.map((item) => ({ ...eventPlace(projectId, row), trigger: 'create' as const, itemId: item._id, item })),
+          sql`update content_collections set item_count = item_count + ${created.length} where id = ${row.id}`,
         );
       }
       return outcomes.map((outcome) => {

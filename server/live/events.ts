@@ -4,7 +4,7 @@
  * server process at commit (PostgreSQL delivers notifications of a transaction only when, and
  * only if, it commits). Live streams (and webhooks) read the rows.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { query, type Executor } from '../content/storage.ts';
 
 export const contentEventChannel = 'larder_item_events';
@@ -53,9 +53,16 @@ export async function recordContentEvent(tx: Executor, event: NewContentEvent): 
   await recordContentEvents(tx, [event]);
 }
 
-/** Several events of one transaction (a batch of creates) in one statement, in the order given. */
-export async function recordContentEvents(tx: Executor, events: readonly NewContentEvent[]): Promise<void> {
-  if (!events.length) return;
+/**
+ * Several events of one transaction (a batch of creates) in one statement, in the order given.
+ * `alongside`: a data-modifying statement of the same write (a counter's update) run in the same
+ * statement, as a CTE (which runs once whether or not it is read): one round trip less.
+ */
+export async function recordContentEvents(tx: Executor, events: readonly NewContentEvent[], alongside?: SQL): Promise<void> {
+  if (!events.length) {
+    if (alongside) await tx.execute(alongside);
+    return;
+  }
   const rows = sql.join(
     events.map(
       (event) => sql`(${event.projectId}, ${event.collectionId}, ${event.trigger}, ${event.itemId}, ${event.rootItemId},
@@ -64,7 +71,7 @@ export async function recordContentEvents(tx: Executor, events: readonly NewCont
     sql`, `,
   );
   await tx.execute(sql`
-    with inserted as (
+    with ${alongside ? sql`alongside as (${alongside}), ` : sql``}inserted as (
       insert into item_events (project_id, collection_id, trigger, item_id, root_item_id, nested_path, item)
       values ${rows}
       returning id, project_id, collection_id, trigger, item_id, root_item_id, nested_path, item, created_at
