@@ -9,6 +9,7 @@
  * Statement triggers (option counts, search vocabularies, kept search totals) fire for COPY as
  * for inserts, once per batch; one content event per batch (trigger `import`) tells live streams.
  */
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { sql, type SQL } from 'drizzle-orm';
@@ -114,6 +115,35 @@ function planKey(level: SchemaLevel, key: string): KeyPlan {
   return { kind: 'field', field, type, column: type.storage.column };
 }
 
+/** A column field of the level, with what every row's check asks of it. */
+interface ColumnPlan {
+  field: SchemaField;
+  type: FieldType;
+  /** Required and checked as such (as a create: a required image may be uploaded after the item exists). */
+  required: boolean;
+}
+
+function columnPlans(level: SchemaLevel): ColumnPlan[] {
+  return columnFields(level).map((field) => {
+    const type = fieldType(field.type)!;
+    return { field, type, required: Boolean(field.required) && type.capabilities.required && type.files === undefined };
+  });
+}
+
+/**
+ * No fewer than the UTF-8 bytes of `JSON.stringify(value)`: a character of a string takes at most 6
+ * (`\u001f`), a number at most 24 (`-1.2345678901234567e-308`). An item whose bound is within the
+ * size limit need not be measured.
+ */
+function jsonBytesAtMost(value: unknown): number {
+  if (typeof value === 'string') return 6 * value.length + 2;
+  if (value === null || typeof value !== 'object') return 24;
+  let n = 2;
+  if (Array.isArray(value)) for (const entry of value) n += jsonBytesAtMost(entry) + 1;
+  else for (const key in value) n += 6 * key.length + 4 + jsonBytesAtMost((value as Record<string, unknown>)[key]);
+  return n;
+}
+
 /** One record being imported: its values once checked, or its problems. */
 interface Row {
   place: RecordPlace;
@@ -132,9 +162,11 @@ const refusalOf = (path: string, refusal: ValueRefusal) => valueProblem(path, re
  * item's size. CSV cells are first read by the type's codec (`csv.fromCell`, after undoing the
  * export's formula neutralising). Links and uniqueness are checked per batch afterwards.
  */
-function checkRecord(entries: readonly (readonly [KeyPlan, unknown])[], cells: boolean, level: SchemaLevel, place: RecordPlace): Row {
+function checkRecord(plans: readonly KeyPlan[], raws: readonly unknown[], cells: boolean, columns: readonly ColumnPlan[], place: RecordPlace): Row {
   const row: Row = { place, problems: [], values: new Map() };
-  for (const [plan, raw] of entries) {
+  for (let i = 0; i < plans.length; i += 1) {
+    const plan = plans[i]!;
+    const raw = raws[i];
     switch (plan.kind) {
       case 'ignored':
       case 'unknown':
@@ -183,20 +215,19 @@ function checkRecord(entries: readonly (readonly [KeyPlan, unknown])[], cells: b
       }
     }
   }
-  const columns = columnFields(level);
-  for (const field of columns) {
-    const initial = row.values.has(field) ? undefined : fieldType(field.type)?.defaultFor?.(field);
+  for (const { field, type } of columns) {
+    const initial = row.values.has(field) || !type.defaultFor ? undefined : type.defaultFor(field);
     if (initial !== undefined) row.values.set(field, initial);
   }
-  for (const field of columns) {
-    const type = fieldType(field.type)!;
-    if (!field.required || !type.capabilities.required || row.problems.some((p) => p.path === field.slug)) continue;
-    // As a create: a required image may be uploaded after the item exists.
-    if (type.files !== undefined) continue;
+  for (const { field, type, required } of columns) {
+    if (!required || row.problems.some((p) => p.path === field.slug)) continue;
     if (type.isEmpty(row.values.get(field) ?? null)) row.problems.push(refusalOf(field.slug, { code: 'required', params: { field: field.name } }));
   }
   if (row.problems.length === 0) {
-    const sizes = [...row.values].map(([field, value]) => [field.slug, value === null ? 0 : Buffer.byteLength(JSON.stringify(value))] as const);
+    let bound = 0;
+    for (const value of row.values.values()) bound += jsonBytesAtMost(value);
+    // Measured exactly only when the bound does not settle it.
+    const sizes = bound <= contentLimits.itemBytesMax ? [] : [...row.values].map(([field, value]) => [field.slug, value === null ? 0 : Buffer.byteLength(JSON.stringify(value))] as const);
     if (sizes.reduce((sum, [, size]) => sum + size, 0) > contentLimits.itemBytesMax) {
       const largest = sizes.reduce((a, b) => (b[1] > a[1] ? b : a));
       row.problems.push(refusalOf(largest[0], { code: 'itemTooLarge', params: { max: contentLimits.itemBytesMax } }));
@@ -338,7 +369,7 @@ function copyCell(column: ColumnType, value: unknown): string {
       return value ? 't' : 'f';
     default: {
       const text = column === 'jsonb' || column === 'json' ? JSON.stringify(value) : String(value);
-      return `"${text.replaceAll('"', '""')}"`;
+      return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
     }
   }
 }
@@ -383,6 +414,7 @@ async function writeBatch(tx: Tx, level: SchemaLevel, rows: readonly Written[]):
     const stream = client.query(copyFrom(text));
     stream.end(`${lines.join('\n')}\n`);
     await finished(stream);
+
     return;
   }
   const records = rows.map((row) => {
@@ -425,6 +457,12 @@ async function takenInTable(tx: Tx, level: SchemaLevel, rows: readonly Row[], un
   return { takenIds, takenValues };
 }
 
+/** `n` ids as newId makes them, from one draw of random bytes. */
+function newIds(n: number): string[] {
+  const hex = randomBytes(12 * n).toString('hex');
+  return Array.from({ length: n }, (_, i) => hex.slice(24 * i, 24 * i + 24));
+}
+
 const placeOf = (place: RecordPlace) => ('line' in place ? `line ${place.line}` : `record ${place.record}`);
 
 /**
@@ -449,6 +487,7 @@ export async function importItems(db: Db, target: { projectId: string; collectio
       // The counter, the rank and the schema need the row for the whole import, as creates do.
       const collection = await collectionRow(tx, target.projectId, target.collection, 'update');
       const level = levelOf(collection);
+      const columns = columnPlans(level);
       const unique = columnFields(level).filter((field) => field.unique && fieldType(field.type)?.capabilities.unique);
       const linked = columnFields(level).filter((field) => fieldType(field.type)?.resolve);
       const withFiles = columnFields(level).filter((field) => fieldType(field.type)?.files !== undefined);
@@ -491,23 +530,20 @@ export async function importItems(db: Db, target: { projectId: string; collectio
           if (record.cells.length !== header!.length) {
             return { place: record.place, problems: [{ path: '', message: `has ${record.cells.length} cell(s) where the header has ${header!.length}` }], values: new Map() };
           }
-          return checkRecord(
-            headerPlans!.map((plan, i) => [plan, record.cells[i]] as const),
-            true,
-            level,
-            record.place,
-          );
+          return checkRecord(headerPlans!, record.cells, true, columns, record.place);
         }
         const value = record.value;
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return { place: record.place, problems: [{ path: '', message: 'must be a JSON object of values keyed by field slug' }], values: new Map() };
-        const entries: (readonly [KeyPlan, unknown])[] = [];
+        const keyPlans: KeyPlan[] = [];
+        const raws: unknown[] = [];
         const unknown: string[] = [];
-        for (const [key, raw] of Object.entries(value)) {
+        for (const key in value) {
           const plan = planOf(key);
           if (plan.kind === 'unknown' && !options.ignoreUnknown) unknown.push(key);
-          entries.push([plan, raw]);
+          keyPlans.push(plan);
+          raws.push((value as Record<string, unknown>)[key]);
         }
-        const row = checkRecord(entries, false, level, record.place);
+        const row = checkRecord(keyPlans, raws, false, columns, record.place);
         for (const key of unknown) row.problems.unshift({ path: key, message: unknownMessage(collection.slug) });
         return row;
       };
@@ -575,35 +611,53 @@ export async function importItems(db: Db, target: { projectId: string; collectio
         const ranks = generateNKeysBetween(rank, null, good.length);
         rank = ranks[ranks.length - 1]!;
         const now = new Date().toISOString();
-        const written: Written[] = good.map((row, i) => ({ id: row.id ?? newId(), rank: ranks[i]!, created: row.created ?? now, updated: row.updated ?? now, values: row.values }));
-        await guardUnique(level, () => writeBatch(tx, level, written));
+        const ids = newIds(good.length);
+        const written: Written[] = good.map((row, i) => ({ id: row.id ?? ids[i]!, rank: ranks[i]!, created: row.created ?? now, updated: row.updated ?? now, values: row.values }));
         imported += written.length;
         batches += 1;
-        await tx.execute(sql`update content_collections set item_count = item_count + ${written.length} where id = ${collection.id}`);
-        await recordContentEvents(tx, [
-          {
-            projectId: target.projectId,
-            collectionId: collection.id,
-            rootItemId: null,
-            nestedPath: '',
-            trigger: 'import',
-            itemId: '',
-            item: { importID, batch: batches, count: written.length, firstID: written[0]!.id, lastID: written[written.length - 1]!.id },
-          },
-        ]);
+        const batch = batches;
+        // One connection: the previous batch's write ends first. This one's goes on while the next batch is read and checked.
+        await writing;
+        writing = write(written, batch);
+        writing.catch(() => undefined);
       };
+      const write = async (written: Written[], batch: number) => {
+        await guardUnique(level, () => writeBatch(tx, level, written));
+        await recordContentEvents(
+          tx,
+          [
+            {
+              projectId: target.projectId,
+              collectionId: collection.id,
+              rootItemId: null,
+              nestedPath: '',
+              trigger: 'import',
+              itemId: '',
+              item: { importID, batch, count: written.length, firstID: written[0]!.id, lastID: written[written.length - 1]!.id },
+            },
+          ],
+          sql`update content_collections set item_count = item_count + ${written.length} where id = ${collection.id}`,
+        );
+      };
+      let writing: Promise<void> = Promise.resolve();
 
-      let batch: Row[] = [];
-      for await (const record of reader.records) {
-        batch.push(toRow(record));
-        if (batch.length >= batchSize) {
-          await settle(batch);
-          batch = [];
-          // Refused: read on only to collect problems, up to the most kept.
-          if (!options.skipBadRows && errors.length >= importErrorsMax) break;
+      try {
+        let batch: Row[] = [];
+        for await (const record of reader.records) {
+          batch.push(toRow(record));
+          if (batch.length >= batchSize) {
+            await settle(batch);
+            batch = [];
+            // Refused: read on only to collect problems, up to the most kept.
+            if (!options.skipBadRows && errors.length >= importErrorsMax) break;
+          }
         }
+        if (batch.length) await settle(batch);
+        await writing;
+      } finally {
+        // A write still under way ends before the transaction does (its failure, if any, already thrown or beside the point).
+        await writing.catch(() => undefined);
       }
-      if (batch.length) await settle(batch);
       if (badRows > 0 && !options.skipBadRows) throw new ImportRefusedError(errors, badRows);
       return { importID, imported, skipped: badRows, errors, batches };
     });
