@@ -111,7 +111,8 @@ export class FieldIndexKeeper {
    */
   want(level: SchemaLevel, q: Pick<ListQuery, 'sort' | 'where'>): void {
     if (!this.lazy || this.stopped) return;
-    for (const index of indexesServing(level, q)) {
+    // Each index is built with its own level: a condition on a nested list's elements names the nested table's.
+    for (const { index, level: at } of indexesServing(level, q)) {
       const known = this.known.get(index.name);
       if (known?.state === 'ready') {
         this.touch(index.name);
@@ -121,7 +122,7 @@ export class FieldIndexKeeper {
       this.known.set(index.name, { state: 'building', until: Date.now() + retryAfterMs });
       // One build at a time per process: two on one table would make their triggers wait on each other's builds.
       this.ownBuilds.add(index.name);
-      const run = this.queue.then(() => (this.stopped ? undefined : this.build(level, index))).finally(() => this.ownBuilds.delete(index.name));
+      const run = this.queue.then(() => (this.stopped ? undefined : this.build(at, index))).finally(() => this.ownBuilds.delete(index.name));
       this.queue = run.catch(() => undefined);
       const build = run
         .catch((error: unknown) => {
@@ -168,6 +169,8 @@ export class FieldIndexKeeper {
     }
     try {
       const field = index.words ? columnFields(level).find((f) => fieldColumn(f.id) === index.column) : undefined;
+      // A word index without its triggers and vocabulary would find nothing: never marked ready.
+      if (index.words && !field) throw new Error(`no field of ${level.table} has the column ${index.column}`);
       // Words written from here on reach the vocabulary; the rows already there are read below.
       // Making the triggers waits for the table's writes under way and holds new ones meanwhile:
       // at most `triggerLockMs` (another process's index build on the table would hold it longer).
@@ -280,12 +283,12 @@ export async function stopIndexBuilds(executor: Executor, tables: readonly strin
  * (comparisons the btree, searches the trigram and word indexes, places the gist), nested levels
  * included. The rank index (every default list) is always there.
  */
-export function indexesServing(level: SchemaLevel, q: Pick<ListQuery, 'sort' | 'where'>): FieldIndex[] {
-  const out = new Map<string, FieldIndex>();
+export function indexesServing(level: SchemaLevel, q: Pick<ListQuery, 'sort' | 'where'>): { index: FieldIndex; level: SchemaLevel }[] {
+  const out = new Map<string, { index: FieldIndex; level: SchemaLevel }>();
   const of = (at: SchemaLevel, column: string, uses: readonly FieldIndex['use'][]) => {
     const field = columnFields(at).find((f) => fieldColumn(f.id) === column);
     const all = field ? fieldIndexes(at, field) : systemIndexes(at).filter((index) => index.column === column);
-    for (const index of all) if (uses.includes(index.use)) out.set(index.name, index);
+    for (const index of all) if (uses.includes(index.use)) out.set(index.name, { index, level: at });
   };
   if (q.sort) of(level, q.sort.column, ['order']);
   const walk = (at: SchemaLevel, c: Cond) => {

@@ -135,6 +135,32 @@ describe.each(databaseKinds)('indexes made when needed on %s', (kind) => {
     expect(await indexes()).toContain(wordIndex);
     expect((await list({ search: 'market' })).total).toBe(4);
   });
+
+  it('makes a nested list’s word index, with its triggers and vocabulary, when a top-level condition reaches it', async () => {
+    const made = (await createCollection(f, {
+      id: 'books',
+      name: 'Books',
+      schema: [
+        { name: 'Title', slug: 'title', type: code('PlainText'), primaryField: true },
+        { name: 'Chapters', slug: 'chapters', type: code('NestedCollection'), nestedCollectionSchema: [{ name: 'Heading', slug: 'heading', type: code('PlainText') }] },
+      ],
+    })) as { schema: { slug: string; nestedCollectionSchema?: { slug: string; id: string }[] }[] };
+    const heading = `f_${made.schema.find((field) => field.slug === 'chapters')!.nestedCollectionSchema![0]!.id}`;
+    const book = (await createItem(f, 'books', { title: 'Atlas' }))._id;
+    for (const words of ['One', 'Two']) await createItem(f, 'books', { heading: words }, { item: book, nestedID: 'chapters' });
+    const nested = (params: Record<string, string>) => f.call('GET', `collection/books/item/${book}?${new URLSearchParams({ nestedID: 'chapters', ...params })}`);
+    // A top-level condition on the chapters' headings: their text indexes are made with the chapters' table.
+    const find = JSON.stringify({ chapters: { $elemMatch: { heading: { $regex: '^T' } } } });
+    expect(json<{ title: string }[]>(await f.call('GET', `collection/books/item?${new URLSearchParams({ find })}`)).map((item) => item.title)).toEqual(['Atlas']);
+    await t.app.ctx.fieldIndexes.settled();
+    const nestedTable = (await rows<{ nested: string }>(sql`select storage_tables[2] as nested from content_collections where slug = 'books'`))[0]!.nested;
+    expect(t.app.ctx.fieldIndexes.wordsReady(nestedTable, heading)).toBe(true);
+    expect((await rows<{ word: string }>(sql`select word from item_search_words where field_column = ${heading} order by word`)).map((r) => r.word)).toEqual(['one', 'two']);
+    expect((await rows<{ tgname: string }>(sql`select tgname from pg_trigger where tgrelid = ${nestedTable}::regclass and not tgisinternal and tgname like ${`%${heading.slice(2)}%`}`)).length).toBeGreaterThan(0);
+    expect(json<{ heading: string }[]>(await nested({ search: 'tw' })).map((item) => item.heading)).toEqual(['Two']);
+    await createItem(f, 'books', { heading: 'Twelve' }, { item: book, nestedID: 'chapters' });
+    expect(json<{ heading: string }[]>(await nested({ search: 'tw' })).map((item) => item.heading)).toEqual(['Two', 'Twelve']);
+  });
 });
 
 describe.runIf(databaseKinds.includes('postgres'))('an index made when needed on PostgreSQL', () => {
