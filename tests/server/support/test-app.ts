@@ -29,6 +29,7 @@ export const testEnv: Record<string, string> = {
   RATE_LIMIT_SIGNUP_ADDRESS: '1000/1m',
   // Totals kept for slow filters depend on timing: only tests/server/kept-totals.test.ts turns them on.
   SEARCH_KEPT_SLOW_MS: '0',
+  ...(process.env.TEST_FIELD_INDEXES ? { FIELD_INDEXES: process.env.TEST_FIELD_INDEXES } : {}),
 };
 
 /**
