@@ -8,6 +8,8 @@
  * everything rolls back (with `skipBadRows` bad rows are left out and reported instead).
  * Statement triggers (option counts, search vocabularies, kept search totals) fire for COPY as
  * for inserts, once per batch; one content event per batch (trigger `import`) tells live streams.
+ * A batch is written while the next one is read and checked. An empty table's search indexes and
+ * vocabulary triggers are set aside and built once at the end (deferIndexes).
  */
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -622,8 +624,20 @@ export async function importItems(db: Db, target: { projectId: string; collectio
         return row;
       };
 
-      /** Checks a batch's links, files, single item, ids and unique values; writes its good rows unless the import is already refused. */
+      /**
+       * A failed write (a unique violation: ImportRefusedError) aborts the transaction, so the next
+       * batch's queries fail after it: its error is the one to throw.
+       */
       const settle = async (rows: Row[]) => {
+        try {
+          await settleBatch(rows);
+        } catch (error) {
+          await writing;
+          throw error;
+        }
+      };
+      /** Checks a batch's links, files, single item, ids and unique values; writes its good rows unless the import is already refused. */
+      const settleBatch = async (rows: Row[]) => {
         // Links: every ItemRef value of the batch, looked up at once.
         const live = () => rows.filter((row) => row.problems.length === 0);
         if (linked.length) {
