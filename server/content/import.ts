@@ -459,80 +459,6 @@ async function takenInTable(tx: Tx, level: SchemaLevel, rows: readonly Row[], un
   return { takenIds, takenValues };
 }
 
-/** What an import into an empty table took off it, to build again once the rows are in. */
-interface Deferred {
-  /** `create index …` statements (pg_get_indexdef). */
-  indexes: string[];
-  /** `create trigger …` statements of the vocabulary's insert triggers, with their column and words function. */
-  triggers: { definition: string; column: string; words: string }[];
-}
-
-/**
- * Before the first batch of an import into an EMPTY table whose first batch is full (docs/content-
- * storage.md "Importing items", Indexes built once): when the table has a GIN index or a
- * vocabulary's insert trigger, its indexes other than the primary key and the unique ones, and
- * those triggers, are dropped in the import's transaction, to be built once from all the rows at
- * the end (rebuildIndexes), cheaper than keeping them row by row (docs/performance.md "Import
- * speed"). Dropping locks the table against readers until the commit, so it is done only when no
- * one holds a lock on the table at that moment (`nowait`), and never on a table with indexes the
- * keeper made when needed (FIELD_INDEXES=lazy: those are its own). A rollback (a bad row, a cut
- * upload) brings everything back as it was.
- */
-async function deferIndexes(tx: Tx, table: string): Promise<Deferred | undefined> {
-  const [state] = await query<{ lazy: boolean; empty: boolean }>(
-    tx,
-    sql`select exists (select 1 from item_lazy_indexes where table_name = ${table}) as lazy, not exists (select 1 from ${id(table)}) as empty`,
-  );
-  if (!state || state.lazy || !state.empty) return undefined;
-  const indexes = await query<{ name: string; definition: string; gin: boolean }>(
-    tx,
-    sql`select c.relname as name, pg_get_indexdef(i.indexrelid) as definition, a.amname = 'gin' as gin
-        from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
-        where i.indrelid = ${table}::regclass and not i.indisunique order by c.relname`,
-  );
-  // The insert triggers (tgtype bit 4) calling content_keep_words: COPY fires no other of them.
-  const triggers = await query<{ name: string; definition: string }>(
-    tx,
-    sql`select t.tgname as name, pg_get_triggerdef(t.oid) as definition from pg_trigger t join pg_proc p on p.oid = t.tgfoid
-        where t.tgrelid = ${table}::regclass and not t.tgisinternal and p.proname = 'content_keep_words' and (t.tgtype & 4) <> 0 order by t.tgname`,
-  );
-  // Worth it when the table keeps text searchable (GIN indexes, vocabularies): btrees alone cost little per row.
-  if (!triggers.length && !indexes.some((index) => index.gin)) return undefined;
-  await tx.execute(sql`savepoint import_defer`);
-  try {
-    await tx.execute(sql`lock table ${id(table)} in access exclusive mode nowait`);
-  } catch {
-    await tx.execute(sql`rollback to savepoint import_defer`);
-    return undefined;
-  }
-  await tx.execute(sql`release savepoint import_defer`);
-  const deferred: Deferred = { indexes: [], triggers: [] };
-  for (const index of indexes) {
-    await tx.execute(sql`drop index ${id(index.name)}`);
-    deferred.indexes.push(index.definition);
-  }
-  for (const trigger of triggers) {
-    const args = /content_keep_words\('(f_[A-Za-z0-9_-]+)', '(content_words|content_ref_words)'\)/.exec(trigger.definition);
-    if (!args) continue;
-    await tx.execute(sql`drop trigger ${id(trigger.name)} on ${id(table)}`);
-    deferred.triggers.push({ definition: trigger.definition, column: args[1]!, words: args[2]! });
-  }
-  return deferred;
-}
-
-/** After the last batch: the triggers and indexes deferIndexes took, made again, and each vocabulary filled from the rows (the table held none before). */
-async function rebuildIndexes(tx: Tx, table: string, deferred: Deferred): Promise<void> {
-  for (const trigger of deferred.triggers) {
-    await tx.execute(sql.raw(trigger.definition));
-    await tx.execute(
-      sql`insert into item_search_words (field_column, word)
-          select distinct ${trigger.column}::text, w from ${id(table)}, unnest(${id(trigger.words)}(${id(trigger.column)})) w where w <> ''
-          on conflict do nothing`,
-    );
-  }
-  for (const definition of deferred.indexes) await tx.execute(sql.raw(definition));
-}
-
 /** `n` ids as newId makes them, from one draw of random bytes. */
 function newIds(n: number): string[] {
   const hex = randomBytes(12 * n).toString('hex');
@@ -710,7 +636,6 @@ export async function importItems(db: Db, target: { projectId: string; collectio
         writing.catch(() => undefined);
       };
       const write = async (written: Written[], batch: number) => {
-        if (batch === 1 && written.length >= batchSize) deferred = await deferIndexes(tx, level.table);
         await guardUnique(level, () => writeBatch(tx, level, written));
         await recordContentEvents(
           tx,
@@ -729,7 +654,6 @@ export async function importItems(db: Db, target: { projectId: string; collectio
         );
       };
       let writing: Promise<void> = Promise.resolve();
-      let deferred: Deferred | undefined;
 
       try {
         let batch: Row[] = [];
@@ -749,7 +673,6 @@ export async function importItems(db: Db, target: { projectId: string; collectio
         await writing.catch(() => undefined);
       }
       if (badRows > 0 && !options.skipBadRows) throw new ImportRefusedError(errors, badRows);
-      if (deferred) await rebuildIndexes(tx, level.table, deferred);
       return { importID, imported, skipped: badRows, errors, batches };
     });
   } catch (error) {

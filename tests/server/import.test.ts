@@ -238,47 +238,6 @@ describe.each(databaseKinds)('item import on %s', (kind) => {
     expect(await traces(slug)).toEqual(before);
   });
 
-  /** The table's indexes and triggers, as PostgreSQL would make them again. */
-  async function shape(collection: string) {
-    const [row] = await rows<{ id: string }>(sql`select id from content_collections where project_id = ${f.project} and slug = ${collection}`);
-    const table = `content_${row!.id}`;
-    const indexes = await rows<{ d: string }>(sql`select pg_get_indexdef(indexrelid) as d from pg_index where indrelid = ${table}::regclass order by 1`);
-    const triggers = await rows<{ d: string }>(sql`select pg_get_triggerdef(oid) as d from pg_trigger where tgrelid = ${table}::regclass and not tgisinternal order by 1`);
-    return { indexes: indexes.map((r) => r.d), triggers: triggers.map((r) => r.d) };
-  }
-
-  it('into an empty collection builds its indexes and vocabulary once at the end: the same indexes and triggers after, searches find the rows', async () => {
-    const slug = await notes();
-    const before = await shape(slug);
-    expect(before.indexes.some((d) => /using gin/i.test(d))).toBe(true);
-    expect(before.triggers.some((d) => /content_keep_words/.test(d))).toBe(true);
-    importLimits.batchSize = 3;
-    const file = ['title,size,code', ...Array.from({ length: 10 }, (_, i) => `${i % 2 ? 'kayak' : 'zebra'} ${i},${i % 3 ? 'Alpha' : 'Beta'},c${i}`)].join('\n');
-    expect(json(await importCall(slug, file, 'csv'))).toMatchObject({ imported: 10 });
-    expect(await shape(slug)).toEqual(before);
-    const [words] = await rows<{ n: number }>(sql`select count(*)::integer as n from item_search_words where word in ('kayak', 'zebra')`);
-    expect(words!.n).toBeGreaterThanOrEqual(2);
-    Object.assign(t.app.ctx.config.listQueries.searchWords, { tokens: -1 });
-    const found = await list(slug, '&search=kaya');
-    expect([found.items.length, found.total]).toEqual([5, 5]);
-    expect((await traces(slug)).options).toEqual([
-      { option_id: 'a', n: 6 },
-      { option_id: 'b', n: 4 },
-    ]);
-    // The unique index stayed on all along: a taken value is still refused.
-    const again = await importCall(slug, 'title,code\nother,c3', 'csv');
-    expect(again.statusCode, again.body).toBe(422);
-  });
-
-  it('into an empty collection that builds its indexes at the end still refuses a bad row of a later batch with its line, and leaves indexes and triggers as they were', async () => {
-    const slug = await notes();
-    const before = { traces: await traces(slug), shape: await shape(slug) };
-    const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify(i === 6 ? { title: 'bad', n: 'seven' } : { title: `fresh ${i}`, n: i, size: { _id: 'a' } }));
-    const refused = importItems(t.database.db, { projectId: f.project, collection: slug }, Readable.from([lines.join('\n')]), { format: 'ndjson', batchSize: 3 });
-    await expect(refused).rejects.toMatchObject({ status: 422, rowErrors: [expect.objectContaining({ line: 7, path: 'n' })] });
-    expect({ traces: await traces(slug), shape: await shape(slug) }).toEqual(before);
-  });
-
   it('writes nothing when the upload is cut off, and frees the collection', async () => {
     const slug = await notes();
     importLimits.batchSize = 10;
