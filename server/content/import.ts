@@ -8,8 +8,8 @@
  * everything rolls back (with `skipBadRows` bad rows are left out and reported instead).
  * Statement triggers (option counts, search vocabularies, kept search totals) fire for COPY as
  * for inserts, once per batch; one content event per batch (trigger `import`) tells live streams.
- * A batch is written while the next one is read and checked. An empty table's search indexes and
- * vocabulary triggers are set aside and built once at the end (deferIndexes).
+ * A batch is written while the next one is read and checked. Indexes are kept row by row, never
+ * dropped for the import: readers of the collection go on meanwhile (docs/content-storage.md).
  */
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
