@@ -412,6 +412,9 @@ interface ExportPlan {
   copyPool: pg.Pool | undefined;
 }
 
+/** Which word indexes may serve a search (server/content/field-indexes.ts `usableWords`; undefined: all). */
+type UsableWords = (table: string, column: string) => boolean;
+
 const sortKey = sql.identifier('__sort_key');
 const rowId = sql.identifier('_id');
 const cellNamesOf = (columns: ExportColumn[]) => columns.map((_, i) => sql.identifier(`__c${i}`));
@@ -420,14 +423,14 @@ const cellNamesOf = (columns: ExportColumn[]) => columns.map((_, i) => sql.ident
  * The list the export writes (the pipeline refused, a search's words resolved), its total, its
  * columns, and which way its batches are written.
  */
-async function planExport(db: Db, source: Omit<CsvSource, 'filename'>, config: Pick<Config, 'csv' | 'listQueries'>): Promise<ExportPlan> {
+async function planExport(db: Db, source: Omit<CsvSource, 'filename'>, config: Pick<Config, 'csv' | 'listQueries'>, usableWords?: UsableWords): Promise<ExportPlan> {
   let q = source.query;
   if (q.pipeline) throw invalid([{ path: 'aggregationPipeline', message: 'cannot be exported as CSV: export the list, filtered with query, filter or find' }]);
   const limits = config.csv;
   // A search reads its tokens from the vocabularies first, as the list does, so the export is the list's rows.
   if (q.where && holdsSearch(q.where)) {
     const where = q.where;
-    q = { ...q, where: await guarded(db, (executor) => resolveSearchWords(executor, source.level.table, where, config.listQueries.searchWords)) };
+    q = { ...q, where: await guarded(db, (executor) => resolveSearchWords(executor, source.level.table, where, config.listQueries.searchWords, undefined, usableWords)) };
   }
   const compiled: CompiledList = compileListQuery(source.level, { ...q, pageNumber: 1, perPage: limits.batchSize }, { parentId: source.parentId });
   const keyset = keysetOf(q);
@@ -663,8 +666,9 @@ export async function itemsCsvStream(
   source: Omit<CsvSource, 'filename'>,
   config: Pick<Config, 'csv' | 'listQueries'>,
   onError?: (error: unknown) => void,
+  usableWords?: UsableWords,
 ): Promise<{ stream: PassThrough; total: number; written: { rows: number } }> {
-  const plan = await planExport(db, source, config);
+  const plan = await planExport(db, source, config, usableWords);
   const header = stringify([plan.columns.map((c) => c.header)], { eof: true });
   const readBatch = batchReader(plan);
   const runs = runsOf(plan.keyset);
@@ -684,10 +688,16 @@ export async function itemsCsvStream(
  * first batch's errors are answered as problems before anything is sent.
  */
 export async function streamItemsCsv(db: Db, source: CsvSource, reply: FastifyReply): Promise<FastifyReply> {
-  const { stream: out, total } = await itemsCsvStream(db, source, reply.server.ctx.config, (error) => {
-    // Headers are gone: the client sees a cut-off file.
-    reply.log.warn({ err: error }, 'csv export stopped');
-  });
+  const { stream: out, total } = await itemsCsvStream(
+    db,
+    source,
+    reply.server.ctx.config,
+    (error) => {
+      // Headers are gone: the client sees a cut-off file.
+      reply.log.warn({ err: error }, 'csv export stopped');
+    },
+    reply.server.ctx.fieldIndexes.usableWords(),
+  );
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${source.filename}"`)

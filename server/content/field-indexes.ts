@@ -99,6 +99,15 @@ export class FieldIndexKeeper {
     for (const row of rows) this.known.set(row.name, { state: 'ready' });
   }
 
+  /**
+   * What a search's word resolution asks of each field (search-words.ts `usable`): undefined when
+   * indexes are eager (every word index serves). Every reader of search words passes it — a list,
+   * an export — or it would read a vocabulary still being filled.
+   */
+  usableWords(): ((table: string, column: string) => boolean) | undefined {
+    return this.lazy ? (table, column) => this.wordsReady(table, column) : undefined;
+  }
+
   /** Whether a word index may serve searches (always, when indexes are eager). */
   wordsReady(table: string, column: string): boolean {
     if (!this.lazy) return true;

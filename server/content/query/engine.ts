@@ -311,7 +311,7 @@ export async function runList(
   if (q.where && holdsSearch(q.where)) {
     compiledFirst = undefined;
     const known = deep && address.collectionId && deep.versions.listening ? deep.words.for(address.collectionId, deep.versions.itemsVersion(address.collectionId), tuning.searchWords) : undefined;
-    const usable = indexes?.lazy ? (table: string, column: string) => indexes.wordsReady(table, column) : undefined;
+    const usable = indexes?.usableWords();
     q = { ...q, where: await onReadPool(read, (executor) => resolveSearchWords(executor, address.level.table, q.where, tuning.searchWords, known, usable)) };
   }
   if (q.pipeline) return runPipeline(db, address, q);
