@@ -74,7 +74,8 @@ describe.each(databaseKinds)('item import on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // The vocabularies checked are kept from a field's creation (FIELD_INDEXES=eager).
+    t = await createTestApp(kind, { FIELD_INDEXES: 'eager' });
     f = await contentFixture(t);
     await everyFieldTypeProject(f);
   });

@@ -53,7 +53,8 @@ describe.each(databaseKinds)('kept search totals on %s', (kind) => {
 
   beforeAll(async () => {
     // Pages are not kept in memory here: the tests write kept counts by hand, which no item write announces.
-    t = await createTestApp(kind, { LIST_PAGE_CACHE_MB: '0' });
+    // Which texts are kept depends on the word indexes, here made with their fields (FIELD_INDEXES=eager).
+    t = await createTestApp(kind, { FIELD_INDEXES: 'eager', LIST_PAGE_CACHE_MB: '0' });
     // Every text is searched without the word index, as a text held by thousands of words is.
     Object.assign(t.app.ctx.config.listQueries.searchWords, { tokens: -1 });
     // Terms are registered as soon as they are searched (the spacing has a test of its own).

@@ -65,7 +65,8 @@ describe.each(databaseKinds)('kept totals beyond short searches on %s', (kind) =
   }
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Which words the word index declines, with word indexes made with their fields (FIELD_INDEXES=eager).
+    t = await createTestApp(kind, { FIELD_INDEXES: 'eager' });
     // A text held by more than one token of a field is declined by the word index (`market`:
     // market, markets, supermarket, marketing); `zebra` has one token and is served.
     t.app.ctx.config.listQueries.searchWords.tokens = 1;

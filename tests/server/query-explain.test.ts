@@ -64,7 +64,8 @@ describe.each(databaseKinds)('query plans on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // The plans checked are those of indexes made with their fields (FIELD_INDEXES=eager).
+    t = await createTestApp(kind, { FIELD_INDEXES: 'eager' });
     const f = await contentFixture(t);
     await createCollection(f, { id: 'authors', name: 'Authors', schema: [{ name: 'Name', slug: 'name', type: code('PlainText'), primaryField: true }] });
     authorId = (await createItem(f, 'authors', { name: 'Ada' }))._id;

@@ -19,7 +19,8 @@ describe.each(databaseKinds)('migration 0008 on %s', (kind) => {
   let f: ContentFixture;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Indexes made with their fields (FIELD_INDEXES=eager).
+    t = await createTestApp(kind, { FIELD_INDEXES: 'eager' });
     f = await contentFixture(t);
   });
   afterAll(async () => {
@@ -96,7 +97,8 @@ describe.each(databaseKinds)('migration 0013 on %s', (kind) => {
   let f: ContentFixture;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Indexes made with their fields (FIELD_INDEXES=eager).
+    t = await createTestApp(kind, { FIELD_INDEXES: 'eager' });
     f = await contentFixture(t);
   });
   afterAll(async () => {

@@ -52,7 +52,8 @@ describe.each(databaseKinds)('search through the word index on %s', (kind) => {
   const searchFields = { text: ['title', 'body', 'site', 'phone'], numbers: [], refs: ['who'] };
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Vocabularies and word indexes made with their fields (FIELD_INDEXES=eager).
+    t = await createTestApp(kind, { FIELD_INDEXES: 'eager' });
     f = await contentFixture(t);
     await createCollection(f, { id: 'people', name: 'People', schema: [{ name: 'Name', slug: 'name', type: code('PlainText'), primaryField: true }] });
     peopleIds = [];
