@@ -15,7 +15,8 @@ describe.each(databaseKinds)('migration 0007 on %s', (kind) => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // The indexes checked are made with their fields (FIELD_INDEXES=eager).
+    t = await createTestApp(kind, { FIELD_INDEXES: 'eager' });
   });
   afterAll(async () => {
     await t?.close();
