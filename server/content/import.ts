@@ -416,7 +416,6 @@ async function writeBatch(tx: Tx, level: SchemaLevel, rows: readonly Written[]):
     const stream = client.query(copyFrom(text));
     stream.end(`${lines.join('\n')}\n`);
     await finished(stream);
-
     return;
   }
   const records = rows.map((row) => {
