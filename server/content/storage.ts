@@ -211,7 +211,11 @@ export async function keepSearchWords(executor: Executor, level: SchemaLevel, fi
 
 /** Stops keeping a searched field's vocabulary (the triggers go; the words kept stay until `dropSearchWords`). */
 export async function stopSearchWords(executor: Executor, level: SchemaLevel, field: SchemaField): Promise<void> {
-  if (wordsFunction(field)) for (const trigger of wordTriggers(level.table, field.id)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(level.table)}`);
+  if (wordsFunction(field)) await dropWordTriggers(executor, level.table, field.id);
+}
+
+async function dropWordTriggers(executor: Executor, table: string, fieldId: string): Promise<void> {
+  for (const trigger of wordTriggers(table, fieldId)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(table)}`);
 }
 
 /**
@@ -219,7 +223,7 @@ export async function stopSearchWords(executor: Executor, level: SchemaLevel, fi
  * needed, dropped: server/content/field-indexes.ts): its triggers go, then its words.
  */
 export async function forgetSearchWords(executor: Executor, table: string, fieldId: string): Promise<void> {
-  for (const trigger of wordTriggers(table, fieldId)) await executor.execute(sql`drop trigger if exists ${trigger.name} on ${id(table)}`);
+  await dropWordTriggers(executor, table, fieldId);
   await executor.execute(sql`delete from item_search_words where field_column = ${fieldColumn(fieldId)}`);
 }
 

@@ -164,7 +164,6 @@ export class ApiTokenService {
 
   /** Verifies an API token presented to the public API; 401 for anything but a live token. */
   async verify(token: string): Promise<VerifiedToken> {
-    let tokenId: string;
     if (token.startsWith(RUN_CREDENTIAL_PREFIX)) {
       const id = this.runCredentials.get(token);
       if (!id) throw unauthorized('invalid_token', 'The API token is invalid.');
@@ -185,7 +184,7 @@ export class ApiTokenService {
         throw unauthorized('invalid_token', 'The API token is invalid.');
       }
     }
-    tokenId = known.tokenId;
+    const { tokenId } = known;
     const row = this.cache ? await this.cache.get(tokenId, () => this.load(tokenId)) : await this.load(tokenId);
     // The row is read on every call: a deleted or re-issued token is refused at once.
     if (!row || !sameHash(row.tokenHash, known.hash)) throw unauthorized('invalid_token', 'The API token has been deleted.');
