@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldTypes } from '../../definitions/field-types/index.ts';
+import { deepPageStats } from '../../server/content/query/engine.ts';
 import { createTestApp, databaseKinds, json, type TestApp } from './support/test-app.ts';
 import { addField, contentFixture, createCollection, createItem, type ContentFixture } from './support/content.ts';
 
@@ -114,5 +115,26 @@ describe.each(databaseKinds)('pages kept in memory on %s', (kind) => {
     await addField(f, 'notes', { name: 'Extra', slug: 'extra', type: code('PlainText') });
     await readFresh({ perPage: '50' });
     await readTwice({ perPage: '50' });
+  });
+
+  it('keeps a deep page the list anchors served, and reads it afresh after a write', async () => {
+    // Anchors from offset 4, every 2 entries, even right after a write (set on this app's tuning).
+    const tuning = t.app.ctx.config.listQueries.list;
+    const saved = { ...tuning };
+    Object.assign(tuning, { anchorOffset: 4, anchorStep: 2, anchorQuietMs: 0 });
+    try {
+      const params = { perPage: '3', sort: '_createdDate', order: 'desc' };
+      // The first deep read walks the index and keeps anchors; the next deep page starts from one.
+      const before = await read({ ...params, pageNumber: '3' });
+      const anchored = deepPageStats.anchored;
+      const deep = await readTwice({ ...params, pageNumber: '4' });
+      expect(deepPageStats.anchored).toBe(anchored + 1);
+      await createItem(f, 'notes', { title: 'most expensive', price: 1000 });
+      const fresh = await readFresh({ ...params, pageNumber: '4' });
+      // The new first entry shifts every later one by one place.
+      expect(fresh.titles).toEqual([before.titles.at(-1), ...deep.titles.slice(0, 2)]);
+    } finally {
+      Object.assign(tuning, saved);
+    }
   });
 });

@@ -343,7 +343,12 @@ export async function runList(
   if (deep && address.collectionId && q.perPage > 0 && compiled.offset >= tuning.list.anchorOffset) {
     const collectionId = address.collectionId;
     const anchored = await onReadPool(read, () => anchoredPage(read, collectionId, compiled, q, select, total, deep, tuning.list));
-    if (anchored) return onReadPool(read, (executor) => finishList(executor, address, q, anchored, total, asJson));
+    if (anchored) {
+      const result = await onReadPool(read, (executor) => finishList(executor, address, q, anchored, total, asJson));
+      // Kept as any other page: tagged with the version read before the anchored statement.
+      if (pages && cacheKey && cachedVersion !== undefined && result.json !== undefined) pages.pages.put(cacheKey, cachedVersion, result.total, result.json);
+      return result;
+    }
   }
   // A search finds its matching rows once for the page and the total; a deep page its ids in the index first.
   const statement = pageWithTotalStatement(compiled, { total, select, deferredFrom: tuning.list.deferredJoinOffset });
