@@ -243,6 +243,21 @@ describe.each(databaseKinds)('public content API on %s', (kind) => {
       expect((await api('GET', `collection/articles/items/${id}`, full)).statusCode).toBe(404);
     });
 
+    it('drops prototype-polluting keys of a body (__proto__, constructor.prototype, escaped or not) and keeps the rest', async () => {
+      for (const body of [
+        '{"title": "Proto", "__proto__": {"views": 5}}',
+        '{"title": "Proto", "\\u005f_proto__": {"views": 5}}',
+        '{"title": "Proto", "constructor": {"prototype": {"views": 6}}}',
+        '{"title": "Proto", "__proto__": {"polluted": true, "__proto__": {"polluted": true}}}',
+      ]) {
+        const { id } = ok(await api('POST', 'collection/articles/items', full, body, { 'content-type': 'application/json' }), 201) as { id: string };
+        const item = json(await api('GET', `collection/articles/items/${id}`, full)) as Record<string, unknown>;
+        expect(item.title, body).toBe('Proto');
+        expect(item.views, body).toBeUndefined();
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      }
+    });
+
     it('upserts with set=true and the caller’s id, and refuses server-owned keys', async () => {
       const id = 'abcdef0123456789abcdef01';
       expect(ok(await api('PUT', `collection/articles/items/${id}?set=true`, full, JSON.stringify({ _id: id, title: 'Set', views: 3 }), { 'content-type': 'application/x-www-form-urlencoded' }), 201)).toEqual({ id });
