@@ -336,23 +336,16 @@ export async function dropTables(executor: Executor, tables: readonly string[]):
 
 /** A value as a typed SQL parameter of its column. */
 export function encodeValue(column: ColumnType, value: unknown): SQL {
-  if (value === null || value === undefined) return sql`null`;
-  switch (column) {
-    case 'jsonb':
-      // Always as JSON text: node-postgres would turn a JS array into a PostgreSQL array.
-      return sql`${JSON.stringify(value)}::jsonb`;
-    case 'json':
-      // Kept as this text, so its keys stay in the order they were written.
-      return sql`${JSON.stringify(value)}::json`;
-    case 'timestamptz':
-      return sql`${value as string}::timestamptz`;
-    case 'double precision':
-      return sql`${value as number}::double precision`;
-    case 'boolean':
-      return sql`${value as boolean}::boolean`;
-    case 'text':
-      return sql`${value as string}::text`;
-  }
+  const param = encodedParam(column, value);
+  return param === null ? sql`null` : sql`${param}${sql.raw(`::${column}`)}`;
+}
+
+/** The parameter a value is sent as (null when unset); it is written with the cast `::<column>`. */
+function encodedParam(column: ColumnType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  // JSON always as its text: node-postgres would turn a JS array into a PostgreSQL array, and a
+  // json column keeps this text, so its keys stay in the order they were written.
+  return column === 'jsonb' || column === 'json' ? JSON.stringify(value) : value;
 }
 
 /**
@@ -378,7 +371,10 @@ export const columnTypeOf = (field: SchemaField): ColumnType | undefined => {
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** The text of a level's SELECT list, system columns and every field column. */
+/**
+ * The text of a level's SELECT list, system columns and every field column. `_order` is a bigint,
+ * which arrives as a string from node-postgres; an item's position fits a double exactly.
+ */
 const selectListText = (level: SchemaLevel): string =>
   ['"_id"', '"_created_date"', '"_last_updated_date"', '"_order"::double precision as "_order"', '"_rank"', ...columnFields(level).map((f) => quoted(fieldColumn(f.id)))].join(', ');
 
@@ -491,7 +487,8 @@ function sqlText(fragment: SQL): string {
 const chunk = <T>(list: T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
 
 /** The time of a write: milliseconds (the wire's precision), and always after the previous one. */
-export const writeTime = sql`date_trunc('milliseconds', clock_timestamp())`;
+const writeTimeText = "date_trunc('milliseconds', clock_timestamp())";
+export const writeTime = sql.raw(writeTimeText);
 
 /**
  * A statement written as one flat list of text and values. drizzle turns a `sql` template into text
@@ -517,14 +514,6 @@ class FlatStatement {
     this.chunks.push(new StringChunk(this.text));
     return sql.fromList(this.chunks as SQLChunk[]);
   }
-}
-
-const writeTimeText = "date_trunc('milliseconds', clock_timestamp())";
-
-/** A validated value as `encodeValue` writes it: the parameter and its cast. */
-function addEncoded(statement: FlatStatement, column: ColumnType, value: unknown): void {
-  if (column === 'jsonb' || column === 'json') statement.value(value === null || value === undefined ? null : JSON.stringify(value), `::${column}`);
-  else statement.value(value, `::${column}`);
 }
 
 /** Inserts one item; `values` are already validated, keyed by field id. */
@@ -558,7 +547,9 @@ export async function insertItems(
     if (level.parentTable) statement.add(', ').value(item.parentId!);
     for (const field of fields.values()) {
       statement.add(', ');
-      if (item.values.has(field)) addEncoded(statement, columnTypeOf(field)!, item.values.get(field));
+      // As encodeValue writes it: the parameter and its cast.
+      const column = columnTypeOf(field)!;
+      if (item.values.has(field)) statement.value(encodedParam(column, item.values.get(field)), `::${column}`);
       else statement.add('default');
     }
     statement.add(')');

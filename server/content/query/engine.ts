@@ -337,18 +337,21 @@ export async function runList(
     }
     total = sql`(${kept ?? count})`;
   }
+  /**
+   * A page read (anchored or not) goes into the page cache, tagged with the version read before its
+   * statement: a write it may have seen moves the version, so the entry is never served stale.
+   */
+  const keep = (result: ListResult): ListResult => {
+    if (pages && cacheKey && cachedVersion !== undefined && result.json !== undefined) pages.pages.put(cacheKey, cachedVersion, result.total, result.json);
+    return result;
+  };
   // Without a projection each item is sent as PostgreSQL writes it (storage.ts itemJson): no row parsing, no serialising.
   const asJson = !q.projection;
   const select = asJson ? sql`${itemJson(address.level)} as __json` : compiled.select;
   if (deep && address.collectionId && q.perPage > 0 && compiled.offset >= tuning.list.anchorOffset) {
     const collectionId = address.collectionId;
     const anchored = await onReadPool(read, () => anchoredPage(read, collectionId, compiled, q, select, total, deep, tuning.list));
-    if (anchored) {
-      const result = await onReadPool(read, (executor) => finishList(executor, address, q, anchored, total, asJson));
-      // Kept as any other page: tagged with the version read before the anchored statement.
-      if (pages && cacheKey && cachedVersion !== undefined && result.json !== undefined) pages.pages.put(cacheKey, cachedVersion, result.total, result.json);
-      return result;
-    }
+    if (anchored) return keep(await onReadPool(read, (executor) => finishList(executor, address, q, anchored, total, asJson)));
   }
   // A search finds its matching rows once for the page and the total; a deep page its ids in the index first.
   const statement = pageWithTotalStatement(compiled, { total, select, deferredFrom: tuning.list.deferredJoinOffset });
@@ -366,9 +369,7 @@ export async function runList(
     }
     const result = await finishList(executor, address, q, rows, total, asJson);
     if (slowKey && performance.now() - started > tuning.keptSearch.slowTotalMs) slowTotals.note(slowKey);
-    // Tagged with the version read before the statement: a write it may have seen moves the version, so the entry is never served stale.
-    if (pages && cacheKey && cachedVersion !== undefined && result.json !== undefined) pages.pages.put(cacheKey, cachedVersion, result.total, result.json);
-    return result;
+    return keep(result);
   });
 }
 
